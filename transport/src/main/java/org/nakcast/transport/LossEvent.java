@@ -1,0 +1,17 @@
+package org.nakcast.transport;
+
+/**
+ * Messages of a stream that could not be recovered: the publisher no longer held them when this
+ * receiver asked. Raised once per lost range; never a silent skip.
+ *
+ * @param topicId the topic
+ * @param sessionId the publisher session
+ * @param fromSequence first datagram sequence lost
+ * @param toSequence last datagram sequence lost (inclusive)
+ * @param lostMessages how many whole messages the range held, counting a message cut by the gap
+ * @param streamDropped true if the topic's loss policy dropped the stream; false if delivery goes
+ *     on after the gap
+ */
+public record LossEvent(
+    int topicId, int sessionId, long fromSequence, long toSequence, long lostMessages, boolean streamDropped) {
+}

@@ -1,0 +1,38 @@
+package org.nakcast.transport;
+
+/**
+ * Where a delivered message came from: its topic, its publisher's session and its position in
+ * that publisher's stream. One instance is reused for every message; read it during the call.
+ */
+public final class MessageHeader {
+    private int topicId;
+    private int sessionId;
+    private long messageIndex;
+
+    /**
+     * Sets all fields; used by the receiving side before each delivery.
+     *
+     * @return this
+     */
+    public MessageHeader set(int topicId, int sessionId, long messageIndex) {
+        this.topicId = topicId;
+        this.sessionId = sessionId;
+        this.messageIndex = messageIndex;
+        return this;
+    }
+
+    /** The topic's numeric id. */
+    public int topicId() {
+        return topicId;
+    }
+
+    /** The publisher session the message came from. */
+    public int sessionId() {
+        return sessionId;
+    }
+
+    /** The message's index in its publisher's stream: 0 for the session's first message. */
+    public long messageIndex() {
+        return messageIndex;
+    }
+}

@@ -1,0 +1,39 @@
+package org.nakcast.transport.protocol;
+
+/**
+ * The verdict on a received datagram: {@link #VALID}, or the first thing found wrong with it.
+ * Each cause has its own counter, so an operator can tell a foreign sender from a corrupt link.
+ */
+public enum DatagramCheck {
+    /** Every field checked out. */
+    VALID("valid"),
+    /** Shorter than the common header. */
+    TOO_SHORT("shorter than a header"),
+    /** Does not start with nakcast's magic: another application on the port. */
+    BAD_MAGIC("foreign magic"),
+    /** A protocol version this code does not speak. */
+    UNSUPPORTED_VERSION("unsupported version"),
+    /** A type code nakcast does not know. */
+    UNKNOWN_TYPE("unknown type"),
+    /** Flag bits set that no version defines. */
+    BAD_FLAGS("undefined flags"),
+    /** The length field disagrees with the bytes received, or the type's fixed length. */
+    LENGTH_MISMATCH("length mismatch"),
+    /** A topic id outside 1..2^31-1. */
+    BAD_TOPIC("bad topic id"),
+    /** A sequence or message count that cannot occur (negative, or a range running backwards). */
+    BAD_SEQUENCE("bad sequence"),
+    /** Message frames that overrun the datagram or break the fragment rules. */
+    BAD_FRAMES("bad message frames");
+
+    private final String description;
+
+    DatagramCheck(String description) {
+        this.description = description;
+    }
+
+    /** A short description, used in counter labels and events. */
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,74 @@
+package org.nakcast.transport.status;
+
+/**
+ * The node-wide counters, each with a fixed type id and a label that a reading tool prints.
+ * Counters are Agrona counters: another process can read them live.
+ */
+public enum SystemCounter {
+    /** DATA, RETRANSMIT, HEARTBEAT, NAK and UNRECOVERABLE datagrams handed to the kernel. */
+    DATAGRAMS_SENT(1, "datagrams sent"),
+    /** Bytes of the datagrams sent. */
+    BYTES_SENT(2, "bytes sent"),
+    /** Datagrams read from the data and control ports (before any check). */
+    DATAGRAMS_RECEIVED(3, "datagrams received"),
+    /** Bytes of the datagrams received. */
+    BYTES_RECEIVED(4, "bytes received"),
+    /** NAK datagrams this node's receivers sent. */
+    NAKS_SENT(5, "NAKs sent"),
+    /** NAK datagrams this node's publishers received for their streams. */
+    NAKS_RECEIVED(6, "NAKs received"),
+    /** NAKs a receiver did not send because another receiver had asked for the same ranges. */
+    NAKS_SUPPRESSED(7, "NAKs suppressed"),
+    /** Datagrams a publisher sent again from history. */
+    RETRANSMITS_SENT(8, "retransmits sent"),
+    /** NAKed datagrams not resent because they had just been resent (storm guard). */
+    RETRANSMITS_HELD_OFF(9, "retransmits held off"),
+    /** DATA or RETRANSMIT datagrams received that had been received before. */
+    DUPLICATES(10, "duplicate datagrams"),
+    /** Gaps in a stream's sequence that a receiver detected. */
+    GAPS(11, "gaps detected"),
+    /** Ranges a receiver learned were gone from the publisher's history. */
+    UNRECOVERABLE_RANGES(12, "unrecoverable ranges"),
+    /** Messages lost in unrecoverable ranges. */
+    LOST_MESSAGES(13, "messages lost"),
+    /** UNRECOVERABLE answers a publisher sent. */
+    UNRECOVERABLE_SENT(14, "unrecoverable answers sent"),
+    /** HEARTBEAT datagrams a publisher sent. */
+    HEARTBEATS_SENT(15, "heartbeats sent"),
+    /** Datagrams that arrived too far ahead to hold in the reorder window (they are NAKed later). */
+    REORDER_WINDOW_OVERFLOWS(16, "reorder window overflows"),
+    /** Messages a receiver refused because their reassembled size passed the limit. */
+    MESSAGES_TOO_LARGE(17, "messages too large"),
+    /** Offers refused because the publication's buffer was full. */
+    BACK_PRESSURE(18, "back-pressure events"),
+    /** Sends the kernel refused (buffer full, network down). */
+    SEND_FAILURES(19, "send failures"),
+    /** Streams a receiver dropped under its topic's loss policy. */
+    STREAMS_DROPPED(20, "streams dropped"),
+    /** Valid datagrams for a topic nobody on this node subscribed to. */
+    NOT_SUBSCRIBED(21, "datagrams for unsubscribed topics"),
+    /** Datagrams dropped on purpose by a configured loss generator. */
+    LOSS_INJECTED(22, "datagrams dropped by loss injection"),
+    /** Errors reported to the node's error handler. */
+    ERRORS(23, "errors"),
+    /** Datagrams rejected by the checks, all causes together (each cause has its own counter too). */
+    MALFORMED(24, "malformed datagrams");
+
+    private final int typeId;
+    private final String label;
+
+    SystemCounter(int typeId, String label) {
+        this.typeId = typeId;
+        this.label = label;
+    }
+
+    /** The counter's type id in the counters file. */
+    public int typeId() {
+        return typeId;
+    }
+
+    /** The counter's label as a reading tool prints it. */
+    public String label() {
+        return label;
+    }
+}

@@ -1,0 +1,57 @@
+package org.nakcast.transport.status;
+
+import java.util.EnumMap;
+
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.nakcast.transport.protocol.DatagramCheck;
+
+/**
+ * One {@link AtomicCounter} per {@link SystemCounter} and per cause of malformed datagram,
+ * allocated once from a {@link CountersManager} when a node starts.
+ */
+public final class SystemCounters implements AutoCloseable {
+    /** Type id of the per-cause malformed counters; the cause is in the key (its ordinal). */
+    public static final int MALFORMED_BY_CAUSE_TYPE_ID = 100;
+
+    private final EnumMap<SystemCounter, AtomicCounter> counters = new EnumMap<>(SystemCounter.class);
+    private final EnumMap<DatagramCheck, AtomicCounter> malformedByCause = new EnumMap<>(DatagramCheck.class);
+
+    /** Allocates every system counter from {@code manager}. */
+    public SystemCounters(CountersManager manager) {
+        for (SystemCounter counter : SystemCounter.values()) {
+            counters.put(counter, manager.newCounter(counter.label(), counter.typeId()));
+        }
+        for (DatagramCheck cause : DatagramCheck.values()) {
+            if (cause != DatagramCheck.VALID) {
+                malformedByCause.put(cause, manager.newCounter(
+                    "malformed: " + cause.description(),
+                    MALFORMED_BY_CAUSE_TYPE_ID,
+                    keyBuffer -> keyBuffer.putInt(0, cause.ordinal())));
+            }
+        }
+    }
+
+    /** The counter for {@code counter}. */
+    public AtomicCounter get(SystemCounter counter) {
+        return counters.get(counter);
+    }
+
+    /** Counts one malformed datagram under its cause and under the total. */
+    public void countMalformed(DatagramCheck cause) {
+        malformedByCause.get(cause).increment();
+        counters.get(SystemCounter.MALFORMED).increment();
+    }
+
+    /** The counter of malformed datagrams with this cause. */
+    public AtomicCounter malformed(DatagramCheck cause) {
+        return malformedByCause.get(cause);
+    }
+
+    /** Frees every counter for reuse by the manager. */
+    @Override
+    public void close() {
+        counters.values().forEach(AtomicCounter::close);
+        malformedByCause.values().forEach(AtomicCounter::close);
+    }
+}
