@@ -135,7 +135,7 @@ public final class DatagramValidator {
         }
         final long from = buffer.getLong(offset + UnrecoverableFlyweight.FROM_OFFSET, BYTE_ORDER);
         final long to = buffer.getLong(offset + UnrecoverableFlyweight.TO_OFFSET, BYTE_ORDER);
-        final long after = buffer.getLong(offset + UnrecoverableFlyweight.COMPLETED_MESSAGES_AFTER_OFFSET, BYTE_ORDER);
+        final long after = buffer.getLong(offset + UnrecoverableFlyweight.FIRST_MESSAGE_AFTER_OFFSET, BYTE_ORDER);
         if (from < 0 || to < from || after < 0) {
             return DatagramCheck.BAD_SEQUENCE;
         }

@@ -18,20 +18,21 @@ package org.nakcast.transport.protocol;
  *  |                                                               |
  *  +---------------------------------------------------------------+
  *  |                                                               |
- *  +       messages completed before the datagram after the range  +
+ *  +          index of the first whole message after the range     +
  *  |                                                               |
  *  +---------------------------------------------------------------+
  * </pre>
  *
- * <p>The range is inclusive; the datagram after it is the oldest one still in history, and its
- * message count lets a receiver report exactly how many messages the gap swallowed.
+ * <p>The range is inclusive. The message index is that of the first message to begin after the
+ * range (a message cut by the range's end is lost with it), so a receiver whose next message
+ * index is {@code n} lost exactly {@code firstMessageAfter - n} messages.
  */
 public final class UnrecoverableFlyweight extends HeaderFlyweight {
     static final int FROM_OFFSET = HEADER_LENGTH;
     static final int TO_OFFSET = FROM_OFFSET + Long.BYTES;
-    static final int COMPLETED_MESSAGES_AFTER_OFFSET = TO_OFFSET + Long.BYTES;
+    static final int FIRST_MESSAGE_AFTER_OFFSET = TO_OFFSET + Long.BYTES;
     /** Length of an UNRECOVERABLE datagram. */
-    public static final int UNRECOVERABLE_LENGTH = COMPLETED_MESSAGES_AFTER_OFFSET + Long.BYTES;
+    public static final int UNRECOVERABLE_LENGTH = FIRST_MESSAGE_AFTER_OFFSET + Long.BYTES;
 
     /** First sequence of the lost range. */
     public long fromSequence() {
@@ -43,20 +44,20 @@ public final class UnrecoverableFlyweight extends HeaderFlyweight {
         return buffer.getLong(offset + TO_OFFSET, BYTE_ORDER);
     }
 
-    /** Messages completed before the first datagram after the lost range. */
-    public long completedMessagesAfter() {
-        return buffer.getLong(offset + COMPLETED_MESSAGES_AFTER_OFFSET, BYTE_ORDER);
+    /** Index of the first message that begins after the lost range. */
+    public long firstMessageAfter() {
+        return buffer.getLong(offset + FIRST_MESSAGE_AFTER_OFFSET, BYTE_ORDER);
     }
 
     /**
-     * Writes the lost range and the message count after it.
+     * Writes the lost range and the index of the first message after it.
      *
      * @return this
      */
-    public UnrecoverableFlyweight lostRange(long from, long to, long completedMessagesAfter) {
+    public UnrecoverableFlyweight lostRange(long from, long to, long firstMessageAfter) {
         buffer.putLong(offset + FROM_OFFSET, from, BYTE_ORDER);
         buffer.putLong(offset + TO_OFFSET, to, BYTE_ORDER);
-        buffer.putLong(offset + COMPLETED_MESSAGES_AFTER_OFFSET, completedMessagesAfter, BYTE_ORDER);
+        buffer.putLong(offset + FIRST_MESSAGE_AFTER_OFFSET, firstMessageAfter, BYTE_ORDER);
         return this;
     }
 }
