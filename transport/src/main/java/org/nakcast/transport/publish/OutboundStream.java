@@ -1,0 +1,350 @@
+package org.nakcast.transport.publish;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * One publisher stream (session x topic) on the sending thread: takes the messages the application
+ * offered, packs them into datagrams built in place in the {@link DatagramHistory}, sends them,
+ * answers NAKs from history, and sends heartbeats while idle.
+ *
+ * <pre>
+ *   application thread          sending thread (this class)
+ *   offer/claim -> ring buffer -> pack into open datagram -> seal -> send -> kept in history
+ *                                                                      NAK -> RETRANSMIT / UNRECOVERABLE
+ * </pre>
+ *
+ * <p>Sequences: {@code sentUpTo} &lt;= {@code nextSequence}. Datagrams below {@code sentUpTo} are
+ * sent; those in [sentUpTo, nextSequence) are sealed and wait for the rate limiter or the socket;
+ * {@code nextSequence} is the open datagram while {@code openLength > 0}. A slot is reused only
+ * after its datagram was sent, so the ring buffer backs up (and the application sees
+ * back-pressure) rather than anything unsent being overwritten.
+ *
+ * <p>Not thread-safe: one sending thread owns it. Allocation-free after construction.
+ */
+final class OutboundStream implements ControlledMessageHandler {
+    private static final int DRAIN_LIMIT = 256;
+
+    private final int sessionId;
+    private final int topicId;
+    private final StreamTiming timing;
+    private final OfferBuffer offers;
+    private final RingBuffer ring;
+    private final DatagramHistory history;
+    private final UnsafeBuffer historyBuffer;
+    private final int datagramLength;
+    private final int maxFragmentLength;
+    private final SendRateLimiter rateLimiter;
+    private final DatagramSink sink;
+    private final DataFlyweight dataHeader = new DataFlyweight();
+    private final UnsafeBuffer controlBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+    private final AtomicCounter retransmitsSent;
+    private final AtomicCounter retransmitsHeldOff;
+    private final AtomicCounter unrecoverableSent;
+    private final AtomicCounter heartbeatsSent;
+    private final AtomicCounter naksReceived;
+
+    private long nextSequence;
+    private long sentUpTo;
+    private int openLength;
+    private long openedAtNs;
+    private long completedMessages;
+    private long lastSendNs = Long.MIN_VALUE;
+    private long nowNs;
+
+    /**
+     * @param sessionId this publisher's session
+     * @param topicId the topic
+     * @param timing heartbeat, linger and retransmit hold-off
+     * @param offers what the application offered
+     * @param history where datagrams are built and kept
+     * @param rateLimiter the send budget, shared by data and retransmits
+     * @param sink where datagrams go
+     * @param counters the node's counters
+     */
+    OutboundStream(
+        int sessionId,
+        int topicId,
+        StreamTiming timing,
+        OfferBuffer offers,
+        DatagramHistory history,
+        SendRateLimiter rateLimiter,
+        DatagramSink sink,
+        SystemCounters counters) {
+        this.sessionId = sessionId;
+        this.topicId = topicId;
+        this.timing = timing;
+        this.offers = offers;
+        this.ring = offers.ring();
+        this.history = history;
+        this.historyBuffer = history.buffer();
+        this.datagramLength = history.slotLength();
+        this.maxFragmentLength = maxFragmentLength(datagramLength);
+        this.rateLimiter = rateLimiter;
+        this.sink = sink;
+        this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
+        this.retransmitsHeldOff = counters.get(SystemCounter.RETRANSMITS_HELD_OFF);
+        this.unrecoverableSent = counters.get(SystemCounter.UNRECOVERABLE_SENT);
+        this.heartbeatsSent = counters.get(SystemCounter.HEARTBEATS_SENT);
+        this.naksReceived = counters.get(SystemCounter.NAKS_RECEIVED);
+        heartbeat.wrap(controlBuffer, 0);
+        unrecoverable.wrap(controlBuffer, 0);
+    }
+
+    /** The largest fragment one datagram of {@code datagramLength} bytes carries. */
+    static int maxFragmentLength(int datagramLength) {
+        return datagramLength - DataFlyweight.DATA_HEADER_LENGTH - MessageFrame.FRAME_HEADER_LENGTH;
+    }
+
+    /** This stream's session id. */
+    int sessionId() {
+        return sessionId;
+    }
+
+    /** This stream's topic id. */
+    int topicId() {
+        return topicId;
+    }
+
+    /** The sequence the next sealed datagram gets. */
+    long nextSequence() {
+        return nextSequence;
+    }
+
+    /** Every datagram below this sequence has been sent. */
+    long sentUpTo() {
+        return sentUpTo;
+    }
+
+    /**
+     * Sends what is due: sealed datagrams, newly offered messages, a lingering datagram whose time
+     * has come, a heartbeat if idle.
+     *
+     * @return work done (0 when idle)
+     */
+    int doWork(long nowNs) {
+        this.nowNs = nowNs;
+        int work = sendSealed();
+        final int drained = ring.controlledRead(this, DRAIN_LIMIT);
+        work += drained;
+        final boolean offersDrained = drained < DRAIN_LIMIT;
+        if (openLength > 0
+            && (nowNs - openedAtNs >= timing.lingerNs() || offersDrained && offers.takeFlushRequest())) {
+            seal();
+            work += sendSealed();
+        }
+        if (nowNs - lastSendNs >= timing.heartbeatIntervalNs() || lastSendNs == Long.MIN_VALUE) {
+            work += sendHeartbeat();
+        }
+        return work;
+    }
+
+    /** Packs one offered message; called by the ring buffer's read. */
+    @Override
+    public Action onMessage(int msgTypeId, MutableDirectBuffer buffer, int index, int length) {
+        if (length + MessageFrame.FRAME_HEADER_LENGTH <= datagramLength - openLength && openLength > 0) {
+            appendFrame(buffer, index, length, MessageFrame.UNFRAGMENTED);
+            completedMessages++;
+            return Action.CONTINUE;
+        }
+        if (length <= maxFragmentLength) {
+            if (!canOpen(openLength > 0 ? 2 : 1)) {
+                return abortUntilSent();
+            }
+            sealIfOpen();
+            open();
+            appendFrame(buffer, index, length, MessageFrame.UNFRAGMENTED);
+            completedMessages++;
+            return Action.CONTINUE;
+        }
+        final int fragments = (length + maxFragmentLength - 1) / maxFragmentLength;
+        if (!canOpen(fragments + (openLength > 0 ? 1 : 0))) {
+            return abortUntilSent();
+        }
+        sealIfOpen();
+        appendFragments(buffer, index, length);
+        completedMessages++;
+        return Action.CONTINUE;
+    }
+
+    private Action abortUntilSent() {
+        sendSealed();
+        return Action.ABORT;
+    }
+
+    private void appendFragments(MutableDirectBuffer buffer, int index, int length) {
+        int sent = 0;
+        while (sent < length) {
+            final int fragmentLength = Math.min(maxFragmentLength, length - sent);
+            int flags = 0;
+            if (sent == 0) {
+                flags |= MessageFrame.BEGIN;
+            }
+            if (sent + fragmentLength == length) {
+                flags |= MessageFrame.END;
+            }
+            open();
+            appendFrame(buffer, index + sent, fragmentLength, flags);
+            sent += fragmentLength;
+            if (sent < length) {
+                seal();
+            }
+        }
+    }
+
+    /** Whether {@code count} more datagrams can be opened without overwriting an unsent one. */
+    private boolean canOpen(int count) {
+        return nextSequence + count - 1 - history.capacity() < sentUpTo;
+    }
+
+    private void open() {
+        final int slotOffset = history.slotOffset(nextSequence);
+        dataHeader.wrap(historyBuffer, slotOffset);
+        dataHeader.writeHeader(FrameType.DATA, 0, sessionId, topicId, nextSequence);
+        dataHeader.completedMessages(completedMessages);
+        history.resetRetransmitTime(nextSequence);
+        openLength = DataFlyweight.DATA_HEADER_LENGTH;
+        openedAtNs = nowNs;
+    }
+
+    private void appendFrame(MutableDirectBuffer source, int sourceOffset, int length, int flags) {
+        final int frameOffset = history.slotOffset(nextSequence) + openLength;
+        MessageFrame.write(historyBuffer, frameOffset, length, flags);
+        historyBuffer.putBytes(frameOffset + MessageFrame.FRAME_HEADER_LENGTH, source, sourceOffset, length);
+        openLength += MessageFrame.FRAME_HEADER_LENGTH + length;
+    }
+
+    private void sealIfOpen() {
+        if (openLength > 0) {
+            seal();
+        }
+    }
+
+    private void seal() {
+        dataHeader.wrap(historyBuffer, history.slotOffset(nextSequence));
+        dataHeader.datagramLength(openLength);
+        nextSequence++;
+        openLength = 0;
+    }
+
+    private int sendSealed() {
+        int sent = 0;
+        while (sentUpTo < nextSequence) {
+            final int slotOffset = history.slotOffset(sentUpTo);
+            dataHeader.wrap(historyBuffer, slotOffset);
+            final int length = dataHeader.datagramLength();
+            if (!rateLimiter.tryAcquire(length, nowNs) || !sink.send(historyBuffer, slotOffset, length)) {
+                break;
+            }
+            sentUpTo++;
+            sent++;
+            lastSendNs = nowNs;
+        }
+        return sent;
+    }
+
+    private int sendHeartbeat() {
+        final long oldest = Math.min(oldestRetained(), sentUpTo);
+        heartbeat.writeHeader(
+            FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId, sentUpTo - 1);
+        heartbeat.oldestSequence(oldest);
+        if (rateLimiter.tryAcquire(HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs)
+            && sink.send(controlBuffer, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH)) {
+            heartbeatsSent.increment();
+            lastSendNs = nowNs;
+            return 1;
+        }
+        return 0;
+    }
+
+    /** The oldest sequence whose datagram is still in history. */
+    long oldestRetained() {
+        return Math.max(0, nextSequence - history.capacity() + 1);
+    }
+
+    /**
+     * Answers a NAK for this stream: resends what history holds (unless it was resent within the
+     * hold-off), and reports what it no longer holds with one UNRECOVERABLE.
+     *
+     * @return datagrams sent
+     */
+    int onNak(NakFlyweight nak, long nowNs) {
+        this.nowNs = nowNs;
+        naksReceived.increment();
+        int work = 0;
+        final long oldest = oldestRetained();
+        for (int i = 0, count = nak.rangeCount(); i < count; i++) {
+            final long from = nak.rangeFrom(i);
+            final long to = Math.min(nak.rangeTo(i), sentUpTo - 1);
+            if (from < oldest) {
+                work += sendUnrecoverable(from, oldest - 1, firstMessageIndexOf(oldest));
+            }
+            for (long sequence = Math.max(from, oldest); sequence <= to; sequence++) {
+                if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
+                    retransmitsHeldOff.increment();
+                    continue;
+                }
+                if (!retransmit(sequence)) {
+                    return work;
+                }
+                work++;
+            }
+        }
+        return work;
+    }
+
+    private boolean retransmit(long sequence) {
+        final int slotOffset = history.slotOffset(sequence);
+        dataHeader.wrap(historyBuffer, slotOffset);
+        final int length = dataHeader.datagramLength();
+        if (!rateLimiter.tryAcquire(length, nowNs)) {
+            return false;
+        }
+        dataHeader.type(FrameType.RETRANSMIT);
+        if (!sink.send(historyBuffer, slotOffset, length)) {
+            return false;
+        }
+        history.retransmittedAt(sequence, nowNs);
+        retransmitsSent.increment();
+        lastSendNs = nowNs;
+        return true;
+    }
+
+    private int sendUnrecoverable(long from, long to, long firstMessageAfter) {
+        unrecoverable.writeHeader(
+            FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, sessionId, topicId, 0);
+        unrecoverable.lostRange(from, to, firstMessageAfter);
+        if (sink.send(controlBuffer, 0, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH)) {
+            unrecoverableSent.increment();
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * The index of the first message that begins in or after datagram {@code sequence}: its
+     * completed-message count, plus one if it opens with the continuation of an earlier message.
+     */
+    private long firstMessageIndexOf(long sequence) {
+        final int slotOffset = history.slotOffset(sequence);
+        dataHeader.wrap(historyBuffer, slotOffset);
+        final int firstFrameFlags = MessageFrame.flags(historyBuffer, slotOffset + DataFlyweight.DATA_HEADER_LENGTH);
+        return dataHeader.completedMessages() + (MessageFrame.isBegin(firstFrameFlags) ? 0 : 1);
+    }
+}

@@ -1,0 +1,228 @@
+package org.nakcast.transport.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+class OutboundStreamTest {
+    private static final int SESSION = 77;
+    private static final int TOPIC = 5;
+    private static final int DATAGRAM = 256;
+    private static final long HEARTBEAT_NS = 100_000_000L;
+    private static final long HOLD_OFF_NS = 100_000L;
+
+    private final SystemCounters counters = new SystemCounters(new CountersManager(
+        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)), new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
+    private final CapturingSink sink = new CapturingSink();
+    private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
+    private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
+    private final OutboundStream stream = new OutboundStream(SESSION, TOPIC,
+        new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), sink, counters);
+    private long nowNs = 1_000_000_000L;
+
+    @Test
+    void firstWorkAnnouncesTheStreamWithAHeartbeat() {
+        stream.doWork(nowNs);
+
+        assertThat(sink.ofType(FrameType.HEARTBEAT)).hasSize(1);
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        heartbeat.wrap(sink.datagrams.get(0), 0);
+        assertThat(heartbeat.sequence()).isEqualTo(-1);
+        assertThat(heartbeat.oldestSequence()).isZero();
+        assertThat(heartbeat.sessionId()).isEqualTo(SESSION);
+        assertThat(heartbeat.topicId()).isEqualTo(TOPIC);
+    }
+
+    @Test
+    void packsSmallMessagesIntoFullDatagramsInOrder() {
+        final int count = 40;
+        for (int i = 0; i < count; i++) {
+            offer(message(i, 30));
+        }
+
+        stream.doWork(nowNs);
+
+        final List<UnsafeBuffer> data = sink.ofType(FrameType.DATA);
+        final int perDatagram = (DATAGRAM - DataFlyweight.DATA_HEADER_LENGTH) / (30 + MessageFrame.FRAME_HEADER_LENGTH);
+        assertThat(data).hasSize((count + perDatagram - 1) / perDatagram);
+        assertThat(messagesIn(data)).containsExactlyElementsOf(expectedMessages(count, 30));
+        final DataFlyweight header = new DataFlyweight();
+        for (int i = 0; i < data.size(); i++) {
+            header.wrap(data.get(i), 0);
+            assertThat(header.sequence()).isEqualTo(i);
+            assertThat(header.completedMessages()).isEqualTo((long) i * perDatagram);
+        }
+    }
+
+    @Test
+    void fragmentsALargeMessageOverConsecutiveDatagrams() {
+        offer(message(1, 10));
+        offer(message(2, 1000));
+        offer(message(3, 10));
+
+        stream.doWork(nowNs);
+
+        final List<UnsafeBuffer> data = sink.ofType(FrameType.DATA);
+        assertThat(messagesIn(data)).containsExactly(message(1, 10), message(2, 1000), message(3, 10));
+        final int maxFragment = OutboundStream.maxFragmentLength(DATAGRAM);
+        assertThat(data).hasSize(1 + (1000 + maxFragment - 1) / maxFragment);
+    }
+
+    @Test
+    void answersANakFromHistoryOncePerHoldOff() {
+        fillDatagrams(4);
+        final UnsafeBuffer original = sink.ofType(FrameType.DATA).get(2);
+
+        stream.onNak(nak(2, 2), nowNs);
+        stream.onNak(nak(2, 2), nowNs + HOLD_OFF_NS / 2);
+
+        final List<UnsafeBuffer> retransmits = sink.ofType(FrameType.RETRANSMIT);
+        assertThat(retransmits).hasSize(1);
+        final DataFlyweight header = new DataFlyweight();
+        header.wrap(retransmits.get(0), 0);
+        assertThat(header.sequence()).isEqualTo(2);
+        assertThat(messagesIn(retransmits)).isEqualTo(messagesIn(List.of(original)));
+        assertThat(counters.get(SystemCounter.RETRANSMITS_HELD_OFF).get()).isEqualTo(1);
+
+        stream.onNak(nak(2, 2), nowNs + HOLD_OFF_NS);
+        assertThat(sink.ofType(FrameType.RETRANSMIT)).hasSize(2);
+    }
+
+    @Test
+    void answersANakForDatagramsGoneFromHistoryWithOneUnrecoverable() {
+        final int sent = history.capacity() + 10;
+        fillDatagrams(sent);
+        final long oldest = stream.oldestRetained();
+
+        stream.onNak(nak(3, oldest + 1), nowNs);
+
+        final List<UnsafeBuffer> unrecoverable = sink.ofType(FrameType.UNRECOVERABLE);
+        assertThat(unrecoverable).hasSize(1);
+        final UnrecoverableFlyweight answer = new UnrecoverableFlyweight();
+        answer.wrap(unrecoverable.get(0), 0);
+        assertThat(answer.fromSequence()).isEqualTo(3);
+        assertThat(answer.toSequence()).isEqualTo(oldest - 1);
+        final DataFlyweight oldestHeader = new DataFlyweight();
+        oldestHeader.wrap(sink.ofType(FrameType.DATA).get((int) oldest), 0);
+        assertThat(answer.firstMessageAfter()).isEqualTo(oldestHeader.completedMessages());
+        assertThat(sink.ofType(FrameType.RETRANSMIT)).hasSize(2);
+    }
+
+    @Test
+    void ignoresNakedSequencesNotYetSent() {
+        fillDatagrams(2);
+
+        stream.onNak(nak(5, 9), nowNs);
+
+        assertThat(sink.ofType(FrameType.RETRANSMIT)).isEmpty();
+        assertThat(sink.ofType(FrameType.UNRECOVERABLE)).isEmpty();
+    }
+
+    @Test
+    void keepsUnsentDatagramsAndBacksUpWhenTheSocketRefuses() {
+        sink.refusing = true;
+        int offered = 0;
+        while (offer(message(offered, 100))) {
+            offered++;
+            stream.doWork(nowNs);
+        }
+        assertThat(stream.nextSequence() - stream.sentUpTo()).isEqualTo(history.capacity());
+        assertThat(stream.sentUpTo()).isZero();
+
+        sink.refusing = false;
+        while (stream.doWork(nowNs += 1_000) > 0) {
+            continue;
+        }
+
+        assertThat(messagesIn(sink.ofType(FrameType.DATA))).containsExactlyElementsOf(expectedMessages(offered, 100));
+    }
+
+    @Test
+    void heartbeatsCarryTheHighestSequenceSentWhenIdle() {
+        fillDatagrams(3);
+        sink.datagrams.clear();
+
+        stream.doWork(nowNs + HEARTBEAT_NS - 1);
+        assertThat(sink.ofType(FrameType.HEARTBEAT)).isEmpty();
+        stream.doWork(nowNs + HEARTBEAT_NS);
+
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        heartbeat.wrap(sink.ofType(FrameType.HEARTBEAT).get(0), 0);
+        assertThat(heartbeat.sequence()).isEqualTo(2);
+    }
+
+    private void fillDatagrams(int count) {
+        final int length = OutboundStream.maxFragmentLength(DATAGRAM);
+        for (int i = 0; i < count; i++) {
+            assertThat(offer(message(i, length))).isTrue();
+            stream.doWork(nowNs);
+        }
+        assertThat(stream.sentUpTo()).isEqualTo(count);
+    }
+
+    private boolean offer(UnsafeBuffer message) {
+        return offers.offer(message, 0, message.capacity());
+    }
+
+    private static NakFlyweight nak(long from, long to) {
+        final NakFlyweight nak = new NakFlyweight();
+        nak.wrap(new UnsafeBuffer(ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1))), 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
+        nak.receiverId(9).rangeCount(1).range(0, from, to);
+        return nak;
+    }
+
+    private static UnsafeBuffer message(int id, int length) {
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[length]);
+        for (int i = 0; i < length; i++) {
+            message.putByte(i, (byte) (id * 31 + i));
+        }
+        return message;
+    }
+
+    private static List<UnsafeBuffer> expectedMessages(int count, int length) {
+        final List<UnsafeBuffer> messages = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            messages.add(message(i, length));
+        }
+        return messages;
+    }
+
+    /** Reassembles the messages carried by datagrams given in sequence order. */
+    private static List<UnsafeBuffer> messagesIn(List<UnsafeBuffer> datagrams) {
+        final List<UnsafeBuffer> messages = new ArrayList<>();
+        final ByteBuffer partial = ByteBuffer.allocate(1 << 16);
+        for (UnsafeBuffer datagram : datagrams) {
+            int frame = DataFlyweight.DATA_HEADER_LENGTH;
+            while (frame < datagram.capacity()) {
+                final int length = MessageFrame.fragmentLength(datagram, frame);
+                final int flags = MessageFrame.flags(datagram, frame);
+                if (MessageFrame.isBegin(flags)) {
+                    partial.clear();
+                }
+                datagram.getBytes(frame + MessageFrame.FRAME_HEADER_LENGTH, partial, length);
+                if (MessageFrame.isEnd(flags)) {
+                    final UnsafeBuffer whole = new UnsafeBuffer(new byte[partial.position()]);
+                    whole.putBytes(0, partial.flip(), 0, whole.capacity());
+                    messages.add(whole);
+                }
+                frame += MessageFrame.FRAME_HEADER_LENGTH + length;
+            }
+        }
+        return messages;
+    }
+}
