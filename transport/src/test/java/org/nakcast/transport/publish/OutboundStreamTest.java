@@ -26,7 +26,8 @@ class OutboundStreamTest {
     private static final long HOLD_OFF_NS = 100_000L;
 
     private final SystemCounters counters = new SystemCounters(new CountersManager(
-        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)), new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
+        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
+        new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
     private final CapturingSink sink = new CapturingSink();
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
