@@ -1,0 +1,58 @@
+package org.nakcast.codecs.sbe;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecConfigurationException;
+import org.nakcast.codecs.CodecProvider;
+import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecSpec;
+
+/**
+ * Makes {@code flyweight} codecs: finds the {@link SbeBinding} whose message class is the spec's.
+ * The spec's further classes are not used (the schema fixes the layout).
+ */
+public final class SbeCodecProvider implements CodecProvider {
+    private final List<SbeBinding<?, ?, ?>> bindings;
+
+    /**
+     * Uses the bindings that {@link ServiceLoader} finds.
+     */
+    public SbeCodecProvider() {
+        this(discover());
+    }
+
+    /**
+     * @param bindings the bindings to choose from
+     */
+    public SbeCodecProvider(List<SbeBinding<?, ?, ?>> bindings) {
+        this.bindings = List.copyOf(bindings);
+    }
+
+    @Override
+    public String codecName() {
+        return CodecRegistry.FLYWEIGHT;
+    }
+
+    @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public <T> Codec<T> create(CodecSpec<T> spec) {
+        for (final SbeBinding<?, ?, ?> binding : bindings) {
+            if (binding.messageClass() == spec.messageClass()) {
+                return new SbeCodec<>((SbeBinding) binding);
+            }
+        }
+        throw new CodecConfigurationException("flyweight: no SBE binding for " + spec.messageClass().getName()
+            + "; list one in META-INF/services/" + SbeBinding.class.getName());
+    }
+
+    private static List<SbeBinding<?, ?, ?>> discover() {
+        final List<SbeBinding<?, ?, ?>> found = new ArrayList<>();
+        for (final SbeBinding<?, ?, ?> binding : ServiceLoader.load(SbeBinding.class)) {
+            found.add(binding);
+        }
+        return found;
+    }
+}
