@@ -2,6 +2,7 @@ package org.nakcast.transport.protocol;
 
 import java.nio.ByteOrder;
 
+import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
 /**
@@ -110,6 +111,11 @@ public class HeaderFlyweight {
     /** The version field as read (0..255). */
     public int version() {
         return buffer.getByte(offset + VERSION_OFFSET) & 0xFF;
+    }
+
+    /** The type code of the datagram at {@code offset} (0..255), without wrapping a flyweight. */
+    public static int typeCodeAt(DirectBuffer buffer, int offset) {
+        return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;
     }
 
     /** The type code as read (0..255); see {@link FrameType#fromCode}. */

@@ -9,5 +9,5 @@ package org.nakcast.transport.publish;
  * @param retransmitHoldOffNs a datagram resent less than this long ago is not resent again for
  *     another NAK (the NAK storm guard)
  */
-record StreamTiming(long heartbeatIntervalNs, long lingerNs, long retransmitHoldOffNs) {
+public record StreamTiming(long heartbeatIntervalNs, long lingerNs, long retransmitHoldOffNs) {
 }

@@ -1,0 +1,90 @@
+package org.nakcast.transport.media;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+
+import org.agrona.CloseHelper;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.TransportException;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * A non-blocking socket that joins a multicast group on one interface and reads datagrams sent
+ * to one port. Several receivers, in one process or many, may listen on the same group and port:
+ * each gets its own copy (SO_REUSEADDR). Bound to the group address, so datagrams for other groups
+ * on the same port are not seen.
+ */
+public final class MulticastReceiver implements AutoCloseable {
+    private final DatagramChannel channel;
+    private final ByteBuffer byteBuffer = ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH + 1);
+    private final UnsafeBuffer buffer = new UnsafeBuffer(byteBuffer);
+    private final SystemCounters counters;
+
+    /**
+     * Opens, binds and joins.
+     *
+     * @throws TransportException naming the group, port and interface if that fails
+     */
+    public MulticastReceiver(MulticastAddress address, int port, SystemCounters counters) {
+        this.counters = counters;
+        DatagramChannel opened = null;
+        try {
+            opened = DatagramChannel.open(address.family());
+            opened.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            opened.setOption(StandardSocketOptions.SO_RCVBUF, address.receiveBufferBytes());
+            opened.bind(new InetSocketAddress(address.group(), port));
+            opened.join(address.group(), address.networkInterface());
+            opened.configureBlocking(false);
+            this.channel = opened;
+        } catch (IOException | RuntimeException ex) {
+            CloseHelper.quietClose(opened);
+            throw new TransportException("cannot listen on " + address.describe(port) + ": " + ex.getMessage()
+                + " (is the port taken by a socket without SO_REUSEADDR, or the interface down?)", ex);
+        }
+    }
+
+    /** The buffer the last datagram was read into, at offset 0. */
+    public UnsafeBuffer buffer() {
+        return buffer;
+    }
+
+    /**
+     * Reads one datagram if one is waiting.
+     *
+     * @return its length, 0 if none was waiting, or -1 if the socket failed (counted as an error)
+     */
+    public int receive() {
+        byteBuffer.clear();
+        try {
+            if (channel.receive(byteBuffer) == null) {
+                return 0;
+            }
+        } catch (IOException ex) {
+            counters.get(SystemCounter.ERRORS).increment();
+            return -1;
+        }
+        final int length = byteBuffer.position();
+        counters.get(SystemCounter.DATAGRAMS_RECEIVED).increment();
+        counters.get(SystemCounter.BYTES_RECEIVED).getAndAdd(length);
+        return length;
+    }
+
+    /** The kernel's actual receive buffer size, which may be less than asked. */
+    public int receiveBufferBytes() {
+        try {
+            return channel.getOption(StandardSocketOptions.SO_RCVBUF);
+        } catch (IOException ex) {
+            return -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        CloseHelper.quietClose(channel);
+    }
+}

@@ -1,0 +1,26 @@
+package org.nakcast.transport.publish;
+
+import org.nakcast.transport.media.MulticastAddress;
+
+/**
+ * What a publisher stream needs to know, resolved from the topic's and transport's configuration.
+ *
+ * @param sessionId random per publication start
+ * @param topicId the topic's numeric id
+ * @param address where the transport sends and listens
+ * @param datagramLength the largest datagram, header included
+ * @param historyBytes how much sent data is kept for retransmission
+ * @param sendRateBytesPerSecond average send rate; 0 for unpaced
+ * @param burstBytes the largest burst the rate allows after an idle spell
+ * @param timing heartbeat, linger and retransmit hold-off
+ */
+public record PublicationSettings(
+    int sessionId,
+    int topicId,
+    MulticastAddress address,
+    int datagramLength,
+    long historyBytes,
+    long sendRateBytesPerSecond,
+    long burstBytes,
+    StreamTiming timing) {
+}

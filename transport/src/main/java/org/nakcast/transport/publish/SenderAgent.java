@@ -1,0 +1,182 @@
+package org.nakcast.transport.publish;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.CloseHelper;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.loss.LossySink;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.media.MulticastReceiver;
+import org.nakcast.transport.media.MulticastSender;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.DatagramValidator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The sending side of a node: drives every publisher stream (pack, send, heartbeat) and answers
+ * the NAKs heard on each transport's control port. New publications arrive through a bounded
+ * command queue, so the application thread never touches the streams.
+ */
+public final class SenderAgent implements Agent {
+    private static final int COMMAND_LIMIT = 16;
+    private static final int CONTROL_POLL_LIMIT = 64;
+
+    private final NanoClock clock;
+    private final SystemCounters counters;
+    private final LossGenerator sendLoss;
+    private final LossGenerator receiveLoss;
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(1024);
+    private final List<OutboundStream> streams = new ArrayList<>();
+    private final Long2ObjectHashMap<OutboundStream> streamsByKey = new Long2ObjectHashMap<>();
+    private final List<SendingTransport> transports = new ArrayList<>();
+    private final NakFlyweight nak = new NakFlyweight();
+
+    /**
+     * @param clock the time source for every timer
+     * @param counters the node's counters
+     * @param sendLoss loss injected on datagrams this agent sends
+     * @param receiveLoss loss injected on NAKs this agent receives
+     */
+    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss) {
+        this.clock = clock;
+        this.counters = counters;
+        this.sendLoss = sendLoss;
+        this.receiveLoss = receiveLoss;
+    }
+
+    /**
+     * Opens what a new publication needs and hands it to the sending thread. Sockets are opened
+     * here, on the caller's thread, so that a port in use fails this call, not the agent.
+     *
+     * @param settings the stream's settings
+     * @param offers what the application offers into
+     * @throws org.nakcast.transport.TransportException if a socket cannot be opened
+     */
+    public void addPublication(PublicationSettings settings, OfferBuffer offers) {
+        final SendingTransport transport = transportFor(settings.address());
+        final DatagramHistory history = new DatagramHistory(settings.historyBytes(), settings.datagramLength());
+        final SendRateLimiter limiter = settings.sendRateBytesPerSecond() == 0
+            ? SendRateLimiter.unpaced()
+            : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
+        final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(), settings.timing(),
+            offers, history, limiter, transport.dataSink, counters);
+        enqueue(() -> {
+            streams.add(stream);
+            streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);
+        });
+    }
+
+    /** The most bytes one message may have on a publication with these settings. */
+    public static int maxMessageLength(PublicationSettings settings) {
+        final int slots = DatagramHistory.slotsFor(settings.historyBytes(), settings.datagramLength());
+        return (slots / 2) * OutboundStream.maxFragmentLength(settings.datagramLength());
+    }
+
+    private synchronized SendingTransport transportFor(MulticastAddress address) {
+        for (SendingTransport transport : transports) {
+            if (transport.address.equals(address)) {
+                return transport;
+            }
+        }
+        final SendingTransport transport = new SendingTransport(address);
+        transports.add(transport);
+        return transport;
+    }
+
+    private void enqueue(Runnable command) {
+        while (!commands.offer(command)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public int doWork() {
+        int work = commands.drain(Runnable::run, COMMAND_LIMIT);
+        final long nowNs = clock.nanoTime();
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            work += streams.get(i).doWork(nowNs);
+        }
+        for (int i = 0, size = transports.size(); i < size; i++) {
+            work += pollControl(transports.get(i).control, nowNs);
+        }
+        return work;
+    }
+
+    private int pollControl(MulticastReceiver control, long nowNs) {
+        int work = 0;
+        for (int i = 0; i < CONTROL_POLL_LIMIT; i++) {
+            final int length = control.receive();
+            if (length <= 0) {
+                break;
+            }
+            work++;
+            final UnsafeBuffer buffer = control.buffer();
+            if (receiveLoss.shouldDrop(buffer, 0, length)) {
+                counters.get(SystemCounter.LOSS_INJECTED).increment();
+                continue;
+            }
+            final DatagramCheck check = DatagramValidator.check(buffer, 0, length);
+            if (check != DatagramCheck.VALID) {
+                counters.countMalformed(check);
+                continue;
+            }
+            if (HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.NAK.code()) {
+                nak.wrap(buffer, 0);
+                final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));
+                if (stream != null) {
+                    work += stream.onNak(nak, nowNs);
+                }
+            }
+        }
+        return work;
+    }
+
+    private static long streamKey(int sessionId, int topicId) {
+        return ((long) sessionId << 32) | (topicId & 0xFFFF_FFFFL);
+    }
+
+    @Override
+    public void onClose() {
+        for (SendingTransport transport : transports) {
+            CloseHelper.closeAll(transport.control, transport.dataSender);
+        }
+    }
+
+    @Override
+    public String roleName() {
+        return "nakcast-sender";
+    }
+
+    /** The sockets one transport needs on the sending side. */
+    private final class SendingTransport {
+        private final MulticastAddress address;
+        private final MulticastSender dataSender;
+        private final DatagramSink dataSink;
+        private final MulticastReceiver control;
+
+        private SendingTransport(MulticastAddress address) {
+            this.address = address;
+            this.dataSender = new MulticastSender(address, address.dataPort(), counters);
+            try {
+                this.control = new MulticastReceiver(address, address.controlPort(), counters);
+            } catch (RuntimeException ex) {
+                dataSender.close();
+                throw ex;
+            }
+            this.dataSink = sendLoss == LossGenerator.NONE
+                ? dataSender
+                : new LossySink(dataSender, sendLoss, counters.get(SystemCounter.LOSS_INJECTED));
+        }
+    }
+}
