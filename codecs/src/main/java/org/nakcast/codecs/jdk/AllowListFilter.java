@@ -10,6 +10,10 @@ import org.nakcast.codecs.AllowedClasses;
  * depth, references, bytes and array length. Every cap derives from the message length, so a
  * stream cannot make the decoder allocate more than a small multiple of its own size.
  *
+ * <p>{@code Object[]} passes the class check (its length is still capped): collections such as
+ * {@link java.util.ArrayList} ask the filter about the array they are about to allocate. A stream
+ * that carries an {@code Object[]} as an object of its own is refused by name before it gets here.
+ *
  * <p>It remembers the class it rejected, so the codec can name it in
  * {@link org.nakcast.codecs.ClassNotAllowedException}.
  */
@@ -48,7 +52,7 @@ final class AllowListFilter implements ObjectInputFilter {
     @Override
     public Status checkInput(FilterInfo info) {
         final Class<?> type = info.serialClass();
-        if (type != null) {
+        if (type != null && type != Object[].class) {
             Class<?> element = type;
             while (element.isArray()) {
                 element = element.getComponentType();

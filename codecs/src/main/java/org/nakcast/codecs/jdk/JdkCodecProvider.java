@@ -2,6 +2,7 @@ package org.nakcast.codecs.jdk;
 
 import java.io.Externalizable;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.nakcast.codecs.AllowedClasses;
@@ -42,6 +43,21 @@ public final class JdkCodecProvider implements CodecProvider {
         return new JdkCodecProvider(Externalizable.class);
     }
 
+    /**
+     * The implicit classes plus the serializable superclasses of the spec's classes: the stream
+     * carries their descriptors (for an Externalizable subclass too).
+     */
+    private static List<Class<?>> implicit(CodecSpec<?> spec) {
+        final List<Class<?>> implicit = new ArrayList<>(IMPLICIT);
+        for (final Class<?> type : spec.registeredClasses()) {
+            for (Class<?> parent = type.getSuperclass(); parent != null && Serializable.class.isAssignableFrom(parent);
+                parent = parent.getSuperclass()) {
+                implicit.add(parent);
+            }
+        }
+        return implicit;
+    }
+
     @Override
     public String codecName() {
         return required == Externalizable.class ? CodecRegistry.JDK_EXTERNALIZABLE : CodecRegistry.JDK;
@@ -57,6 +73,6 @@ public final class JdkCodecProvider implements CodecProvider {
             throw new CodecConfigurationException(codecName() + ": " + spec.messageClass().getName()
                 + " is a record; Java serializes records by their components, never as Externalizable: use jdk");
         }
-        return new JdkCodec<>(codecName(), spec.messageClass(), AllowedClasses.of(spec, IMPLICIT));
+        return new JdkCodec<>(codecName(), spec.messageClass(), AllowedClasses.of(spec, implicit(spec)));
     }
 }

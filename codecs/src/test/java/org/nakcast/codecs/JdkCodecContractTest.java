@@ -1,0 +1,11 @@
+package org.nakcast.codecs;
+
+/**
+ * The codec contract for {@value CodecRegistry#JDK}.
+ */
+final class JdkCodecContractTest extends CodecContractTest {
+    @Override
+    String codecName() {
+        return CodecRegistry.JDK;
+    }
+}
