@@ -16,7 +16,7 @@ public class Order implements Serializable {
 
     private long orderId;
     private long timestampNanos;
-    private List<OrderLeg> legs = new ArrayList<>();
+    private ArrayList<OrderLeg> legs = new ArrayList<>();
 
     /**
      * An empty order, for decoders.
