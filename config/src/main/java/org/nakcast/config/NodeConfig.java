@@ -1,0 +1,178 @@
+package org.nakcast.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A node's whole configuration: the {@code node:} section, the {@code transports:} and the
+ * {@code topics:}. It is read from YAML ({@link #load(Path)}, {@link #parse(String, String)},
+ * {@link #embeddedDefault()}) or built in code, and is used only once concluded: every way to load
+ * one returns it concluded, and a config built in code goes through {@link #conclude()}.
+ *
+ * <pre>{@code
+ * NodeConfig config = NodeConfig.load(Path.of("config/nakcast.yaml"));
+ * NodeConfig inCode = new NodeConfig(null,
+ *         List.of(new TransportConfig("local", "lo", "239.255.0.1", 40456)),
+ *         List.of(new TopicConfig("prices", 1, "local", "flyweight")))
+ *     .conclude();
+ * }</pre>
+ *
+ * @param node the node's settings; null means every setting at its default
+ * @param transports the transports, at least one (required)
+ * @param topics the topics, at least one (required)
+ */
+public record NodeConfig(
+    @JsonProperty("node") NodeSettings node,
+    @RequiredKey @JsonProperty("transports") List<TransportConfig> transports,
+    @RequiredKey @JsonProperty("topics") List<TopicConfig> topics) {
+
+    /** The classpath resource of the embedded default config, a copy of {@code config/nakcast.yaml}. */
+    public static final String EMBEDDED_DEFAULT_RESOURCE = "org/nakcast/config/nakcast.yaml";
+    /** The classpath resource of the commented LAN example, a copy of {@code config/lan-example.yaml}. */
+    public static final String LAN_EXAMPLE_RESOURCE = "org/nakcast/config/lan-example.yaml";
+    private static final String BUILT_IN_CODE = "NodeConfig built in code";
+
+    /** Applies the defaults for what is null and copies the lists. */
+    public NodeConfig {
+        node = node == null ? NodeSettings.defaults() : node;
+        transports = Lists.copyOf(transports);
+        topics = Lists.copyOf(topics);
+    }
+
+    /**
+     * Reads, checks and concludes a config file against the built-in codecs and this machine.
+     *
+     * @param file a YAML config file
+     * @return the concluded config
+     * @throws ConfigException naming every problem, by file, key path, line and column
+     */
+    public static NodeConfig load(Path file) {
+        return load(file, ConcludeContext.system());
+    }
+
+    /**
+     * Reads, checks and concludes a config file.
+     *
+     * @param file a YAML config file
+     * @param context the codec names and network interfaces to check against
+     * @return the concluded config
+     * @throws ConfigException naming every problem, by file, key path, line and column
+     */
+    public static NodeConfig load(Path file, ConcludeContext context) {
+        String yaml;
+        try {
+            yaml = Files.readString(file);
+        } catch (IOException e) {
+            throw ProblemList.wholeSourceFailure(file.toString(), SourceLocation.UNKNOWN, "cannot read the file: " + e);
+        }
+        return ConfigReader.read(yaml, file.toString(), context);
+    }
+
+    /**
+     * Reads, checks and concludes a config given as text, against the built-in codecs and this machine.
+     *
+     * @param yaml the config as YAML
+     * @param sourceName where the text came from, for error messages
+     * @return the concluded config
+     * @throws ConfigException naming every problem, by source, key path, line and column
+     */
+    public static NodeConfig parse(String yaml, String sourceName) {
+        return parse(yaml, sourceName, ConcludeContext.system());
+    }
+
+    /**
+     * Reads, checks and concludes a config given as text.
+     *
+     * @param yaml the config as YAML
+     * @param sourceName where the text came from, for error messages
+     * @param context the codec names and network interfaces to check against
+     * @return the concluded config
+     * @throws ConfigException naming every problem, by source, key path, line and column
+     */
+    public static NodeConfig parse(String yaml, String sourceName, ConcludeContext context) {
+        return ConfigReader.read(yaml, sourceName, context);
+    }
+
+    /**
+     * The config shipped in this jar: interface {@code lo}, TTL 0, two sample topics. Traffic
+     * stays on this host.
+     *
+     * @return the concluded embedded default
+     * @throws ConfigException if this machine cannot run it (no {@code lo})
+     */
+    public static NodeConfig embeddedDefault() {
+        try (InputStream in = NodeConfig.class.getClassLoader().getResourceAsStream(EMBEDDED_DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + EMBEDDED_DEFAULT_RESOURCE + " is missing from the jar");
+            }
+            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8),
+                "classpath:" + EMBEDDED_DEFAULT_RESOURCE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read resource " + EMBEDDED_DEFAULT_RESOURCE, e);
+        }
+    }
+
+    /**
+     * Checks this config against the built-in codecs and this machine and fills in what is derived.
+     *
+     * @return the concluded config
+     * @throws ConfigException naming every problem by key path
+     */
+    public NodeConfig conclude() {
+        return conclude(ConcludeContext.system());
+    }
+
+    /**
+     * Checks this config against the given codec names and this machine.
+     *
+     * @param codecNames every codec name known, e.g. a codec registry's names
+     * @return the concluded config
+     * @throws ConfigException naming every problem by key path
+     */
+    public NodeConfig conclude(Set<String> codecNames) {
+        return conclude(ConcludeContext.system().withCodecNames(codecNames));
+    }
+
+    /**
+     * Checks this config and fills in what is derived: each transport's interface found on the
+     * machine, the node's counters file. Concluding a concluded config again is harmless.
+     *
+     * @param context the codec names and network interfaces to check against
+     * @return the concluded config
+     * @throws ConfigException naming every problem by key path
+     */
+    public NodeConfig conclude(ConcludeContext context) {
+        return Conclusion.conclude(this, context, new ProblemList(ConfigSource.withoutLocations(BUILT_IN_CODE)));
+    }
+
+    /**
+     * @param name a topic's name
+     * @return the topic of that name
+     * @throws IllegalArgumentException if there is none, suggesting the closest name
+     */
+    public TopicConfig topic(String name) {
+        return topics.stream().filter(topic -> Objects.equals(topic.name(), name)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no topic '" + name + "' in this config; "
+                + Spelling.hint(name, topics.stream().map(TopicConfig::name).toList(), "known topics")));
+    }
+
+    /**
+     * @param name a transport's name, as a topic names it
+     * @return the transport of that name
+     * @throws IllegalArgumentException if there is none, suggesting the closest name
+     */
+    public TransportConfig transport(String name) {
+        return transports.stream().filter(transport -> Objects.equals(transport.name(), name)).findFirst()
+            .orElseThrow(() -> new IllegalArgumentException("no transport '" + name + "' in this config; "
+                + Spelling.hint(name, transports.stream().map(TransportConfig::name).toList(), "known transports")));
+    }
+}

@@ -1,0 +1,79 @@
+package org.nakcast.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.nio.file.Path;
+
+/**
+ * The {@code node:} section: who this node is and how it runs its threads. Every key is optional.
+ *
+ * @param name the node's name, in logs, counters and the counters file's name: letters, digits,
+ *     {@code . _ -}; default {@code nakcast-<pid>}, unique per process on a host
+ * @param threading how work is spread over threads; default {@link ThreadingMode#SHARED}, which
+ *     suits a 2-core box
+ * @param idleStrategy what an idle thread does; default {@link IdleStrategyType#BACKOFF}, so an
+ *     idle node costs close to no CPU
+ * @param countersFile where the counters live, for other processes to read; null until concluded
+ *     means {@code <java.io.tmpdir>/nakcast/<name>.counters}. Two nodes in one process need
+ *     different names or files.
+ */
+public record NodeSettings(
+    @JsonProperty("name") String name,
+    @JsonProperty("threading") ThreadingMode threading,
+    @JsonProperty("idle-strategy") IdleStrategyType idleStrategy,
+    @JsonProperty("counters-file") Path countersFile) {
+
+    /** The default threading: one shared thread. */
+    public static final ThreadingMode DEFAULT_THREADING = ThreadingMode.SHARED;
+    /** The default idle strategy: back off to parking. */
+    public static final IdleStrategyType DEFAULT_IDLE_STRATEGY = IdleStrategyType.BACKOFF;
+
+    /** Applies the defaults for what is null, except the counters file, which {@code conclude()} derives. */
+    public NodeSettings {
+        name = name == null ? "nakcast-" + ProcessHandle.current().pid() : name;
+        threading = threading == null ? DEFAULT_THREADING : threading;
+        idleStrategy = idleStrategy == null ? DEFAULT_IDLE_STRATEGY : idleStrategy;
+    }
+
+    /** @return every setting at its default */
+    public static NodeSettings defaults() {
+        return new NodeSettings(null, null, null, null);
+    }
+
+    /** @return the counters file for a node of this name when none is configured */
+    static Path defaultCountersFile(String nodeName) {
+        return Path.of(System.getProperty("java.io.tmpdir"), "nakcast", nodeName + ".counters");
+    }
+
+    /**
+     * @param newName the node's name
+     * @return these settings with that name
+     */
+    public NodeSettings withName(String newName) {
+        return new NodeSettings(newName, threading, idleStrategy, countersFile);
+    }
+
+    /**
+     * @param mode the threading mode
+     * @return these settings with that threading mode
+     */
+    public NodeSettings withThreading(ThreadingMode mode) {
+        return new NodeSettings(name, mode, idleStrategy, countersFile);
+    }
+
+    /**
+     * @param strategy the idle strategy
+     * @return these settings with that idle strategy
+     */
+    public NodeSettings withIdleStrategy(IdleStrategyType strategy) {
+        return new NodeSettings(name, threading, strategy, countersFile);
+    }
+
+    /**
+     * @param file the counters file
+     * @return these settings with that counters file
+     */
+    public NodeSettings withCountersFile(Path file) {
+        return new NodeSettings(name, threading, idleStrategy, file);
+    }
+}

@@ -1,0 +1,110 @@
+package org.nakcast.config;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks the {@code topics:} list: unique names and ids, a known transport and codec, a history
+ * that holds at least one of its transport's datagrams, a positive heartbeat, and class names
+ * that are class names.
+ */
+final class TopicChecks {
+    /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
+    static final ByteSize MAX_HISTORY = ByteSize.parse("1g");
+    private static final Pattern BINARY_CLASS_NAME =
+        Pattern.compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
+            + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
+
+    private final Set<String> codecNames;
+    private final ProblemList problems;
+
+    TopicChecks(Set<String> codecNames, ProblemList problems) {
+        this.codecNames = codecNames;
+        this.problems = problems;
+    }
+
+    void check(List<TopicConfig> topics, List<TransportConfig> transports) {
+        Map<String, TransportConfig> transportByName = new HashMap<>();
+        transports.stream().filter(Objects::nonNull).filter(transport -> transport.name() != null)
+            .forEach(transport -> transportByName.putIfAbsent(transport.name(), transport));
+        Map<String, String> pathByName = new HashMap<>();
+        Map<Integer, String> pathById = new HashMap<>();
+        for (int i = 0; i < topics.size(); i++) {
+            String path = KeyPaths.element("topics", i);
+            TopicConfig topic = topics.get(i);
+            if (topic == null) {
+                problems.add(path, "empty entry in topics");
+                continue;
+            }
+            checkName(topic.name(), path, pathByName);
+            checkId(topic.id(), path, pathById);
+            checkKnown("transport", topic.transport(), transportByName.keySet(), path);
+            checkKnown("codec", topic.codec(), codecNames, path);
+            checkHistory(topic.history(), transportByName.get(topic.transport()), path);
+            if (topic.heartbeat().isNegative() || topic.heartbeat().isZero()) {
+                problems.add(KeyPaths.child(path, "heartbeat"),
+                    "heartbeat must be positive (was " + Durations.format(topic.heartbeat()) + ")");
+            }
+            checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
+        }
+    }
+
+    private void checkName(String name, String path, Map<String, String> pathByName) {
+        String namePath = KeyPaths.child(path, "name");
+        if (name == null || name.isBlank()) {
+            problems.add(namePath, "topic name must not be empty");
+            return;
+        }
+        String earlier = pathByName.putIfAbsent(name, path);
+        if (earlier != null) {
+            problems.add(namePath, "duplicate topic name '" + name + "'", earlier + " has it too");
+        }
+    }
+
+    private void checkId(int id, String path, Map<Integer, String> pathById) {
+        String idPath = KeyPaths.child(path, "id");
+        if (id < 1) {
+            problems.add(idPath, "topic id must be in 1.." + Integer.MAX_VALUE + " (was " + id + ")");
+            return;
+        }
+        String earlier = pathById.putIfAbsent(id, path);
+        if (earlier != null) {
+            problems.add(idPath, "duplicate topic id " + id, earlier + " has it too");
+        }
+    }
+
+    private void checkKnown(String key, String name, Set<String> known, String path) {
+        if (name == null || !known.contains(name)) {
+            String message = name == null ? key + " must be set" : "unknown " + key + " '" + name + "'";
+            problems.add(KeyPaths.child(path, key), message,
+                Spelling.hint(Objects.toString(name, ""), known, "known " + key + "s"));
+        }
+    }
+
+    private void checkHistory(ByteSize history, TransportConfig transport, String path) {
+        String historyPath = KeyPaths.child(path, "history");
+        if (history.isZero()) {
+            problems.add(historyPath, "history must be positive (was 0)");
+        } else if (history.compareTo(MAX_HISTORY) > 0) {
+            problems.add(historyPath, "history must be at most " + MAX_HISTORY + " (was " + history + ")");
+        } else if (transport != null && history.compareTo(transport.datagramSize()) < 0) {
+            problems.add(historyPath, "history " + history + " is smaller than one datagram of transport '"
+                + transport.name() + "' (" + transport.datagramSize() + ")",
+                "history must hold at least one datagram to answer a NAK");
+        }
+    }
+
+    private void checkClassNames(List<String> classNames, String listPath) {
+        for (int i = 0; i < classNames.size(); i++) {
+            String className = classNames.get(i);
+            if (className == null || !BINARY_CLASS_NAME.matcher(className).matches()) {
+                problems.add(KeyPaths.element(listPath, i), "'" + className + "' is not a class name",
+                    "write the binary name, e.g. org.example.PriceUpdate or org.example.Outer$Inner");
+            }
+        }
+    }
+}

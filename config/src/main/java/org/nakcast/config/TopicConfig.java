@@ -1,0 +1,124 @@
+package org.nakcast.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One entry of {@code topics:}: a named stream of messages of one codec on one transport.
+ *
+ * @param name the topic's name, unique in the config; code opens topics by this name (required)
+ * @param id the topic's id on the wire, 1..2147483647, unique in the config (required)
+ * @param transport the name of the transport it travels on (required)
+ * @param codec the name of the codec that turns messages into bytes (required)
+ * @param history how many bytes of sent datagrams the publisher keeps to answer NAKs; default
+ *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
+ * @param heartbeat how often an idle publisher says it is alive and where it is; default
+ *     {@code 100ms}. Shorter finds a lost tail and a dead publisher sooner, for more idle traffic
+ * @param flowControl whose pace the publisher keeps; default {@link FlowControlMode#MAX}
+ * @param lossPolicy what a receiver does after unrecoverable loss; default {@link LossPolicy#CONTINUE}
+ * @param lateJoin where a late subscriber starts; default {@link LateJoinPolicy#NOW}
+ * @param allowedClasses the classes an object codec (JDK, FST, Kryo) may decode, as binary
+ *     class names; default none. Decoding untrusted bytes is an attack surface: list exactly the
+ *     message classes
+ */
+public record TopicConfig(
+    @RequiredKey @JsonProperty("name") String name,
+    @RequiredKey @JsonProperty("id") int id,
+    @RequiredKey @JsonProperty("transport") String transport,
+    @RequiredKey @JsonProperty("codec") String codec,
+    @JsonProperty("history") ByteSize history,
+    @JsonProperty("heartbeat") Duration heartbeat,
+    @JsonProperty("flow-control") FlowControlMode flowControl,
+    @JsonProperty("loss-policy") LossPolicy lossPolicy,
+    @JsonProperty("late-join") LateJoinPolicy lateJoin,
+    @JsonProperty("allowed-classes") List<String> allowedClasses) {
+
+    /** The default history per topic. */
+    public static final ByteSize DEFAULT_HISTORY = ByteSize.parse("16m");
+    /** The default heartbeat interval. */
+    public static final Duration DEFAULT_HEARTBEAT = Duration.ofMillis(100);
+    /** The default flow control: the publisher keeps its own pace. */
+    public static final FlowControlMode DEFAULT_FLOW_CONTROL = FlowControlMode.MAX;
+    /** The default loss policy: report the loss and go on. */
+    public static final LossPolicy DEFAULT_LOSS_POLICY = LossPolicy.CONTINUE;
+    /** The default late-join policy: start at the live edge. */
+    public static final LateJoinPolicy DEFAULT_LATE_JOIN = LateJoinPolicy.NOW;
+
+    /** Applies the defaults for what is null and copies the class list. */
+    public TopicConfig {
+        history = history == null ? DEFAULT_HISTORY : history;
+        heartbeat = heartbeat == null ? DEFAULT_HEARTBEAT : heartbeat;
+        flowControl = flowControl == null ? DEFAULT_FLOW_CONTROL : flowControl;
+        lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
+        lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
+        allowedClasses = Lists.copyOf(allowedClasses);
+    }
+
+    /**
+     * A topic with every optional setting at its default.
+     *
+     * @param name the topic's name
+     * @param id the topic's id on the wire
+     * @param transport the name of its transport
+     * @param codec the name of its codec
+     */
+    public TopicConfig(String name, int id, String transport, String codec) {
+        this(name, id, transport, codec, null, null, null, null, null, null);
+    }
+
+    /**
+     * @param size the history size
+     * @return this topic with that history
+     */
+    public TopicConfig withHistory(ByteSize size) {
+        return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl, lossPolicy, lateJoin,
+            allowedClasses);
+    }
+
+    /**
+     * @param interval the heartbeat interval
+     * @return this topic with that heartbeat
+     */
+    public TopicConfig withHeartbeat(Duration interval) {
+        return new TopicConfig(name, id, transport, codec, history, interval, flowControl, lossPolicy, lateJoin,
+            allowedClasses);
+    }
+
+    /**
+     * @param mode the flow control mode
+     * @return this topic with that flow control
+     */
+    public TopicConfig withFlowControl(FlowControlMode mode) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, mode, lossPolicy, lateJoin,
+            allowedClasses);
+    }
+
+    /**
+     * @param policy the loss policy
+     * @return this topic with that loss policy
+     */
+    public TopicConfig withLossPolicy(LossPolicy policy) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, policy, lateJoin,
+            allowedClasses);
+    }
+
+    /**
+     * @param policy the late-join policy
+     * @return this topic with that late-join policy
+     */
+    public TopicConfig withLateJoin(LateJoinPolicy policy) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, policy,
+            allowedClasses);
+    }
+
+    /**
+     * @param classNames the binary names of the classes an object codec may decode
+     * @return this topic with that allow-list
+     */
+    public TopicConfig withAllowedClasses(List<String> classNames) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, lateJoin,
+            classNames);
+    }
+}

@@ -1,0 +1,178 @@
+package org.nakcast.config;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Checks the {@code transports:} list and finds each transport's interface on the machine:
+ * unique names, a multicast group, a port and TTL in range, an interface that exists, is up and
+ * has an address of the group's family, buffers that fit an {@code int}, and a datagram that
+ * fits the interface's MTU with its IP and UDP headers (so the kernel never fragments it).
+ */
+final class TransportChecks {
+    /** The largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header). */
+    static final int MAX_DATAGRAM_SIZE = 65_507;
+    /** IPv4 (20) and UDP (8) header bytes in front of each datagram's payload. */
+    static final int IPV4_UDP_HEADERS = 28;
+    /** IPv6 (40) and UDP (8) header bytes in front of each datagram's payload. */
+    static final int IPV6_UDP_HEADERS = 48;
+    private static final String MULTICAST_RANGES =
+        "use 224.0.0.0/4 for IPv4 (239.0.0.0/8 is for private use) or ff00::/8 for IPv6";
+
+    private final NetworkInterfaces interfaces;
+    private final ProblemList problems;
+
+    TransportChecks(NetworkInterfaces interfaces, ProblemList problems) {
+        this.interfaces = interfaces;
+        this.problems = problems;
+    }
+
+    /** @return the transports with their interfaces resolved; meaningful only if no problem was found */
+    List<TransportConfig> resolve(List<TransportConfig> transports) {
+        Map<String, String> pathByName = new HashMap<>();
+        List<TransportConfig> resolved = new ArrayList<>();
+        for (int i = 0; i < transports.size(); i++) {
+            String path = KeyPaths.element("transports", i);
+            TransportConfig transport = transports.get(i);
+            if (transport == null) {
+                problems.add(path, "empty entry in transports");
+                continue;
+            }
+            checkName(transport.name(), path, pathByName);
+            checkGroup(transport.group(), path);
+            checkRange("port", transport.port(), 1, 65_535, path);
+            checkRange("ttl", transport.ttl(), 0, 255, path);
+            checkIntSize("socket-send-buffer", transport.socketSendBuffer(), path);
+            checkIntSize("socket-receive-buffer", transport.socketReceiveBuffer(), path);
+            checkRange("datagram-size", transport.datagramSize().bytes(), 1, MAX_DATAGRAM_SIZE, path);
+            resolved.add(resolveInterface(transport, path)
+                .map(transport::withNetworkInterface)
+                .orElse(transport));
+        }
+        return resolved;
+    }
+
+    private void checkName(String name, String path, Map<String, String> pathByName) {
+        String namePath = KeyPaths.child(path, "name");
+        if (name == null || name.isBlank()) {
+            problems.add(namePath, "transport name must not be empty");
+            return;
+        }
+        String earlier = pathByName.putIfAbsent(name, path);
+        if (earlier != null) {
+            problems.add(namePath, "duplicate transport name '" + name + "'", earlier + " has it too");
+        }
+    }
+
+    private void checkGroup(InetAddress group, String path) {
+        String groupPath = KeyPaths.child(path, "group");
+        if (group == null) {
+            problems.add(groupPath, "group must be set", MULTICAST_RANGES);
+        } else if (!group.isMulticastAddress()) {
+            problems.add(groupPath, "group " + group.getHostAddress() + " is not a multicast address",
+                MULTICAST_RANGES);
+        }
+    }
+
+    private void checkRange(String key, long value, long min, long max, String path) {
+        if (value < min || value > max) {
+            problems.add(KeyPaths.child(path, key), key + " must be in " + min + ".." + max + " (was " + value + ")");
+        }
+    }
+
+    private void checkIntSize(String key, ByteSize size, String path) {
+        checkRange(key, size.bytes(), 1, Integer.MAX_VALUE, path);
+    }
+
+    private Optional<NetworkInterfaceRef> resolveInterface(TransportConfig transport, String path) {
+        String interfacePath = KeyPaths.child(path, "interface");
+        NetworkInterfaceRef ref = transport.networkInterface();
+        if (ref == null || ref.selector() == null || ref.selector().isBlank()) {
+            problems.add(interfacePath, "interface must be set",
+                "name one of: " + String.join(", ", interfaces.names()));
+            return Optional.empty();
+        }
+        Optional<NetworkInterfaceInfo> found = find(ref.selector(), interfacePath);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        NetworkInterfaceInfo nic = found.get();
+        if (!nic.up()) {
+            problems.add(interfacePath, "interface '" + nic.name() + "' is down");
+            return Optional.empty();
+        }
+        Optional<InetAddress> address = chooseAddress(ref.selector(), nic, transport.group(), interfacePath);
+        address.ifPresent(chosen -> checkFitsMtu(transport, nic, chosen, path));
+        return address.map(chosen -> ref.resolvedTo(nic, chosen));
+    }
+
+    private Optional<NetworkInterfaceInfo> find(String selector, String interfacePath) {
+        if (!IpLiterals.looksLikeAddress(selector)) {
+            Optional<NetworkInterfaceInfo> nic = interfaces.byName(selector);
+            if (nic.isEmpty()) {
+                problems.add(interfacePath, "unknown interface '" + selector + "'",
+                    Spelling.hint(selector, interfaces.names(), "interfaces on this machine"));
+            }
+            return nic;
+        }
+        try {
+            Optional<NetworkInterfaceInfo> nic = interfaces.byAddress(IpLiterals.parse(selector));
+            if (nic.isEmpty()) {
+                problems.add(interfacePath, "no interface has the address " + selector,
+                    "interfaces on this machine: " + String.join(", ", interfaces.names()));
+            }
+            return nic;
+        } catch (BadValueException notAnAddress) {
+            problems.add(interfacePath, notAnAddress.problem(), notAnAddress.hint());
+            return Optional.empty();
+        }
+    }
+
+    /** The selector's own address, else the interface's first address of the group's family. */
+    private Optional<InetAddress> chooseAddress(String selector, NetworkInterfaceInfo nic, InetAddress group,
+        String interfacePath) {
+        if (group == null) {
+            return Optional.empty(); // reported by checkGroup
+        }
+        if (IpLiterals.looksLikeAddress(selector)) {
+            InetAddress own = IpLiterals.parse(selector);
+            if (sameFamily(own, group)) {
+                return Optional.of(own);
+            }
+            problems.add(interfacePath, "interface address " + selector + " is " + family(own) + " but group "
+                + group.getHostAddress() + " is " + family(group), "use an interface address of the group's family");
+            return Optional.empty();
+        }
+        Optional<InetAddress> first =
+            nic.addresses().stream().filter(address -> sameFamily(address, group)).findFirst();
+        if (first.isEmpty()) {
+            problems.add(interfacePath, "interface '" + nic.name() + "' has no " + family(group) + " address",
+                "group " + group.getHostAddress() + " is " + family(group) + ": choose an interface that has one");
+        }
+        return first;
+    }
+
+    private void checkFitsMtu(TransportConfig transport, NetworkInterfaceInfo nic, InetAddress address, String path) {
+        int headers = address instanceof Inet6Address ? IPV6_UDP_HEADERS : IPV4_UDP_HEADERS;
+        long datagram = transport.datagramSize().bytes();
+        if (nic.mtu() > 0 && datagram <= MAX_DATAGRAM_SIZE && datagram + headers > nic.mtu()) {
+            problems.add(KeyPaths.child(path, "datagram-size"),
+                "datagram-size " + datagram + " does not fit interface '" + nic.name() + "' (MTU " + nic.mtu() + ")",
+                "with " + headers + " bytes of " + family(address) + " and UDP headers, at most "
+                    + (nic.mtu() - headers) + " fits");
+        }
+    }
+
+    private static boolean sameFamily(InetAddress first, InetAddress second) {
+        return (first instanceof Inet6Address) == (second instanceof Inet6Address);
+    }
+
+    private static String family(InetAddress address) {
+        return address instanceof Inet6Address ? "IPv6" : "IPv4";
+    }
+}

@@ -1,0 +1,122 @@
+package org.nakcast.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+import java.net.InetAddress;
+
+/**
+ * One entry of {@code transports:}: a multicast group on a network interface, and how datagrams
+ * go out on it. Topics name the transport they travel on.
+ *
+ * @param name the transport's name, unique in the config; topics refer to it (required)
+ * @param networkInterface the interface, by name or address ({@code interface:}, required);
+ *     resolved by {@code conclude()}
+ * @param group the multicast group, in 224.0.0.0/4 or ff00::/8 (required)
+ * @param port the UDP port, 1..65535 (required)
+ * @param ttl how many routers a datagram may cross, 0..255; default 0: it never leaves the host
+ * @param datagramSize the UDP payload of one datagram; default {@code 1408}, which fits a 1500-byte
+ *     MTU with room for IP/UDP and VLAN headers. Larger batches more per datagram; past the MTU
+ *     it would fragment, which is refused
+ * @param socketSendBuffer the kernel send buffer; default {@code 2m}. Bigger absorbs bursts
+ *     (the kernel may cap it: see {@code net.core.wmem_max})
+ * @param socketReceiveBuffer the kernel receive buffer; default {@code 2m}. Bigger rides out a
+ *     slow receiver for longer before the kernel drops (capped by {@code net.core.rmem_max})
+ * @param sendRate the most bytes per second the publisher sends; default {@code 0}: not paced.
+ *     Pacing below the link speed keeps switches and receivers from dropping bursts
+ */
+public record TransportConfig(
+    @RequiredKey @JsonProperty("name") String name,
+    @RequiredKey @JsonProperty("interface") NetworkInterfaceRef networkInterface,
+    @RequiredKey @JsonProperty("group") InetAddress group,
+    @RequiredKey @JsonProperty("port") int port,
+    @JsonProperty("ttl") int ttl,
+    @JsonProperty("datagram-size") ByteSize datagramSize,
+    @JsonProperty("socket-send-buffer") ByteSize socketSendBuffer,
+    @JsonProperty("socket-receive-buffer") ByteSize socketReceiveBuffer,
+    @JsonProperty("send-rate") ByteSize sendRate) {
+
+    /** The default TTL: datagrams stay on this host. */
+    public static final int DEFAULT_TTL = 0;
+    /** The default datagram size: fits a 1500-byte MTU with IP, UDP and VLAN headers. */
+    public static final ByteSize DEFAULT_DATAGRAM_SIZE = new ByteSize(1408);
+    /** The default size of each socket buffer. */
+    public static final ByteSize DEFAULT_SOCKET_BUFFER = ByteSize.parse("2m");
+    /** The default send rate: not paced. */
+    public static final ByteSize DEFAULT_SEND_RATE = ByteSize.ZERO;
+
+    /** Applies the defaults for what is null. */
+    public TransportConfig {
+        datagramSize = datagramSize == null ? DEFAULT_DATAGRAM_SIZE : datagramSize;
+        socketSendBuffer = socketSendBuffer == null ? DEFAULT_SOCKET_BUFFER : socketSendBuffer;
+        socketReceiveBuffer = socketReceiveBuffer == null ? DEFAULT_SOCKET_BUFFER : socketReceiveBuffer;
+        sendRate = sendRate == null ? DEFAULT_SEND_RATE : sendRate;
+    }
+
+    /**
+     * A transport with every optional setting at its default.
+     *
+     * @param name the transport's name
+     * @param networkInterface the interface's name or address, e.g. {@code lo}
+     * @param group the multicast group as an address literal, e.g. {@code 239.255.0.1}
+     * @param port the UDP port
+     * @throws IllegalArgumentException if the group is not an IP address literal
+     */
+    public TransportConfig(String name, String networkInterface, String group, int port) {
+        this(name, NetworkInterfaceRef.of(networkInterface), IpLiterals.parse(group), port,
+            DEFAULT_TTL, null, null, null, null);
+    }
+
+    /**
+     * @param ref the interface
+     * @return this transport on that interface
+     */
+    public TransportConfig withNetworkInterface(NetworkInterfaceRef ref) {
+        return new TransportConfig(name, ref, group, port, ttl, datagramSize, socketSendBuffer, socketReceiveBuffer,
+            sendRate);
+    }
+
+    /**
+     * @param hops the TTL
+     * @return this transport with that TTL
+     */
+    public TransportConfig withTtl(int hops) {
+        return new TransportConfig(name, networkInterface, group, port, hops, datagramSize, socketSendBuffer,
+            socketReceiveBuffer, sendRate);
+    }
+
+    /**
+     * @param size the datagram size
+     * @return this transport with that datagram size
+     */
+    public TransportConfig withDatagramSize(ByteSize size) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, size, socketSendBuffer,
+            socketReceiveBuffer, sendRate);
+    }
+
+    /**
+     * @param size the socket send buffer size
+     * @return this transport with that send buffer
+     */
+    public TransportConfig withSocketSendBuffer(ByteSize size) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, size, socketReceiveBuffer,
+            sendRate);
+    }
+
+    /**
+     * @param size the socket receive buffer size
+     * @return this transport with that receive buffer
+     */
+    public TransportConfig withSocketReceiveBuffer(ByteSize size) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer, size,
+            sendRate);
+    }
+
+    /**
+     * @param bytesPerSecond the send rate; zero for not paced
+     * @return this transport with that send rate
+     */
+    public TransportConfig withSendRate(ByteSize bytesPerSecond) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
+            socketReceiveBuffer, bytesPerSecond);
+    }
+}

@@ -1,0 +1,155 @@
+package org.nakcast.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+import static org.nakcast.config.TestConfigs.VALID;
+import static org.nakcast.config.TestConfigs.assertAt;
+import static org.nakcast.config.TestConfigs.onlyProblemOf;
+import static org.nakcast.config.TestConfigs.parse;
+import static org.nakcast.config.TestConfigs.problemsOf;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+/** What conclude() says about topics. */
+class TopicChecksTest {
+
+    @Test
+    void anUnknownTransportSuggestsTheClosestOne() {
+        String yaml = VALID.replace("    transport: lan\n    codec: fst", "    transport: lna\n    codec: fst");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("topics[1].transport");
+        assertThat(problem.describe()).isEqualTo("unknown transport 'lna' at topics[1].transport (line "
+            + TestConfigs.lineOf(yaml, "lna") + ", column " + TestConfigs.columnOf(yaml, "lna")
+            + "); did you mean 'lan'? known transports: lan");
+    }
+
+    @Test
+    void anUnknownCodecSuggestsTheClosestBuiltInOne() {
+        String yaml = VALID.replace("codec: fst", "codec: fts");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("topics[1].codec");
+        assertThat(problem.message()).isEqualTo("unknown codec 'fts'");
+        assertThat(problem.hint()).startsWith("did you mean 'fst'? known codecs: fst, ")
+            .contains(ConcludeContext.BUILT_IN_CODEC_NAMES);
+        assertAt(problem, yaml, "fts");
+    }
+
+    @Test
+    void codecNamesTheApplicationRegisteredAreKnownWhenPassed() {
+        String yaml = VALID.replace("codec: fst", "codec: protobuf");
+        ConcludeContext withProtobuf = TestConfigs.FAKE_CONTEXT.withCodecNames(Set.of("flyweight", "fst", "protobuf"));
+
+        assertThat(onlyProblemOf(yaml).message()).isEqualTo("unknown codec 'protobuf'");
+        assertThat(NodeConfig.parse(yaml, TestConfigs.SOURCE, withProtobuf).topic("orders").codec())
+            .isEqualTo("protobuf");
+    }
+
+    @Test
+    void topicIdsAreUnique() {
+        String yaml = VALID.replace("id: 2", "id: 1");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.describe()).startsWith("duplicate topic id 1 at topics[1].id");
+        assertThat(problem.line()).isEqualTo(TestConfigs.lineOf(yaml, "name: orders") + 1);
+        assertThat(problem.hint()).isEqualTo("topics[0] has it too");
+    }
+
+    @Test
+    void topicNamesAreUnique() {
+        Problem problem = onlyProblemOf(VALID.replace("name: orders", "name: prices"));
+
+        assertThat(problem.path()).isEqualTo("topics[1].name");
+        assertThat(problem.message()).isEqualTo("duplicate topic name 'prices'");
+    }
+
+    @Test
+    void topicIdsArePositive() {
+        Problem problem = onlyProblemOf(VALID.replace("id: 2", "id: 0"));
+
+        assertThat(problem.message()).isEqualTo("topic id must be in 1..2147483647 (was 0)");
+    }
+
+    @Test
+    void theLargestTopicIdIsAccepted() {
+        assertThat(parse(VALID.replace("id: 2", "id: 2147483647")).topic("orders").id()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void historyMustHoldADatagramAndFitTheLargestRing() {
+        List<Problem> problems = problemsOf(VALID
+            .replace("    codec: flyweight", "    codec: flyweight\n    history: 1k")
+            .replace("    codec: fst", "    codec: fst\n    history: 2g"));
+
+        assertThat(problems).extracting(Problem::path, Problem::message).containsExactly(
+            tuple("topics[0].history", "history 1k is smaller than one datagram of transport 'lan' (1408)"),
+            tuple("topics[1].history", "history must be at most 1g (was 2g)"));
+    }
+
+    @Test
+    void historyAndHeartbeatMustBePositive() {
+        List<Problem> problems = problemsOf(VALID
+            .replace("    codec: flyweight", "    codec: flyweight\n    history: 0\n    heartbeat: 0ms"));
+
+        assertThat(problems).extracting(Problem::message)
+            .containsExactly("history must be positive (was 0)", "heartbeat must be positive (was 0s)");
+    }
+
+    @Test
+    void allowedClassesMustBeClassNames() {
+        String yaml = VALID.replace("    codec: fst", """
+                codec: fst
+                allowed-classes:
+                  - org.nakcast.codecs.sample.Order
+                  - org.nakcast..Broken
+                  - org.nakcast.codecs.sample.Order$Leg
+                  - 1st.Class
+            """.stripTrailing());
+
+        List<Problem> problems = problemsOf(yaml);
+
+        assertThat(problems).extracting(Problem::path, Problem::message).containsExactly(
+            tuple("topics[1].allowed-classes[1]", "'org.nakcast..Broken' is not a class name"),
+            tuple("topics[1].allowed-classes[3]", "'1st.Class' is not a class name"));
+        assertAt(problems.get(0), yaml, "org.nakcast..Broken");
+    }
+
+    @Test
+    void everyOptionalSettingIsRead() {
+        TopicConfig orders = parse(VALID.replace("    codec: fst", """
+                codec: fst
+                history: 64m
+                heartbeat: 250us
+                allowed-classes: [org.nakcast.codecs.sample.Order]
+            """.stripTrailing())).topic("orders");
+
+        assertThat(orders.history()).isEqualTo(ByteSize.parse("64m"));
+        assertThat(orders.heartbeat()).isEqualTo(Duration.ofNanos(250_000));
+        assertThat(orders.allowedClasses()).containsExactly("org.nakcast.codecs.sample.Order");
+    }
+
+    @Test
+    void everyMeaningProblemIsReportedAtOnceInDocumentOrder() {
+        String yaml = VALID
+            .replace("239.192.10.1", "10.1.1.1")
+            .replace("port: 40456", "port: 0")
+            .replace("codec: flyweight", "codec: flywieght")
+            .replace("    transport: lan\n    codec: fst", "    transport: wan\n    codec: fst")
+            .replace("id: 2", "id: 1");
+
+        ConfigException failure = TestConfigs.failure(() -> parse(yaml));
+
+        assertThat(failure.problems()).extracting(Problem::path).containsExactly(
+            "transports[0].group", "transports[0].port", "topics[0].codec", "topics[1].id", "topics[1].transport");
+        assertThat(failure.problems()).allSatisfy(problem -> assertThat(problem.hasLocation()).isTrue());
+        assertThat(failure.getMessage().lines()).hasSize(6).first().isEqualTo("test.yaml: 5 problems");
+    }
+}
