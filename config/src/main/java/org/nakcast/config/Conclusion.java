@@ -23,11 +23,19 @@ final class Conclusion {
      */
     static NodeConfig conclude(NodeConfig config, ConcludeContext context, ProblemList problems) {
         NodeSettings node = concludeNode(config.node(), problems);
+        requireEntries("transports", config.transports(), problems);
+        requireEntries("topics", config.topics(), problems);
         List<TransportConfig> transports =
             new TransportChecks(context.networkInterfaces(), problems).resolve(config.transports());
         new TopicChecks(context.codecNames(), problems).check(config.topics(), config.transports());
         problems.throwIfAny();
         return new NodeConfig(node, transports, config.topics());
+    }
+
+    private static void requireEntries(String key, List<?> entries, ProblemList problems) {
+        if (entries.isEmpty()) {
+            problems.add(key, "no " + key, "a node needs at least one entry in " + key);
+        }
     }
 
     private static NodeSettings concludeNode(NodeSettings node, ProblemList problems) {

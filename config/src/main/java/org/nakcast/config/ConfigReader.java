@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.module.SimpleModule;
@@ -121,6 +122,9 @@ final class ConfigReader {
     }
 
     private static String describe(JacksonException failure) {
+        if (failure instanceof InputCoercionException) {
+            return "number out of range (at most " + Integer.MAX_VALUE + ")";
+        }
         if (failure instanceof InvalidFormatException badValue) {
             return "'" + badValue.getValue() + "' is not " + ProblemRecorder.kindOf(badValue.getTargetType());
         }

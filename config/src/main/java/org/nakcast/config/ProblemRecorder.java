@@ -10,6 +10,7 @@ import tools.jackson.databind.DeserializationContext;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ValueDeserializer;
 import tools.jackson.databind.deser.DeserializationProblemHandler;
+import tools.jackson.databind.deser.ValueInstantiator;
 
 /**
  * Turns what Jackson finds wrong while binding (an unknown key, a value of the wrong kind) into a
@@ -61,6 +62,16 @@ final class ProblemRecorder extends DeserializationProblemHandler {
             "expected " + kindOf(type.getRawClass()) + ", found " + kindOf(token));
         parser.skipChildren();
         return emptyValueOf(type.getRawClass());
+    }
+
+    /** A single value where a section belongs ({@code node: fast}). */
+    @Override
+    public Object handleMissingInstantiator(DeserializationContext context, Class<?> type,
+        ValueInstantiator instantiator, JsonParser parser, String failure) {
+        problems(context).add(KeyPaths.of(parser.streamReadContext()),
+            "expected " + kindOf(type) + ", found " + kindOf(parser.currentToken()));
+        parser.skipChildren();
+        return null;
     }
 
     /** An empty value ({@code port:}) means the default, like a missing key; a missing required key is caught later. */

@@ -24,10 +24,17 @@ final class RequiredKeys {
         for (int i = 0; i < entries.size(); i++) {
             String path = KeyPaths.element(listPath, i);
             if (entries.get(i) == null) {
-                problems.add(path, "empty entry in " + listPath);
+                reportEmptyEntry(path, listPath, problems);
             } else {
                 checkObject(type, path, problems);
             }
+        }
+    }
+
+    /** An entry is null because it is empty ({@code - }) or because its value was refused, already reported. */
+    private static void reportEmptyEntry(String path, String listPath, ProblemList problems) {
+        if (!problems.source().hasValue(path)) {
+            problems.add(path, "empty entry in " + listPath);
         }
     }
 

@@ -161,6 +161,37 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aSingleValueWhereASectionBelongsIsNamed() {
+        String yaml = VALID.replace("node:\n  name: test-node", "node: fast")
+            .replace("  - name: lan\n", "  - lan\n  - name: lan\n");
+
+        List<Problem> problems = problemsOf(yaml);
+
+        assertThat(problems).extracting(Problem::path, Problem::message).containsExactly(
+            tuple("node", "expected a mapping of keys to values, found a single value"),
+            tuple("transports[0]", "expected a mapping of keys to values, found a single value"));
+        assertAt(problems.get(0), yaml, "fast");
+        assertAt(problems.get(1), yaml, "lan\n");
+    }
+
+    @Test
+    void aDocumentThatIsNotAMappingIsNamed() {
+        assertThat(onlyProblemOf("- transports\n- topics\n").describe())
+            .isEqualTo("expected a mapping of keys to values, found a list at the top level (line 1, column 1)");
+    }
+
+    @Test
+    void aNumberBeyondAnIntIsOutOfRange() {
+        String yaml = VALID.replace("id: 2", "id: 99999999999");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("topics[1].id");
+        assertThat(problem.message()).isEqualTo("number out of range (at most 2147483647)");
+        TestConfigs.assertAtValue(problem, yaml, "id: 99999999999");
+    }
+
+    @Test
     void aListWhereAValueBelongsIsNamed() {
         String yaml =
             VALID.replace("    codec: fst", "    codec: fst\n    allowed-classes: org.nakcast.codecs.sample.Order");

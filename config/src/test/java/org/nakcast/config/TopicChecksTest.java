@@ -137,6 +137,17 @@ class TopicChecksTest {
     }
 
     @Test
+    void aNodeNeedsATransportAndATopic() {
+        String yaml = "transports: []\ntopics: []\n";
+
+        List<Problem> problems = problemsOf(yaml);
+
+        assertThat(problems).extracting(Problem::path, Problem::message)
+            .containsExactly(tuple("transports", "no transports"), tuple("topics", "no topics"));
+        TestConfigs.assertAtValue(problems.get(1), yaml, "topics: []");
+    }
+
+    @Test
     void everyMeaningProblemIsReportedAtOnceInDocumentOrder() {
         String yaml = VALID
             .replace("239.192.10.1", "10.1.1.1")
