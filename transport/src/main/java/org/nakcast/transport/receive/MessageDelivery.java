@@ -1,0 +1,152 @@
+package org.nakcast.transport.receive;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * Turns a stream's datagrams, handed over in sequence order, into whole messages for the handler:
+ * a whole message straight from the datagram (zero copy), a fragmented one through the
+ * {@link Reassembler}. Numbers messages as the publisher did.
+ *
+ * <p>The message index is that of the next message to deliver, or of the message being joined.
+ * It is learned from the first datagram delivered: its completed-message count, plus one if it
+ * opens with the continuation of a message begun before this receiver joined. A continuation
+ * fragment of a message not being joined (one begun before the stream started, before an
+ * unrecoverable gap, or refused as too large) is skipped: its message was already counted.
+ */
+final class MessageDelivery {
+    private final int topicId;
+    private final int sessionId;
+    private final MessageHandler handler;
+    private final StreamEventListener listener;
+    private final Reassembler reassembler;
+    private final MessageHeader header = new MessageHeader();
+    private final AtomicCounter messagesTooLarge;
+    private final AtomicCounter lostMessages;
+
+    private long nextMessageIndex;
+    private boolean indexKnown;
+
+    MessageDelivery(
+        int topicId,
+        int sessionId,
+        int maxMessageLength,
+        MessageHandler handler,
+        StreamEventListener listener,
+        SystemCounters counters) {
+        this.topicId = topicId;
+        this.sessionId = sessionId;
+        this.handler = handler;
+        this.listener = listener;
+        this.reassembler = new Reassembler(maxMessageLength);
+        this.messagesTooLarge = counters.get(SystemCounter.MESSAGES_TOO_LARGE);
+        this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
+    }
+
+    /** Whether the message index has been learned (from a datagram or an unrecoverable range). */
+    boolean isIndexKnown() {
+        return indexKnown;
+    }
+
+    /** The index of the next message to deliver (or of the one being joined). */
+    long nextMessageIndex() {
+        return nextMessageIndex;
+    }
+
+    /** The reassembly buffer's current size. */
+    int reassemblyCapacity() {
+        return reassembler.capacity();
+    }
+
+    /**
+     * Delivers the messages of the next datagram in sequence.
+     *
+     * @param buffer holds the datagram
+     * @param offset where the datagram starts
+     * @param length the datagram's length
+     * @param sequence its sequence
+     * @param completedMessages its count of messages completed before it
+     */
+    void deliver(DirectBuffer buffer, int offset, int length, long sequence, long completedMessages) {
+        int frameOffset = offset + DataFlyweight.DATA_HEADER_LENGTH;
+        if (!indexKnown) {
+            final boolean opensMessage = MessageFrame.isBegin(MessageFrame.flags(buffer, frameOffset));
+            nextMessageIndex = completedMessages + (opensMessage ? 0 : 1);
+            indexKnown = true;
+        }
+        final int end = offset + length;
+        while (frameOffset < end) {
+            final int payloadOffset = frameOffset + MessageFrame.FRAME_HEADER_LENGTH;
+            final int fragmentLength = MessageFrame.fragmentLength(buffer, frameOffset);
+            onFragment(buffer, payloadOffset, fragmentLength, MessageFrame.flags(buffer, frameOffset), sequence);
+            frameOffset = payloadOffset + fragmentLength;
+        }
+    }
+
+    /**
+     * Moves past an unrecoverable range: drops the message being joined (the range's loss count
+     * includes it) and continues at {@code firstMessageAfter}, the first message to begin after
+     * the range. The index never moves backwards.
+     */
+    void skipTo(long firstMessageAfter) {
+        reassembler.abandon();
+        nextMessageIndex = indexKnown ? Math.max(nextMessageIndex, firstMessageAfter) : firstMessageAfter;
+        indexKnown = true;
+    }
+
+    private void onFragment(DirectBuffer buffer, int offset, int length, int flags, long sequence) {
+        final boolean begin = MessageFrame.isBegin(flags);
+        final boolean end = MessageFrame.isEnd(flags);
+        if (begin) {
+            if (reassembler.isAssembling()) {
+                reassembler.abandon();
+                refuse(lostMessages, reassembler.beginSequence(), sequence - 1);
+            }
+            if (end) {
+                deliverWhole(buffer, offset, length, sequence);
+                return;
+            }
+            reassembler.begin(sequence);
+        } else if (!reassembler.isAssembling()) {
+            return;
+        }
+        if (!reassembler.append(buffer, offset, length)) {
+            reassembler.abandon();
+            refuse(messagesTooLarge, reassembler.beginSequence(), sequence);
+        } else if (end) {
+            handler.onMessage(reassembler.buffer(), 0, reassembler.finish(), nextHeader());
+        }
+    }
+
+    private void deliverWhole(DirectBuffer buffer, int offset, int length, long sequence) {
+        if (length > reassembler.maxLength()) {
+            refuse(messagesTooLarge, sequence, sequence);
+        } else {
+            handler.onMessage(buffer, offset, length, nextHeader());
+        }
+    }
+
+    /** The header for the next message; moves the index on first, so a throwing handler cannot deliver twice. */
+    private MessageHeader nextHeader() {
+        return header.set(topicId, sessionId, nextMessageIndex++);
+    }
+
+    /**
+     * One message will never be delivered: counts it, reports it and moves on to the next. A
+     * message cut short by the start of another (a publisher breaking the fragment rules) counts
+     * as lost; one longer than allowed counts as too large.
+     */
+    private void refuse(AtomicCounter counter, long fromSequence, long toSequence) {
+        nextMessageIndex++;
+        counter.increment();
+        listener.onLoss(new LossEvent(topicId, sessionId, fromSequence, toSequence, 1, false));
+    }
+}

@@ -1,0 +1,91 @@
+package org.nakcast.transport.receive;
+
+import org.nakcast.transport.protocol.NakFlyweight;
+
+/**
+ * The ranges of datagrams a stream is missing, as one NAK would list them: inclusive, ascending,
+ * disjoint, at most {@code maxRanges}. Reused: {@link #collect} overwrites the last answer.
+ */
+final class MissingRanges {
+    private final long[] bounds;
+    private final int maxRanges;
+    private int count;
+
+    /** @param maxRanges the most ranges one NAK carries */
+    MissingRanges(int maxRanges) {
+        this.maxRanges = maxRanges;
+        this.bounds = new long[2 * maxRanges];
+    }
+
+    /**
+     * Collects the sequences in [{@code from}, {@code to}] the window does not hold, coalesced into
+     * ranges, the lowest first, until {@code maxRanges} are found.
+     *
+     * @return how many ranges were found
+     */
+    int collect(ReorderWindow window, long from, long to) {
+        count = 0;
+        long sequence = from;
+        while (sequence <= to && count < maxRanges) {
+            if (window.contains(sequence)) {
+                sequence++;
+                continue;
+            }
+            final long rangeFrom = sequence;
+            while (sequence < to && !window.contains(sequence + 1)) {
+                sequence++;
+            }
+            bounds[2 * count] = rangeFrom;
+            bounds[2 * count + 1] = sequence;
+            count++;
+            sequence++;
+        }
+        return count;
+    }
+
+    /** How many ranges the last {@link #collect} found. */
+    int count() {
+        return count;
+    }
+
+    /** First sequence of range {@code index}. */
+    long from(int index) {
+        return bounds[2 * index];
+    }
+
+    /** Last sequence (inclusive) of range {@code index}. */
+    long to(int index) {
+        return bounds[2 * index + 1];
+    }
+
+    /** The last sequence of the last range; only when {@link #count()} is positive. */
+    long highest() {
+        return to(count - 1);
+    }
+
+    /**
+     * Whether {@code nak}'s ranges, taken together, hold every sequence of these ranges. The NAK's
+     * ranges must be ascending and disjoint (the datagram checks guarantee it); adjacent ones join.
+     */
+    boolean isCoveredBy(NakFlyweight nak) {
+        final int nakRanges = nak.rangeCount();
+        int next = 0;
+        for (int i = 0; i < count; i++) {
+            long uncovered = from(i);
+            final long end = to(i);
+            while (true) {
+                while (next < nakRanges && nak.rangeTo(next) < uncovered) {
+                    next++;
+                }
+                if (next == nakRanges || nak.rangeFrom(next) > uncovered) {
+                    return false;
+                }
+                if (nak.rangeTo(next) >= end) {
+                    break;
+                }
+                uncovered = nak.rangeTo(next) + 1;
+            }
+        }
+        return true;
+    }
+}

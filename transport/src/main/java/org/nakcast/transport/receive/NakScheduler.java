@@ -1,0 +1,130 @@
+package org.nakcast.transport.receive;
+
+import java.util.SplittableRandom;
+
+/**
+ * When a stream's next NAK is due: a random delay for newly found gaps, a doubling retry interval
+ * while they stay unrepaired, and the repair-time measurements that both follow (see
+ * {@link NakTiming}). Knows nothing of which sequences are missing; the stream tells it what
+ * happened. Pure: time is passed in, randomness comes from a seeded source.
+ *
+ * <p>One deadline serves all gaps: a NAK lists every gap the stream has, so a new gap found while
+ * a retry is armed is asked for together with the older ones, at whichever time comes first.
+ *
+ * <p>Repair time is measured Karn's way: only a datagram that the latest NAK asked for for the
+ * first time gives a sample, so a repair is never matched to the wrong NAK.
+ */
+final class NakScheduler {
+    /** The deadline when no NAK is due: no gap, or the stream was dropped. */
+    static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final NakTiming timing;
+    private final RepairTimeEstimator estimator;
+    private final SplittableRandom random;
+
+    private long deadlineNs = NO_DEADLINE;
+    private boolean firstNakPending;
+    private int retries;
+    private long askedUpTo = -1;
+    private boolean sampling;
+    private long sampleFrom;
+    private long sampleTo;
+    private long sampleSentNs;
+
+    /**
+     * @param timing the bounds
+     * @param random the source of the random delays, seeded by the caller
+     */
+    NakScheduler(NakTiming timing, SplittableRandom random) {
+        this.timing = timing;
+        this.estimator = new RepairTimeEstimator(timing.initialRepairEstimateNs(), timing.retryMaxNs());
+        this.random = random;
+    }
+
+    /** When the next NAK is due, or {@link #NO_DEADLINE}. */
+    long deadlineNs() {
+        return deadlineNs;
+    }
+
+    /** Whether a NAK is due at {@code nowNs}. */
+    boolean isDue(long nowNs) {
+        return nowNs >= deadlineNs;
+    }
+
+    /** The current repair time estimate. */
+    long repairEstimateNs() {
+        return estimator.estimateNs();
+    }
+
+    /** A gap was found: a NAK goes out after a random delay, unless one is due sooner. */
+    void onGapFound(long nowNs) {
+        if (!firstNakPending) {
+            firstNakPending = true;
+            final long window = Math.max(timing.delayFloorNs(), estimator.estimateNs());
+            deadlineNs = Math.min(deadlineNs, nowNs + random.nextLong(window + 1));
+        }
+    }
+
+    /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
+    void onNakSent(long highestAsked, long nowNs) {
+        sampling = highestAsked > askedUpTo;
+        if (sampling) {
+            sampleFrom = askedUpTo + 1;
+            sampleTo = highestAsked;
+            sampleSentNs = nowNs;
+            askedUpTo = highestAsked;
+        }
+        deadlineNs = nowNs + nextRetryIntervalNs();
+    }
+
+    /** The network did not take the NAK: try again after a retry interval. */
+    void onSendFailed(long nowNs) {
+        deadlineNs = nowNs + nextRetryIntervalNs();
+    }
+
+    /**
+     * Another receiver asked for everything this stream misses (up to {@code highestAsked}): act as
+     * if this stream had asked, and wait a retry interval before asking itself.
+     */
+    void onSuppressed(long highestAsked, long nowNs) {
+        sampling = false;
+        askedUpTo = Math.max(askedUpTo, highestAsked);
+        deadlineNs = Math.max(deadlineNs, nowNs + nextRetryIntervalNs());
+    }
+
+    /**
+     * A datagram that was missing arrived; a retransmit that the latest NAK asked for first gives a
+     * repair time sample.
+     */
+    void onRepaired(long sequence, boolean retransmit, long nowNs) {
+        retries = 0;
+        if (sampling && retransmit && sequence >= sampleFrom && sequence <= sampleTo) {
+            estimator.sample(nowNs - sampleSentNs);
+            sampling = false;
+        }
+    }
+
+    /** The stream moved past missing datagrams without them (they were unrecoverable): back-off starts over. */
+    void onSkipped() {
+        retries = 0;
+    }
+
+    /** Nothing is missing any more: no NAK is due, the back-off starts over. */
+    void cancel() {
+        deadlineNs = NO_DEADLINE;
+        firstNakPending = false;
+        retries = 0;
+        sampling = false;
+    }
+
+    private long nextRetryIntervalNs() {
+        firstNakPending = false;
+        final long base = Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
+        final long cap = timing.retryMaxNs();
+        final long interval = base > (cap >> retries) ? cap : base << retries;
+        if (interval < cap) {
+            retries++;
+        }
+        return interval;
+    }
+}

@@ -1,0 +1,62 @@
+package org.nakcast.transport.receive;
+
+/**
+ * When a receiver sends its NAKs. The timing follows a measured estimate of the repair time (from
+ * sending a NAK to the arrival of the first datagram it asked for), so that on a LAN a gap is
+ * repaired within tens of microseconds; the bounds here only keep that estimate in a sane range.
+ *
+ * <p>A fixed delay is the trap to avoid: with a 10 ms NAK back-off, every loss stalls delivery for
+ * 10 ms behind the gap, which cost Aeron 87% of its multicast throughput at 1% loss on our
+ * machines. Every bound below is therefore in microseconds, and only the cap is in milliseconds.
+ *
+ * <ul>
+ *   <li>The first NAK for a newly found gap waits a random delay, uniform in
+ *       [0, max({@code delayFloorNs}, estimate)]. The randomness spreads the receivers that lost
+ *       the same datagram, so the first NAK on the group silences the rest (suppression); the
+ *       window must be at least the time a NAK takes to reach the other receivers, which is about
+ *       half a repair time.</li>
+ *   <li>A NAK not answered is repeated after max({@code retryMinNs}, 2 x estimate), doubling on
+ *       each repeat up to {@code retryMaxNs}; any repair resets the doubling.</li>
+ * </ul>
+ *
+ * <p>Later: NORM also widens the random window with the number of receivers (more receivers, more
+ * NAKs to suppress); the group size is not known here yet, so the window follows the estimate only.
+ *
+ * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of
+ *     a NAK's one-way trip on a LAN, so suppression still works before anything was measured
+ * @param initialRepairEstimateNs the repair time assumed before the first measurement; default
+ *     50 us, a LAN round trip with a publisher that answers at once. The first measurement
+ *     replaces it
+ * @param retryMinNs the shortest wait before a NAK is repeated; default 100 us: long enough for a
+ *     busy publisher to answer, short enough that a lost NAK costs little
+ * @param retryMaxNs the longest wait before a NAK is repeated, and the largest repair time the
+ *     estimate may take; default 5 ms: bounds the stall after a lost repair and the NAK rate a
+ *     struggling publisher sees from one receiver (200 per second per stream)
+ */
+public record NakTiming(long delayFloorNs, long initialRepairEstimateNs, long retryMinNs, long retryMaxNs) {
+    /** The default timing; see the parameters for why. */
+    public static final NakTiming DEFAULTS = new NakTiming(20_000, 50_000, 100_000, 5_000_000);
+
+    /** Checks the bounds. */
+    public NakTiming {
+        requireNonNegative("delayFloorNs", delayFloorNs);
+        requireNonNegative("initialRepairEstimateNs", initialRepairEstimateNs);
+        if (retryMinNs <= 0) {
+            throw new IllegalArgumentException("retryMinNs must be positive: " + retryMinNs);
+        }
+        if (retryMaxNs < retryMinNs) {
+            throw new IllegalArgumentException(
+                "retryMaxNs (" + retryMaxNs + ") must not be below retryMinNs (" + retryMinNs + ")");
+        }
+        if (initialRepairEstimateNs > retryMaxNs) {
+            throw new IllegalArgumentException("initialRepairEstimateNs (" + initialRepairEstimateNs
+                + ") must not be above retryMaxNs (" + retryMaxNs + ")");
+        }
+    }
+
+    private static void requireNonNegative(String name, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(name + " must not be negative: " + value);
+        }
+    }
+}
