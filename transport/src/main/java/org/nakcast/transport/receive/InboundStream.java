@@ -1,0 +1,355 @@
+package org.nakcast.transport.receive;
+
+import java.util.Objects;
+import java.util.SplittableRandom;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The receiving side of one publisher stream (session x topic): puts datagrams back in sequence,
+ * delivers each message exactly once and in order, NAKs what is missing, and reports what can
+ * never come back. Pure: no I/O, no clock, no threads; the caller hands in datagrams that passed
+ * the checks, the time, and polls for due NAKs.
+ *
+ * <pre>
+ *   onData(seq)  seq &lt; expected          duplicate: counted, dropped
+ *                seq == expected         delivered, then every held datagram that follows
+ *                expected &lt; seq &lt; +cap   held in the reorder window until the gap is repaired
+ *                seq &gt;= expected + cap    dropped (window full); asked for again later
+ *   a gap found (by data or a heartbeat) -&gt; NAK after a random delay -&gt; retries, doubling
+ *   UNRECOVERABLE -&gt; one LossEvent, then go on after the gap, or drop the stream
+ * </pre>
+ *
+ * <p>Start ("late join = now"): the first DATA or HEARTBEAT heard fixes where delivery starts; a
+ * RETRANSMIT never does (it was meant for others and would start this receiver in the past).
+ * Nothing before the start is asked for, and a message begun before it is skipped, not lost.
+ *
+ * <p>NAKs list the missing ranges that the reorder window could hold, at most what one datagram of
+ * the largest datagram length carries, lowest first. This class counts NAKS_SENT; the sink counts
+ * datagrams and bytes sent, as for every other datagram a node sends.
+ *
+ * <p>An UNRECOVERABLE for [from, to] means the publisher's history (a contiguous ring) no longer
+ * reaches {@code to}: everything up to {@code to} is gone. The stream gives up [expected, to]
+ * (held datagrams in it included) and reports that range; the lost message count is exact
+ * because the wire carries the index of the first message after the range. One exception: a
+ * stream that started from a HEARTBEAT and lost its very first datagrams for good never learned
+ * the message index there, and reports 0 lost messages for that first range.
+ *
+ * <p>The handler and listener run inside these methods. A handler that throws loses the rest of
+ * that datagram's messages but never sees a message twice. Wire input never makes these methods
+ * throw. Not thread-safe: one receiving thread owns the stream. Allocation-free after
+ * construction, except for loss events and the first growth of the reassembly buffer.
+ */
+public final class InboundStream {
+    /** What {@link #nakDeadlineNs()} answers when no NAK is due. */
+    public static final long NO_DEADLINE = NakScheduler.NO_DEADLINE;
+
+    private final int topicId;
+    private final int sessionId;
+    private final int receiverId;
+    private final boolean dropOnLoss;
+    private final StreamEventListener listener;
+    private final DatagramSink nakSink;
+    private final ReorderWindow window;
+    private final MessageDelivery delivery;
+    private final NakScheduler naks;
+    private final MissingRanges missing;
+    private final NakFlyweight nak = new NakFlyweight();
+    private final UnsafeBuffer datagramView = new UnsafeBuffer();
+    private final DataFlyweight dataHeader = new DataFlyweight();
+    private final AtomicCounter duplicates;
+    private final AtomicCounter gaps;
+    private final AtomicCounter windowOverflows;
+    private final AtomicCounter naksSent;
+    private final AtomicCounter naksSuppressed;
+    private final AtomicCounter unrecoverableRanges;
+    private final AtomicCounter lostMessages;
+    private final AtomicCounter streamsDropped;
+
+    private boolean started;
+    private boolean dropped;
+    private long expected;
+    private long highestSeen;
+
+    /**
+     * @param topicId the topic
+     * @param sessionId the publisher session
+     * @param receiverId this receiver's id, random per receiver; goes into its NAKs
+     * @param settings window, lengths, loss policy, NAK timing
+     * @param random the source of the NAK delays, seeded by the caller
+     * @param handler gets the messages
+     * @param listener gets the stream start and loss events
+     * @param nakSink where NAKs go (multicast to the control port); counts datagrams and bytes sent
+     * @param nakBuffer where NAKs are built; must hold a NAK with one range
+     * @param counters the node's counters
+     */
+    public InboundStream(
+        int topicId,
+        int sessionId,
+        int receiverId,
+        InboundStreamSettings settings,
+        SplittableRandom random,
+        MessageHandler handler,
+        StreamEventListener listener,
+        DatagramSink nakSink,
+        MutableDirectBuffer nakBuffer,
+        SystemCounters counters) {
+        final int nakLength = Math.min(nakBuffer.capacity(), settings.maxDatagramLength());
+        if (NakFlyweight.maxRanges(nakLength) < 1) {
+            throw new IllegalArgumentException("nakBuffer too small for one NAK range: " + nakBuffer.capacity());
+        }
+        this.topicId = topicId;
+        this.sessionId = sessionId;
+        this.receiverId = receiverId;
+        this.dropOnLoss = settings.dropStreamOnLoss();
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.nakSink = Objects.requireNonNull(nakSink, "nakSink");
+        this.window = new ReorderWindow(settings.reorderWindowCapacity(), settings.maxDatagramLength());
+        this.delivery = new MessageDelivery(
+            topicId, sessionId, settings.maxMessageLength(), Objects.requireNonNull(handler, "handler"), listener,
+            counters);
+        this.naks = new NakScheduler(settings.nakTiming(), Objects.requireNonNull(random, "random"));
+        this.missing = new MissingRanges(NakFlyweight.maxRanges(nakLength));
+        this.nak.wrap(nakBuffer, 0);
+        this.duplicates = counters.get(SystemCounter.DUPLICATES);
+        this.gaps = counters.get(SystemCounter.GAPS);
+        this.windowOverflows = counters.get(SystemCounter.REORDER_WINDOW_OVERFLOWS);
+        this.naksSent = counters.get(SystemCounter.NAKS_SENT);
+        this.naksSuppressed = counters.get(SystemCounter.NAKS_SUPPRESSED);
+        this.unrecoverableRanges = counters.get(SystemCounter.UNRECOVERABLE_RANGES);
+        this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
+        this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
+    }
+
+    /**
+     * A DATA or RETRANSMIT datagram of this stream that passed the checks.
+     *
+     * @param buffer holds the datagram; read only during the call
+     * @param offset where the datagram starts
+     * @param length the datagram's length
+     * @param retransmit true for a RETRANSMIT
+     * @param nowNs the time
+     */
+    public void onData(DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
+        if (dropped) {
+            return;
+        }
+        datagramView.wrap(buffer, offset, length);
+        dataHeader.wrap(datagramView, 0);
+        final long sequence = dataHeader.sequence();
+        if (!started) {
+            if (retransmit) {
+                return;
+            }
+            start(sequence);
+        }
+        if (sequence < expected) {
+            duplicates.increment();
+            return;
+        }
+        final boolean inOrder = sequence == expected;
+        if (!inOrder) {
+            if (sequence - expected >= window.capacity() || !window.fits(length)) {
+                windowOverflows.increment();
+                see(sequence, true, nowNs);
+                return;
+            }
+            if (window.contains(sequence)) {
+                duplicates.increment();
+                return;
+            }
+            window.store(sequence, buffer, offset, length);
+        }
+        if (sequence <= highestSeen) {
+            naks.onRepaired(sequence, retransmit, nowNs);
+        }
+        see(sequence, true, nowNs);
+        if (inOrder) {
+            expected++;
+            delivery.deliver(buffer, offset, length, sequence, dataHeader.completedMessages());
+        }
+        deliverHeld();
+    }
+
+    /**
+     * A HEARTBEAT of this stream: the publisher has sent up to {@code highestSequence} (-1 for
+     * nothing yet). Anything up to it this stream has not seen is a lost tail, NAKed like any gap.
+     */
+    public void onHeartbeat(long highestSequence, long nowNs) {
+        if (dropped) {
+            return;
+        }
+        if (!started) {
+            start(highestSequence + 1);
+            return;
+        }
+        see(highestSequence, false, nowNs);
+    }
+
+    /**
+     * An UNRECOVERABLE for this stream: datagrams [{@code fromSequence}, {@code toSequence}] are gone
+     * from the publisher's history, and {@code firstMessageAfter} is the first message to begin
+     * after them. Ignored unless the stream still needed something up to {@code toSequence} (so a
+     * repeat, or an answer to another receiver for data this one has, changes nothing). Otherwise
+     * raises one {@link LossEvent} and goes on after the gap, or drops the stream, by the topic's
+     * loss policy.
+     */
+    public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
+        if (!started || dropped || toSequence < expected) {
+            return;
+        }
+        final long lostFrom = expected;
+        final long lost = delivery.isIndexKnown() ? Math.max(0, firstMessageAfter - delivery.nextMessageIndex()) : 0;
+        unrecoverableRanges.increment();
+        lostMessages.getAndAdd(lost);
+        expected = toSequence + 1;
+        highestSeen = Math.max(highestSeen, toSequence);
+        delivery.skipTo(firstMessageAfter);
+        naks.onSkipped();
+        if (dropOnLoss) {
+            dropped = true;
+            streamsDropped.increment();
+            naks.cancel();
+        }
+        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, toSequence, lost, dropOnLoss));
+        if (!dropped) {
+            deliverHeld();
+        }
+    }
+
+    /**
+     * A NAK another receiver sent for this stream (the caller filters out this receiver's own). If
+     * it asks for everything this stream would ask for, this stream's NAK waits a retry interval.
+     */
+    public void onNakHeard(NakFlyweight heard, long nowNs) {
+        if (!started || dropped) {
+            return;
+        }
+        if (collectMissing() > 0 && missing.isCoveredBy(heard)) {
+            naks.onSuppressed(missing.highest(), nowNs);
+            naksSuppressed.increment();
+        }
+    }
+
+    /**
+     * Sends a NAK if one is due.
+     *
+     * @return work done: 1 if a NAK was due, else 0
+     */
+    public int poll(long nowNs) {
+        if (!naks.isDue(nowNs)) {
+            return 0;
+        }
+        final int ranges = collectMissing();
+        if (ranges == 0) {
+            naks.cancel();
+            return 0;
+        }
+        final int length = NakFlyweight.lengthFor(ranges);
+        nak.writeHeader(FrameType.NAK, length, sessionId, topicId, 0);
+        nak.receiverId(receiverId).rangeCount(ranges);
+        for (int i = 0; i < ranges; i++) {
+            nak.range(i, missing.from(i), missing.to(i));
+        }
+        if (nakSink.send(nak.buffer(), 0, length)) {
+            naksSent.increment();
+            naks.onNakSent(missing.highest(), nowNs);
+        } else {
+            naks.onSendFailed(nowNs);
+        }
+        return 1;
+    }
+
+    /** Whether the first DATA or HEARTBEAT has been heard. */
+    public boolean isStarted() {
+        return started;
+    }
+
+    /** Whether the loss policy dropped this stream: it ignores everything now. */
+    public boolean isDropped() {
+        return dropped;
+    }
+
+    /** The sequence of the next datagram to deliver. */
+    public long expectedSequence() {
+        return expected;
+    }
+
+    /** The highest sequence known to exist (seen, or announced by a heartbeat). */
+    public long highestSequenceSeen() {
+        return highestSeen;
+    }
+
+    /** The index of the next message to deliver (or of the one being reassembled). */
+    public long nextMessageIndex() {
+        return delivery.nextMessageIndex();
+    }
+
+    /** When the next NAK is due, or {@link #NO_DEADLINE}. */
+    public long nakDeadlineNs() {
+        return naks.deadlineNs();
+    }
+
+    /** The current estimate of the repair time, which the NAK delays follow. */
+    public long repairEstimateNs() {
+        return naks.repairEstimateNs();
+    }
+
+    /** The reassembly buffer's current size in bytes. */
+    public int reassemblyCapacity() {
+        return delivery.reassemblyCapacity();
+    }
+
+    private void start(long sequence) {
+        started = true;
+        expected = sequence;
+        highestSeen = sequence - 1;
+        listener.onStreamStarted(topicId, sessionId, sequence);
+    }
+
+    /**
+     * Notes that {@code sequence} exists: with its datagram in hand, or without it (a heartbeat).
+     * Anything newly known to exist but not in hand is a new gap.
+     */
+    private void see(long sequence, boolean inHand, long nowNs) {
+        if (sequence <= highestSeen) {
+            return;
+        }
+        final boolean newGap = sequence > highestSeen + 1 || !inHand;
+        highestSeen = sequence;
+        if (newGap) {
+            gaps.increment();
+            naks.onGapFound(nowNs);
+        }
+    }
+
+    /** Delivers every held datagram from {@code expected} on, then stops the NAKs if nothing is missing. */
+    private void deliverHeld() {
+        while (window.contains(expected)) {
+            final long sequence = expected++;
+            final int offset = window.offsetOf(sequence);
+            final int length = window.lengthOf(sequence);
+            dataHeader.wrap(window.buffer(), offset);
+            delivery.deliver(window.buffer(), offset, length, sequence, dataHeader.completedMessages());
+        }
+        if (expected > highestSeen) {
+            naks.cancel();
+        }
+    }
+
+    private int collectMissing() {
+        return missing.collect(window, expected, Math.min(highestSeen, expected + window.capacity() - 1));
+    }
+}

@@ -1,0 +1,27 @@
+/**
+ * The receiving side of a publisher stream, free of I/O: {@link org.nakcast.transport.receive.InboundStream}
+ * puts one (session, topic) stream's datagrams back in order, delivers each message exactly once,
+ * NAKs gaps with adaptive timing, and turns unrecoverable loss into a
+ * {@link org.nakcast.transport.LossEvent}. The node feeds it checked datagrams and the time, and
+ * polls it for due NAKs; tests do the same with a stepped clock.
+ *
+ * <p>Parts, one job each: {@code ReorderWindow} holds datagrams that arrived ahead of a gap;
+ * {@code MessageDelivery} and {@code Reassembler} turn in-order datagrams into messages;
+ * {@code NakScheduler} and {@code RepairTimeEstimator} decide when to NAK; {@code MissingRanges}
+ * decides what a NAK lists and whether another receiver's NAK already asked for it.
+ *
+ * <p>Choices the design left open:
+ * <ul>
+ *   <li>A datagram further ahead than the reorder window, or longer than its slots, is dropped and
+ *       counted as a window overflow; it is asked for again once the window has moved.</li>
+ *   <li>Suppression: a NAK heard from another receiver that asks for everything this stream would
+ *       ask for postpones this stream's pending NAK, first or retry, by a retry interval, as if it
+ *       had been sent.</li>
+ *   <li>Repair time is sampled only from a RETRANSMIT that the latest NAK asked for first (Karn's
+ *       rule), so a late original or an answer to an older NAK does not skew it.</li>
+ *   <li>A message longer than the limit, or cut short by the start of another (a publisher that
+ *       breaks the fragment rules), is dropped with a loss event for one message; delivery goes
+ *       on with the next message whatever the loss policy.</li>
+ * </ul>
+ */
+package org.nakcast.transport.receive;
