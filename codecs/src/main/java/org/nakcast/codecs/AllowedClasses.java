@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ public final class AllowedClasses {
     private final String codecName;
     private final List<Class<?>> registered;
     private final Set<Class<?>> classes = new HashSet<>();
-    private final Set<String> names = new HashSet<>();
+    private final Map<String, Class<?>> byName = new HashMap<>();
 
     private AllowedClasses(String codecName, List<Class<?>> registered, Collection<Class<?>> implicit) {
         this.codecName = codecName;
@@ -78,7 +79,7 @@ public final class AllowedClasses {
 
     private void add(Class<?> type) {
         classes.add(type);
-        names.add(type.getName());
+        byName.put(type.getName(), type);
     }
 
     /**
@@ -108,7 +109,15 @@ public final class AllowedClasses {
      * @return whether it is carried; answered without loading the class
      */
     public boolean containsName(String className) {
-        return names.contains(className);
+        return byName.containsKey(className);
+    }
+
+    /**
+     * @param className a fully qualified class name
+     * @return the carried class of that name, or null; answered without loading anything
+     */
+    public Class<?> forName(String className) {
+        return byName.get(className);
     }
 
     /**

@@ -10,7 +10,6 @@ import java.util.Map;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecRegistry;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -138,7 +137,9 @@ final class CodecTable {
             return Long.BYTES;
         }
         final String codecName = FLYWEIGHT_OBJECT_PATH.equals(row) ? CodecRegistry.FLYWEIGHT : row;
-        final Codec<PriceUpdate> codec = CodecRegistry.create().create(SampleMessages.priceUpdateSpec(codecName));
+        @SuppressWarnings("unchecked")
+        final Codec<Object> codec = (Codec<Object>) CodecRegistry.create().create(SampleMessages.priceUpdateSpec(
+            codecName));
         return codec.encode(SampleMessages.samplePriceUpdate(codecName), new UnsafeBuffer(new byte[CodecBench
             .DATAGRAM_SIZE]), 0, CodecBench.DATAGRAM_SIZE);
     }

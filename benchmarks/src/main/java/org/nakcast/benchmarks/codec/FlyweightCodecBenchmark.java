@@ -46,7 +46,7 @@ public class FlyweightCodecBenchmark {
     public void setUp() {
         codec = (FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder>) CodecRegistry.create()
             .create(SampleMessages.priceUpdateSpec(CodecRegistry.FLYWEIGHT));
-        values = SampleMessages.samplePriceUpdate(CodecRegistry.FLYWEIGHT);
+        values = SampleMessages.samplePriceUpdate();
         encodedLength = codec.encode(values, decodeBuffer, 0, CodecBench.DATAGRAM_SIZE);
     }
 

@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecRegistry;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +17,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * The object path of every codec on the sample {@link PriceUpdate}: encode an object into an
+ * The object path of every codec on the sample {@code PriceUpdate}: encode an object into an
  * off-heap buffer the size of a datagram, and decode one back into a new object. For
  * {@code flyweight} this is the object path too (the fields are copied from and into a
  * {@code PriceUpdate}); its zero-copy path is {@link FlyweightCodecBenchmark}.
@@ -32,8 +31,8 @@ public class ObjectCodecBenchmark {
         CodecRegistry.JDK_EXTERNALIZABLE, CodecRegistry.KRYO})
     public String codec;
 
-    private Codec<PriceUpdate> subject;
-    private PriceUpdate message;
+    private Codec<Object> subject;
+    private Object message;
     private final UnsafeBuffer encodeBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(CodecBench.DATAGRAM_SIZE));
     private final UnsafeBuffer decodeBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(CodecBench.DATAGRAM_SIZE));
     private int encodedLength;
@@ -42,8 +41,9 @@ public class ObjectCodecBenchmark {
      * Makes the codec and encodes the message once for the decode benchmark.
      */
     @Setup
+    @SuppressWarnings("unchecked")
     public void setUp() {
-        subject = CodecRegistry.create().create(SampleMessages.priceUpdateSpec(codec));
+        subject = (Codec<Object>) CodecRegistry.create().create(SampleMessages.priceUpdateSpec(codec));
         message = SampleMessages.samplePriceUpdate(codec);
         encodedLength = subject.encode(message, decodeBuffer, 0, CodecBench.DATAGRAM_SIZE);
     }
@@ -60,7 +60,7 @@ public class ObjectCodecBenchmark {
      * @return the decoded message
      */
     @Benchmark
-    public PriceUpdate decode() {
+    public Object decode() {
         return subject.decode(decodeBuffer, 0, encodedLength);
     }
 }

@@ -25,8 +25,9 @@ import org.nakcast.codecs.TruncatedMessageException;
  * stream per message (every message carries the stream header and its class descriptors, as a
  * datagram must be decodable alone).
  *
- * <p>Decoding is guarded twice: {@link ObjectInputStream#resolveClass} refuses a class name off the
- * allow-list before the class is looked up (a gadget class is never loaded), and the
+ * <p>Decoding is guarded twice: {@link ObjectInputStream#resolveClass} answers a class name from the
+ * allow-list's own {@code Class} objects and refuses any other name before a class is looked up (a
+ * gadget class is never loaded; no {@code Class.forName} on the decode path), and the
  * {@link AllowListFilter} checks classes, depth, references, bytes and array lengths. Dynamic
  * proxies are refused. Encoding refuses a class off the allow-list too, so the publisher hears of
  * it first.
@@ -122,7 +123,11 @@ public final class JdkCodec<T> implements Codec<T> {
 
         @Override
         protected Class<?> resolveClass(ObjectStreamClass descriptor) throws IOException, ClassNotFoundException {
-            if (!allowed.containsName(descriptor.getName()) && !isPrimitiveArray(descriptor.getName())) {
+            final Class<?> allowedClass = allowed.forName(descriptor.getName());
+            if (allowedClass != null) {
+                return allowedClass;
+            }
+            if (!isPrimitiveArray(descriptor.getName())) {
                 throw new ClassNotAllowedException(name, descriptor.getName());
             }
             return super.resolveClass(descriptor);

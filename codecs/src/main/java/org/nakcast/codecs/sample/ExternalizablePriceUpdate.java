@@ -4,13 +4,17 @@ import java.io.Externalizable;
 import java.io.IOException;
 import java.io.ObjectInput;
 import java.io.ObjectOutput;
+import java.util.Objects;
 
 /**
- * {@link PriceUpdate} writing its own fields, for the {@code jdk-externalizable} codec: the
- * instrument is written inline, not as an object of its own.
+ * A {@link PriceUpdate} that writes its own fields, for the {@code jdk-externalizable} codec: the
+ * instrument inline, then quantity and price. It holds the update rather than extending it: a
+ * Serializable superclass would put its descriptor (class name and every field) into each message.
  */
-public final class ExternalizablePriceUpdate extends PriceUpdate implements Externalizable {
+public final class ExternalizablePriceUpdate implements Externalizable {
     private static final long serialVersionUID = 1L;
+
+    private PriceUpdate update;
 
     /**
      * An empty update; Java serialization needs a public no-argument constructor.
@@ -19,25 +23,43 @@ public final class ExternalizablePriceUpdate extends PriceUpdate implements Exte
     }
 
     /**
-     * @param instrument what is priced
-     * @param qty        the quantity
-     * @param price      the price
+     * @param update the update to carry
      */
-    public ExternalizablePriceUpdate(Instrument instrument, int qty, double price) {
-        super(instrument, qty, price);
+    public ExternalizablePriceUpdate(PriceUpdate update) {
+        this.update = update;
+    }
+
+    /**
+     * @return the update carried
+     */
+    public PriceUpdate update() {
+        return update;
     }
 
     @Override
     public void writeExternal(ObjectOutput out) throws IOException {
-        ExternalizableInstrument.write(instrument(), out);
-        out.writeInt(qty());
-        out.writeDouble(price());
+        ExternalizableFields.writeInstrument(update.instrument(), out);
+        out.writeInt(update.qty());
+        out.writeDouble(update.price());
     }
 
     @Override
     public void readExternal(ObjectInput in) throws IOException {
-        instrument(ExternalizableInstrument.read(in));
-        qty(in.readInt());
-        price(in.readDouble());
+        update = new PriceUpdate(ExternalizableFields.readInstrument(in), in.readInt(), in.readDouble());
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof ExternalizablePriceUpdate that && Objects.equals(update, that.update);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hashCode(update);
+    }
+
+    @Override
+    public String toString() {
+        return "Externalizable" + update;
     }
 }

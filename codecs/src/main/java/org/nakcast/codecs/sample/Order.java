@@ -56,17 +56,6 @@ public class Order implements Serializable {
         return legs;
     }
 
-    /**
-     * @param orderId        the id
-     * @param timestampNanos when it was made
-     * @return this
-     */
-    protected Order header(long orderId, long timestampNanos) {
-        this.orderId = orderId;
-        this.timestampNanos = timestampNanos;
-        return this;
-    }
-
     @Override
     public boolean equals(Object other) {
         if (this == other) {

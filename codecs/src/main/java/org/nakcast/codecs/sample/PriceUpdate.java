@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * The seed's price update: an {@link Instrument}, a quantity and a price. A plain mutable
  * {@link Serializable} class; {@link PriceUpdateRecord} is the record, {@link ExternalizablePriceUpdate}
- * the {@link java.io.Externalizable} variant, and {@code PriceUpdateEncoder}/{@code PriceUpdateDecoder}
+ * carries it as {@link java.io.Externalizable}, and {@code PriceUpdateEncoder}/{@code PriceUpdateDecoder}
  * the SBE flyweights.
  */
 public class PriceUpdate implements Serializable {

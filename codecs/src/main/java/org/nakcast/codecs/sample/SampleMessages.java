@@ -9,8 +9,9 @@ import org.nakcast.codecs.CodecSpec;
 /**
  * The sample messages and their codec specs, for any codec by name: tests, examples and benchmarks
  * use these so that every codec carries the same values. For {@code jdk-externalizable} the
- * messages are the {@link java.io.Externalizable} subclasses; for every other codec the plain
- * classes.
+ * messages are {@link ExternalizablePriceUpdate} and {@link ExternalizableOrder}, which carry a
+ * {@link PriceUpdate} and an {@link Order}; for every other codec the plain classes. Hence the
+ * untyped results: the message class depends on the codec's name.
  */
 public final class SampleMessages {
     private SampleMessages() {
@@ -18,20 +19,22 @@ public final class SampleMessages {
 
     /**
      * @param codecName a codec name
-     * @return the spec of a price-update topic: the update, then {@link Instrument}
+     * @return the spec of a price-update topic: the update's class, then {@link Instrument}
      */
-    public static CodecSpec<PriceUpdate> priceUpdateSpec(String codecName) {
-        return CodecSpec.of(codecName, priceUpdateClass(codecName), Instrument.class);
+    public static CodecSpec<?> priceUpdateSpec(String codecName) {
+        final Class<?> messageClass = isExternalizable(codecName) ? ExternalizablePriceUpdate.class
+            : PriceUpdate.class;
+        return CodecSpec.of(codecName, messageClass, Instrument.class);
     }
 
     /**
      * @param codecName a codec name
-     * @return the spec of an order topic: the order, {@link OrderLeg}, {@link Instrument},
+     * @return the spec of an order topic: the order's class, {@link OrderLeg}, {@link Instrument},
      *     {@link Side} and {@link ArrayList}
      */
-    public static CodecSpec<Order> orderSpec(String codecName) {
-        return CodecSpec.of(codecName, orderClass(codecName), OrderLeg.class, Instrument.class, Side.class,
-            ArrayList.class);
+    public static CodecSpec<?> orderSpec(String codecName) {
+        final Class<?> messageClass = isExternalizable(codecName) ? ExternalizableOrder.class : Order.class;
+        return CodecSpec.of(codecName, messageClass, OrderLeg.class, Instrument.class, Side.class, ArrayList.class);
     }
 
     /**
@@ -47,11 +50,11 @@ public final class SampleMessages {
      * @param instrument what is priced
      * @param qty        the quantity
      * @param price      the price
-     * @return a price update of the class the codec carries
+     * @return a price update as the codec carries it
      */
-    public static PriceUpdate priceUpdate(String codecName, Instrument instrument, int qty, double price) {
-        return isExternalizable(codecName) ? new ExternalizablePriceUpdate(instrument, qty, price)
-            : new PriceUpdate(instrument, qty, price);
+    public static Object priceUpdate(String codecName, Instrument instrument, int qty, double price) {
+        final PriceUpdate update = new PriceUpdate(instrument, qty, price);
+        return isExternalizable(codecName) ? new ExternalizablePriceUpdate(update) : update;
     }
 
     /**
@@ -59,41 +62,38 @@ public final class SampleMessages {
      * @param orderId        the id
      * @param timestampNanos when it was made
      * @param legs           the legs
-     * @return an order of the class the codec carries
+     * @return an order as the codec carries it
      */
-    public static Order order(String codecName, long orderId, long timestampNanos, List<OrderLeg> legs) {
-        return isExternalizable(codecName) ? new ExternalizableOrder(orderId, timestampNanos, legs)
-            : new Order(orderId, timestampNanos, legs);
+    public static Object order(String codecName, long orderId, long timestampNanos, List<OrderLeg> legs) {
+        final Order order = new Order(orderId, timestampNanos, legs);
+        return isExternalizable(codecName) ? new ExternalizableOrder(order) : order;
     }
 
     /**
-     * @param codecName a codec name
      * @return the seed's price update: instrument 42 "EURUSD", 1,000,000 at 1.0825
      */
-    public static PriceUpdate samplePriceUpdate(String codecName) {
-        return priceUpdate(codecName, new Instrument(42, "EURUSD"), 1_000_000, 1.0825);
+    public static PriceUpdate samplePriceUpdate() {
+        return new PriceUpdate(new Instrument(42, "EURUSD"), 1_000_000, 1.0825);
     }
 
     /**
      * @param codecName a codec name
-     * @return an order of three legs
+     * @return {@link #samplePriceUpdate()} as the codec carries it
      */
-    public static Order sampleOrder(String codecName) {
+    public static Object samplePriceUpdate(String codecName) {
+        final PriceUpdate update = samplePriceUpdate();
+        return priceUpdate(codecName, update.instrument(), update.qty(), update.price());
+    }
+
+    /**
+     * @param codecName a codec name
+     * @return an order of three legs, as the codec carries it
+     */
+    public static Object sampleOrder(String codecName) {
         return order(codecName, 7_000_001L, 1_795_000_000_123_456_789L, List.of(
             new OrderLeg(new Instrument(42, "EURUSD"), Side.BUY, 1_000_000, 1.0825),
             new OrderLeg(new Instrument(43, "USDJPY"), Side.SELL, 500_000, 151.37),
             new OrderLeg(new Instrument(44, "EURJPY"), Side.BUY, 250_000, 163.85)));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Class<PriceUpdate> priceUpdateClass(String codecName) {
-        return (Class<PriceUpdate>) (isExternalizable(codecName) ? ExternalizablePriceUpdate.class
-            : PriceUpdate.class);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Class<Order> orderClass(String codecName) {
-        return (Class<Order>) (isExternalizable(codecName) ? ExternalizableOrder.class : Order.class);
     }
 
     private static boolean isExternalizable(String codecName) {
