@@ -17,6 +17,10 @@ import java.util.Optional;
 final class TransportChecks {
     /** The largest UDP payload over IPv4: 65535 - 20 (IP header) - 8 (UDP header). */
     static final int MAX_DATAGRAM_SIZE = 65_507;
+    /** The smallest datagram the protocol can work with: a header, a NAK range, a few message bytes. */
+    static final int MIN_DATAGRAM_SIZE = 64;
+    /** The highest data port: the transport's NAKs use the port above it. */
+    static final int MAX_PORT = 65_534;
     /** IPv4 (20) and UDP (8) header bytes in front of each datagram's payload. */
     static final int IPV4_UDP_HEADERS = 28;
     /** IPv6 (40) and UDP (8) header bytes in front of each datagram's payload. */
@@ -35,6 +39,7 @@ final class TransportChecks {
     /** @return the transports with their interfaces resolved; meaningful only if no problem was found */
     List<TransportConfig> resolve(List<TransportConfig> transports) {
         Map<String, String> pathByName = new HashMap<>();
+        Map<String, String> pathByGroupPort = new HashMap<>();
         List<TransportConfig> resolved = new ArrayList<>();
         for (int i = 0; i < transports.size(); i++) {
             String path = KeyPaths.element("transports", i);
@@ -45,11 +50,11 @@ final class TransportChecks {
             }
             checkName(transport.name(), path, pathByName);
             checkGroup(transport.group(), path);
-            checkRange("port", transport.port(), 1, 65_535, path);
+            checkPort(transport, path, pathByGroupPort);
             checkRange("ttl", transport.ttl(), 0, 255, path);
             checkIntSize("socket-send-buffer", transport.socketSendBuffer(), path);
             checkIntSize("socket-receive-buffer", transport.socketReceiveBuffer(), path);
-            checkRange("datagram-size", transport.datagramSize().bytes(), 1, MAX_DATAGRAM_SIZE, path);
+            checkRange("datagram-size", transport.datagramSize().bytes(), MIN_DATAGRAM_SIZE, MAX_DATAGRAM_SIZE, path);
             resolved.add(resolveInterface(transport, path)
                 .map(transport::withNetworkInterface)
                 .orElse(transport));
@@ -76,6 +81,32 @@ final class TransportChecks {
         } else if (!group.isMulticastAddress()) {
             problems.add(groupPath, "group " + group.getHostAddress() + " is not a multicast address",
                 MULTICAST_RANGES);
+        }
+    }
+
+    /**
+     * A transport takes two ports of its group: {@code port} for data and {@code port + 1} for
+     * NAKs. Two transports on one group must not share either.
+     */
+    private void checkPort(TransportConfig transport, String path, Map<String, String> pathByGroupPort) {
+        final int port = transport.port();
+        if (port < 1 || port > MAX_PORT) {
+            problems.add(KeyPaths.child(path, "port"), "port must be in 1.." + MAX_PORT + " (was " + port
+                + "); the transport also uses port + 1 for NAKs");
+            return;
+        }
+        if (transport.group() == null) {
+            return;
+        }
+        for (int used = port; used <= port + 1; used++) {
+            final String key = transport.group().getHostAddress() + ":" + used;
+            final String other = pathByGroupPort.putIfAbsent(key, path);
+            if (other != null && !other.equals(path)) {
+                problems.add(KeyPaths.child(path, "port"), "port " + port + " collides with " + other
+                    + " on group " + transport.group().getHostAddress() + ": each transport uses its port and the"
+                    + " next one (for NAKs), so ports of one group must be at least 2 apart");
+                return;
+            }
         }
     }
 

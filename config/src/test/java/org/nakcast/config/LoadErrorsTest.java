@@ -270,7 +270,8 @@ class LoadErrorsTest {
         assertThat(failure.problems()).singleElement().satisfies(problem -> {
             assertThat(problem.source()).isEqualTo(file.toString());
             assertThat(problem.toString())
-                .startsWith(file + ": port must be in 1..65535 (was 0) at transports[0].port");
+                .startsWith(file + ": port must be in 1..65534 (was 0); the transport also uses port + 1 for NAKs"
+                    + " at transports[0].port");
         });
     }
 }

@@ -41,15 +41,42 @@ class TransportChecksTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 65_536, 100_000, -1})
-    void aPortOutside1To65535IsRefused(int port) {
+    @ValueSource(ints = {0, 65_535, 65_536, 100_000, -1})
+    void aPortOutside1To65534IsRefused(int port) {
         String yaml = VALID.replace("port: 40456", "port: " + port);
 
         Problem problem = onlyProblemOf(yaml);
 
         assertThat(problem.path()).isEqualTo("transports[0].port");
-        assertThat(problem.message()).isEqualTo("port must be in 1..65535 (was " + port + ")");
+        assertThat(problem.message())
+            .isEqualTo("port must be in 1..65534 (was " + port + "); the transport also uses port + 1 for NAKs");
         TestConfigs.assertAtValue(problem, yaml, "port: " + port);
+    }
+
+    @Test
+    void twoTransportsOnOneGroupMayNotShareADataOrNakPort() {
+        String yaml = VALID.replace("port: 40456",
+            "port: 40456\n  - name: second\n    interface: eth0\n    group: 239.192.10.1\n    port: 40457");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("transports[1].port");
+        assertThat(problem.message()).startsWith("port 40457 collides with transports[0] on group 239.192.10.1");
+    }
+
+    @Test
+    void transportsOnOneGroupTwoPortsApartAreAccepted() {
+        String yaml = VALID.replace("port: 40456",
+            "port: 40456\n  - name: second\n    interface: eth0\n    group: 239.192.10.1\n    port: 40458");
+
+        assertThat(parse(yaml).transport("second").port()).isEqualTo(40_458);
+    }
+
+    @Test
+    void aDatagramTooSmallForTheProtocolIsRefused() {
+        Problem problem = onlyProblemOf(VALID.replace("port: 40456", "port: 40456\n    datagram-size: 63"));
+
+        assertThat(problem.describe()).startsWith("datagram-size must be in 64..65507 (was 63)");
     }
 
     @Test
@@ -163,7 +190,7 @@ class TransportChecksTest {
 
         Problem problem = onlyProblemOf(yaml);
 
-        assertThat(problem.message()).isEqualTo("datagram-size must be in 1..65507 (was 65508)");
+        assertThat(problem.message()).isEqualTo("datagram-size must be in 64..65507 (was 65508)");
         assertThat(parse(yaml.replace("65508", "65507")).transport("lan").datagramSize().bytes()).isEqualTo(65_507);
     }
 
