@@ -90,6 +90,6 @@ class AllowListTest {
     static final class Holder implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
 
-        Object payload;
+        java.io.Serializable payload;
     }
 }

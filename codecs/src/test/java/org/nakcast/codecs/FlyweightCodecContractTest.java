@@ -57,6 +57,15 @@ final class FlyweightCodecContractTest extends CodecContractTest {
     }
 
     @Test
+    void refusesAValueLargerThanItsField() {
+        final PriceUpdate update = SampleMessages.samplePriceUpdate();
+        update.instrument().mnemonic("NINECHARS");
+        assertThatThrownBy(() -> prices.encode(update, datagram, OFFSET, 64))
+            .isInstanceOf(InvalidMessageException.class)
+            .hasMessageContaining(PriceUpdate.class.getName());
+    }
+
+    @Test
     void checksTheHeaderFields() {
         final int length = prices.encode(SampleMessages.samplePriceUpdate(codecName()), datagram, OFFSET, 64);
         for (final int field : new int[] {BLOCK_LENGTH, TEMPLATE_ID, SCHEMA_ID}) {

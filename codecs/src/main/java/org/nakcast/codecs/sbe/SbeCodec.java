@@ -16,8 +16,20 @@ import org.nakcast.codecs.UnknownClassException;
 /**
  * The {@code flyweight} codec: SBE's generated flyweights, wrapped over the datagram itself.
  *
- * <p>Every message starts with SBE's standard 8-byte header (little-endian uint16 fields: block
- * length, template id, schema id, version). {@link #decoder} checks each of them against the
+ * <p>Every message starts with SBE's standard message header, which this class writes and checks
+ * itself so that it serves any schema that uses the standard header (little-endian, unsigned):
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +-------------------------------+-------------------------------+
+ *  |     block length (uint16)     |      template id (uint16)     |
+ *  +-------------------------------+-------------------------------+
+ *  |       schema id (uint16)      |        version (uint16)       |
+ *  +-------------------------------+-------------------------------+
+ *  |  fixed block (block length bytes), then repeating groups ...  |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ * {@link #decoder} checks each of them against the
  * decoder and the region before wrapping, then walks the repeating groups once (inside a view
  * bounded to the region) to check that the whole message fits: the decoder it returns reads only
  * checked bytes. Versions: the same version must have the same block length; an older one may have
