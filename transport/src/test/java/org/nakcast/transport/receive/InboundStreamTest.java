@@ -454,6 +454,13 @@ class InboundStreamTest {
         }
 
         @Test
+        void aRepairOfALostTailIsASample() {
+            h.data(0, 0, "0").heartbeat(1).pollAtDeadline().advance(40_000).retransmit(1, 1, "1");
+
+            assertThat(h.stream.repairEstimateNs()).isEqualTo(40_000);
+        }
+
+        @Test
         void laterRepairsMoveTheEstimateByAnEighth() {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().advance(80_000).retransmit(1, 1, "1");
             h.data(4, 4, "4").pollAtDeadline().advance(160_000).retransmit(3, 3, "3");

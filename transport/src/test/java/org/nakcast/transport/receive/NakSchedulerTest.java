@@ -1,0 +1,183 @@
+package org.nakcast.transport.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.api.Test;
+
+class NakSchedulerTest {
+    private static final NakTiming TIMING = new NakTiming(20_000, 50_000, 100_000, 800_000);
+    private static final long NOW = 1_000_000_000L;
+
+    private final NakScheduler scheduler = new NakScheduler(TIMING, new SplittableRandom(7));
+
+    @Test
+    void nothingIsDueAtFirst() {
+        assertThat(scheduler.deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
+        assertThat(scheduler.isDue(Long.MAX_VALUE - 1)).isFalse();
+    }
+
+    @Test
+    void aGapIsNakedWithinTheRandomWindow() {
+        scheduler.onGapFound(NOW);
+
+        assertThat(scheduler.deadlineNs()).isBetween(NOW, NOW + 50_000);
+        assertThat(scheduler.isDue(scheduler.deadlineNs() - 1)).isFalse();
+        assertThat(scheduler.isDue(scheduler.deadlineNs())).isTrue();
+    }
+
+    @Test
+    void theWindowNeverShrinksBelowTheFloor() {
+        final NakTiming tiny = new NakTiming(20_000, 0, 100_000, 800_000);
+        long largest = 0;
+        for (int seed = 0; seed < 200; seed++) {
+            final NakScheduler other = new NakScheduler(tiny, new SplittableRandom(seed));
+            other.onGapFound(NOW);
+            largest = Math.max(largest, other.deadlineNs() - NOW);
+        }
+
+        assertThat(largest).isBetween(15_000L, 20_000L);
+    }
+
+    @Test
+    void retriesDoubleFromTwiceTheEstimateUpToTheCap() {
+        scheduler.onGapFound(NOW);
+        final long[] intervals = new long[5];
+        long now = NOW;
+        for (int i = 0; i < intervals.length; i++) {
+            now = Math.max(now, scheduler.deadlineNs());
+            scheduler.onNakSent(10, now);
+            intervals[i] = scheduler.deadlineNs() - now;
+        }
+
+        assertThat(intervals).containsExactly(100_000, 200_000, 400_000, 800_000, 800_000);
+    }
+
+    @Test
+    void aHugeCapNeverOverflowsTheInterval() {
+        final NakScheduler wide = new NakScheduler(new NakTiming(0, 0, 1, Long.MAX_VALUE / 4), new SplittableRandom(1));
+        long previous = 0;
+        for (int i = 0; i < 200; i++) {
+            wide.onNakSent(10, 0);
+            final long interval = wide.deadlineNs();
+            assertThat(interval).isGreaterThanOrEqualTo(previous).isLessThanOrEqualTo(Long.MAX_VALUE / 4);
+            previous = interval;
+        }
+
+        assertThat(previous).isEqualTo(Long.MAX_VALUE / 4);
+    }
+
+    @Test
+    void aRepairStartsTheDoublingOver() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW);
+        scheduler.onRepaired(3, false, NOW);
+        scheduler.onNakSent(10, NOW);
+
+        assertThat(scheduler.deadlineNs() - NOW).isEqualTo(100_000);
+    }
+
+    @Test
+    void cancelClearsTheDeadlineAndTheDoubling() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW);
+        scheduler.cancel();
+
+        assertThat(scheduler.deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
+        scheduler.onNakSent(11, NOW);
+        assertThat(scheduler.deadlineNs() - NOW).isEqualTo(100_000);
+    }
+
+    @Test
+    void onlyARetransmitOfWhatTheLatestNakNewlyAskedForIsASample() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onRepaired(4, false, NOW + 1_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+
+        scheduler.onRepaired(11, true, NOW + 2_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+
+        scheduler.onRepaired(5, true, NOW + 30_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(30_000);
+
+        scheduler.onRepaired(6, true, NOW + 90_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(30_000);
+    }
+
+    @Test
+    void aNakThatOnlyRepeatsOldRangesTakesNoSample() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW + 100_000);
+        scheduler.onRepaired(4, true, NOW + 130_000);
+
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+    }
+
+    @Test
+    void aNakWithNewRangesSamplesOnlyThose() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(20, NOW + 100_000);
+        scheduler.onRepaired(10, true, NOW + 110_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+
+        scheduler.onRepaired(11, true, NOW + 140_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(40_000);
+    }
+
+    @Test
+    void aSecondGapDoesNotMoveAPendingFirstNak() {
+        scheduler.onGapFound(NOW);
+        final long deadline = scheduler.deadlineNs();
+        for (int i = 1; i <= 100; i++) {
+            scheduler.onGapFound(NOW + i);
+        }
+
+        assertThat(scheduler.deadlineNs()).isEqualTo(deadline);
+    }
+
+    @Test
+    void aGapFoundWhileARetryIsArmedIsAskedForSooner() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW);
+
+        scheduler.onGapFound(NOW + 1_000);
+
+        assertThat(scheduler.deadlineNs()).isBetween(NOW + 1_000, NOW + 51_000);
+    }
+
+    @Test
+    void suppressionWaitsARetryIntervalAndNeverBringsTheDeadlineForward() {
+        scheduler.onGapFound(NOW);
+        scheduler.onSuppressed(10, NOW + 1);
+        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 1 + 100_000);
+
+        scheduler.onSuppressed(10, NOW + 2);
+        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 2 + 200_000);
+
+        scheduler.onNakSent(10, NOW + 3);
+        scheduler.onNakSent(10, NOW + 3);
+        final long farRetry = scheduler.deadlineNs();
+        scheduler.onRepaired(9, true, NOW + 4);
+        scheduler.onSuppressed(10, NOW + 5);
+        assertThat(scheduler.deadlineNs()).isEqualTo(farRetry);
+    }
+
+    @Test
+    void aSuppressedRangeCountsAsAskedFor() {
+        scheduler.onSuppressed(10, NOW);
+        scheduler.onNakSent(10, NOW + 100_000);
+        scheduler.onRepaired(5, true, NOW + 110_000);
+
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+    }
+
+    @Test
+    void aRefusedSendIsTriedAgainAfterARetryInterval() {
+        scheduler.onGapFound(NOW);
+        scheduler.onSendFailed(NOW + 10);
+
+        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 10 + 100_000);
+    }
+}
