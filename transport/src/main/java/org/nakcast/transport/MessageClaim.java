@@ -1,0 +1,46 @@
+package org.nakcast.transport;
+
+import org.agrona.MutableDirectBuffer;
+import org.nakcast.transport.publish.OfferBuffer;
+
+/**
+ * Space reserved by {@link RawPublication#tryClaim} for one message written in place. Reusable:
+ * keep one per publishing thread. Every successful claim must end in {@link #commit()} or
+ * {@link #abort()}, soon: the sending thread waits for it.
+ */
+public final class MessageClaim {
+    private OfferBuffer offers;
+    private int index;
+    private int length;
+
+    void wrap(OfferBuffer offers, int index, int length) {
+        this.offers = offers;
+        this.index = index;
+        this.length = length;
+    }
+
+    /** The buffer to write the message into. */
+    public MutableDirectBuffer buffer() {
+        return offers.buffer();
+    }
+
+    /** Where the message starts in {@link #buffer()}. */
+    public int offset() {
+        return index;
+    }
+
+    /** The number of bytes claimed. */
+    public int length() {
+        return length;
+    }
+
+    /** Publishes the message. */
+    public void commit() {
+        offers.commit(index);
+    }
+
+    /** Gives the space back without publishing anything. */
+    public void abort() {
+        offers.abort(index);
+    }
+}

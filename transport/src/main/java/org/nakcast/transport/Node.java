@@ -1,0 +1,223 @@
+package org.nakcast.transport;
+
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.Collections;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+
+import org.agrona.CloseHelper;
+import org.agrona.ErrorHandler;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.nakcast.config.LossPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.NodeSettings;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.publish.OfferBuffer;
+import org.nakcast.transport.publish.PublicationSettings;
+import org.nakcast.transport.publish.SenderAgent;
+import org.nakcast.transport.publish.StreamTiming;
+import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.ReceiverAgent;
+import org.nakcast.transport.receive.SubscriptionSettings;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A nakcast node: the sending and receiving machinery for every topic of one configuration, and
+ * the way an application publishes and subscribes. Several nodes may live in one JVM and hear
+ * each other. Closing a node stops its threads and frees its sockets and off-heap memory.
+ *
+ * <pre>{@code
+ * try (Node node = Node.launch(NodeConfig.load(Path.of("config/nakcast.yaml")))) {
+ *     RawPublication prices = node.publication("prices");
+ *     node.subscribe("prices", (buffer, offset, length, header) -> ..., new StreamEventListener() { });
+ *     prices.offer(buffer, 0, length);
+ * }
+ * }</pre>
+ */
+public final class Node implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+    private static final int COUNTER_VALUES_BYTES = 64 * 1024;
+
+    private final NodeContext context;
+    private final NodeConfig config;
+    private final SystemCounters counters;
+    private final SenderAgent sender;
+    private final ReceiverAgent receiver;
+    private final AgentThreads threads;
+    private volatile boolean closed;
+
+    private Node(NodeContext context) {
+        this.context = context.conclude();
+        this.config = context.config();
+        final NodeSettings settings = config.node();
+        this.counters = new SystemCounters(new CountersManager(
+            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES * 4)),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES))));
+        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss());
+        this.receiver = new ReceiverAgent(
+            context.clock(), counters, context.sendLoss(), context.receiveLoss(), context.seed());
+        final ErrorHandler errorHandler = error -> LOG.error("node {}: {}", settings.name(), error.toString(), error);
+        this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
+            errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
+        LOG.info("node {} started: threading {}, idle strategy {}",
+            settings.name(), settings.threading(), settings.idleStrategy());
+    }
+
+    /**
+     * Launches a node with every other knob at its default.
+     *
+     * @param config a concluded configuration ({@link NodeConfig#load}, {@link NodeConfig#embeddedDefault})
+     */
+    public static Node launch(NodeConfig config) {
+        return launch(new NodeContext().config(config));
+    }
+
+    /** Launches a node from a context. */
+    public static Node launch(NodeContext context) {
+        return new Node(context);
+    }
+
+    /**
+     * Starts publishing on a topic, as a new publisher stream with its own random session id.
+     * The transport's sockets are opened now, so a port or interface problem fails here.
+     *
+     * @throws TransportException naming the topic or the socket that failed
+     */
+    public RawPublication publication(String topicName) {
+        requireOpen();
+        final TopicConfig topic = topic(topicName);
+        final TransportConfig transport = config.transport(topic.transport());
+        final int datagramLength = (int) transport.datagramSize().bytes();
+        final long sendRate = transport.sendRate().bytes();
+        final PublicationSettings settings = new PublicationSettings(
+            newSessionId(),
+            topic.id(),
+            addressOf(transport),
+            datagramLength,
+            topic.history().bytes(),
+            sendRate,
+            Math.max(64L * datagramLength, sendRate / 1000),
+            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()));
+        final OfferBuffer offers = new OfferBuffer(
+            context.offerBufferBytes(), SenderAgent.maxMessageLength(settings));
+        sender.addPublication(settings, offers);
+        LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} bytes, max message {} bytes",
+            config.node().name(), topicName, topic.id(), settings.sessionId(),
+            settings.address().describe(settings.address().dataPort()), topic.history().bytes(),
+            offers.maxMessageLength());
+        return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,
+            counters.get(SystemCounter.BACK_PRESSURE));
+    }
+
+    /**
+     * Subscribes to a topic's messages. The transport's sockets are opened now, so a port or
+     * interface problem fails here.
+     *
+     * @param handler gets every message of every publisher stream, in order per stream
+     * @param listener gets stream start and loss events
+     * @throws TransportException naming the topic or the socket that failed
+     */
+    public RawSubscription subscribe(String topicName, MessageHandler handler, StreamEventListener listener) {
+        requireOpen();
+        final TopicConfig topic = topic(topicName);
+        final TransportConfig transport = config.transport(topic.transport());
+        final InboundStreamSettings streamSettings = new InboundStreamSettings(
+            context.reorderWindowCapacity(),
+            (int) transport.datagramSize().bytes(),
+            context.maxReceivedMessageLength(),
+            topic.lossPolicy() == LossPolicy.DROP,
+            context.nakTiming());
+        final SubscriptionSettings settings = new SubscriptionSettings(topic.id(), addressOf(transport), streamSettings);
+        receiver.addSubscription(settings, handler, listener);
+        LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
+            config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
+            context.reorderWindowCapacity());
+        return new RawSubscription(topicName, topic.id(), handler, receiver);
+    }
+
+    /**
+     * Does one round of sending and receiving on the caller's thread: for threading mode
+     * {@code invoker}, where the application drives the node.
+     *
+     * @return work done; 0 means the node was idle
+     * @throws IllegalStateException if the node runs its own threads
+     */
+    public int doWork() {
+        return threads.invoke();
+    }
+
+    /** The node's counters. */
+    public SystemCounters counters() {
+        return counters;
+    }
+
+    /** The node's configuration. */
+    public NodeConfig config() {
+        return config;
+    }
+
+    /** Stops the threads, closes every socket. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            CloseHelper.closeAll(threads, counters);
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("node " + config.node().name() + " is closed");
+        }
+    }
+
+    private TopicConfig topic(String topicName) {
+        try {
+            return config.topic(topicName);
+        } catch (IllegalArgumentException ex) {
+            throw new TransportException(ex.getMessage(), ex);
+        }
+    }
+
+    private static int newSessionId() {
+        int sessionId;
+        do {
+            sessionId = ThreadLocalRandom.current().nextInt();
+        } while (sessionId == 0);
+        return sessionId;
+    }
+
+    private static MulticastAddress addressOf(TransportConfig transport) {
+        final String nicName = transport.networkInterface().name();
+        final NetworkInterface nic;
+        try {
+            nic = NetworkInterface.getByName(nicName);
+            if (nic == null || !nic.isUp()) {
+                throw new TransportException("transport '" + transport.name() + "': interface '" + nicName
+                    + (nic == null ? "' does not exist" : "' is down") + "; this machine has: " + interfaceNames());
+            }
+        } catch (SocketException ex) {
+            throw new TransportException("transport '" + transport.name() + "': cannot read interface '"
+                + nicName + "': " + ex.getMessage(), ex);
+        }
+        return new MulticastAddress(nic, transport.group(), transport.port(), transport.port() + 1, transport.ttl(),
+            (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes());
+    }
+
+    private static String interfaceNames() {
+        try {
+            return Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
+                .map(NetworkInterface::getName).collect(Collectors.joining(", "));
+        } catch (SocketException ex) {
+            return "(cannot list: " + ex.getMessage() + ")";
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package org.nakcast.transport;
+
+import java.util.Objects;
+
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.NakTiming;
+
+/**
+ * Everything a {@link Node} is launched with: the configuration, plus the knobs that are not a
+ * matter of YAML (a clock for tests, loss injection, protocol timings). Each node has its own
+ * context, so two nodes in one JVM can differ; nothing is read from system properties.
+ *
+ * <p>Setters return {@code this}; every knob has a default that suits a LAN.
+ */
+public final class NodeContext {
+    /** Default hold-off between two retransmits of one datagram: half the smallest NAK retry interval. */
+    public static final long DEFAULT_RETRANSMIT_HOLD_OFF_NS = 50_000;
+    /** Default size of a publication's offer buffer: a quarter of it is the largest message. */
+    public static final int DEFAULT_OFFER_BUFFER_BYTES = 2 << 20;
+
+    private NodeConfig config;
+    private NanoClock clock = SystemNanoClock.INSTANCE;
+    private LossGenerator sendLoss = LossGenerator.NONE;
+    private LossGenerator receiveLoss = LossGenerator.NONE;
+    private long lingerNs;
+    private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
+    private int offerBufferBytes = DEFAULT_OFFER_BUFFER_BYTES;
+    private int reorderWindowCapacity = InboundStreamSettings.DEFAULT_REORDER_WINDOW_CAPACITY;
+    private int maxReceivedMessageLength = InboundStreamSettings.DEFAULT_MAX_MESSAGE_LENGTH;
+    private NakTiming nakTiming = NakTiming.DEFAULTS;
+    private long seed = System.nanoTime();
+
+    /**
+     * The node's configuration (required).
+     *
+     * @return this
+     */
+    public NodeContext config(NodeConfig config) {
+        this.config = config;
+        return this;
+    }
+
+    /** The node's configuration. */
+    public NodeConfig config() {
+        return config;
+    }
+
+    /**
+     * The clock every timer reads; tests pass one they step.
+     *
+     * @return this
+     */
+    public NodeContext clock(NanoClock clock) {
+        this.clock = clock;
+        return this;
+    }
+
+    /** The clock every timer reads. */
+    public NanoClock clock() {
+        return clock;
+    }
+
+    /**
+     * Loss injected on every datagram this node sends (data, heartbeats, NAKs); the generator
+     * picks by type. Default: none.
+     *
+     * @return this
+     */
+    public NodeContext sendLoss(LossGenerator lossGenerator) {
+        this.sendLoss = lossGenerator;
+        return this;
+    }
+
+    /** Loss injected on sends. */
+    public LossGenerator sendLoss() {
+        return sendLoss;
+    }
+
+    /**
+     * Loss injected on every datagram this node receives; the generator picks by type. Default: none.
+     *
+     * @return this
+     */
+    public NodeContext receiveLoss(LossGenerator lossGenerator) {
+        this.receiveLoss = lossGenerator;
+        return this;
+    }
+
+    /** Loss injected on receives. */
+    public LossGenerator receiveLoss() {
+        return receiveLoss;
+    }
+
+    /**
+     * How long a partly filled datagram waits for more messages once the application stops
+     * offering. Default 0: it goes as soon as the offers run dry, the lowest latency; under load
+     * datagrams fill anyway. A few microseconds trade latency for fuller datagrams at low rates.
+     *
+     * @return this
+     */
+    public NodeContext lingerNs(long lingerNs) {
+        this.lingerNs = lingerNs;
+        return this;
+    }
+
+    /** The linger, in nanoseconds. */
+    public long lingerNs() {
+        return lingerNs;
+    }
+
+    /**
+     * A datagram resent less than this long ago is not resent for another NAK: receivers that
+     * missed the same datagram and NAK it at nearly the same moment get one repair, not one each.
+     * Must stay below the receivers' smallest NAK retry interval. Default 50 us.
+     *
+     * @return this
+     */
+    public NodeContext retransmitHoldOffNs(long holdOffNs) {
+        this.retransmitHoldOffNs = holdOffNs;
+        return this;
+    }
+
+    /** The retransmit hold-off, in nanoseconds. */
+    public long retransmitHoldOffNs() {
+        return retransmitHoldOffNs;
+    }
+
+    /**
+     * Bytes of each publication's offer buffer, the hand-over from the application thread to the
+     * sending thread; an eighth of it is the largest message. Default 2 MiB.
+     *
+     * @return this
+     */
+    public NodeContext offerBufferBytes(int bytes) {
+        this.offerBufferBytes = bytes;
+        return this;
+    }
+
+    /** The offer buffer size, in bytes. */
+    public int offerBufferBytes() {
+        return offerBufferBytes;
+    }
+
+    /**
+     * How many datagrams ahead of a gap a receiver holds while the gap is repaired; a power of two.
+     *
+     * @return this
+     */
+    public NodeContext reorderWindowCapacity(int datagrams) {
+        this.reorderWindowCapacity = datagrams;
+        return this;
+    }
+
+    /** The reorder window, in datagrams. */
+    public int reorderWindowCapacity() {
+        return reorderWindowCapacity;
+    }
+
+    /**
+     * The largest message a receiver reassembles; a longer one is dropped with a loss event.
+     *
+     * @return this
+     */
+    public NodeContext maxReceivedMessageLength(int bytes) {
+        this.maxReceivedMessageLength = bytes;
+        return this;
+    }
+
+    /** The largest message a receiver reassembles. */
+    public int maxReceivedMessageLength() {
+        return maxReceivedMessageLength;
+    }
+
+    /**
+     * When receivers send NAKs; see {@link NakTiming}.
+     *
+     * @return this
+     */
+    public NodeContext nakTiming(NakTiming timing) {
+        this.nakTiming = timing;
+        return this;
+    }
+
+    /** When receivers send NAKs. */
+    public NakTiming nakTiming() {
+        return nakTiming;
+    }
+
+    /**
+     * Seeds the receiver id and the random NAK delays, for reproducible tests. Default: the clock.
+     *
+     * @return this
+     */
+    public NodeContext seed(long seed) {
+        this.seed = seed;
+        return this;
+    }
+
+    /** The seed. */
+    public long seed() {
+        return seed;
+    }
+
+    /**
+     * Checks that the context can launch a node.
+     *
+     * @return this
+     * @throws TransportException naming the knob that is wrong
+     */
+    NodeContext conclude() {
+        Objects.requireNonNull(config, "NodeContext.config is required");
+        Objects.requireNonNull(clock, "NodeContext.clock");
+        Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
+        Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");
+        Objects.requireNonNull(nakTiming, "NodeContext.nakTiming");
+        requireAtLeast("lingerNs", lingerNs, 0);
+        requireAtLeast("retransmitHoldOffNs", retransmitHoldOffNs, 0);
+        requireAtLeast("offerBufferBytes", offerBufferBytes, 4096);
+        requireAtLeast("maxReceivedMessageLength", maxReceivedMessageLength, 1);
+        if (retransmitHoldOffNs >= nakTiming.retryMinNs()) {
+            throw new TransportException("NodeContext.retransmitHoldOffNs (" + retransmitHoldOffNs
+                + ") must be below nakTiming.retryMinNs (" + nakTiming.retryMinNs()
+                + "): a receiver's repeated NAK would be ignored");
+        }
+        return this;
+    }
+
+    private static void requireAtLeast(String name, long value, long min) {
+        if (value < min) {
+            throw new TransportException("NodeContext." + name + " must be at least " + min + ", was " + value);
+        }
+    }
+}

@@ -1,0 +1,270 @@
+package org.nakcast.transport.receive;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.agrona.CloseHelper;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.Agent;
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.loss.LossySink;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.media.MulticastReceiver;
+import org.nakcast.transport.media.MulticastSender;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.DatagramValidator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The receiving side of a node: reads each transport's data port, checks every datagram, hands
+ * it to the stream of its (topic, publisher session), fires NAK timers, and listens on the control
+ * port for other receivers' NAKs so as to keep quiet about ranges already asked for. A datagram
+ * for a topic nobody on this node subscribed to is counted and dropped: such a topic costs no
+ * buffers. New subscriptions arrive through a bounded command queue.
+ */
+public final class ReceiverAgent implements Agent {
+    private static final int COMMAND_LIMIT = 16;
+    private static final int POLL_LIMIT = 64;
+
+    private final NanoClock clock;
+    private final SystemCounters counters;
+    private final LossGenerator sendLoss;
+    private final LossGenerator receiveLoss;
+    private final int receiverId;
+    private final SplittableRandom random;
+    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(1024);
+    private final List<ReceivingTransport> transports = new ArrayList<>();
+    private final Int2ObjectHashMap<TopicReceiver> topics = new Int2ObjectHashMap<>();
+    private final List<InboundStream> streams = new ArrayList<>();
+    private final HeaderFlyweight header = new HeaderFlyweight();
+    private final NakFlyweight nak = new NakFlyweight();
+    private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+
+    /**
+     * @param clock the time source for every timer
+     * @param counters the node's counters
+     * @param sendLoss loss injected on NAKs this agent sends
+     * @param receiveLoss loss injected on datagrams this agent receives (data and control)
+     * @param seed seeds the receiver id and the NAK delays
+     */
+    public ReceiverAgent(
+        NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss, long seed) {
+        this.clock = clock;
+        this.counters = counters;
+        this.sendLoss = sendLoss;
+        this.receiveLoss = receiveLoss;
+        this.random = new SplittableRandom(seed);
+        this.receiverId = random.nextInt();
+    }
+
+    /** This receiver's id, carried in its NAKs. */
+    public int receiverId() {
+        return receiverId;
+    }
+
+    /**
+     * Opens what a subscription needs and hands it to the receiving thread. Sockets are opened
+     * here, on the caller's thread, so that a port in use fails this call, not the agent.
+     *
+     * @throws org.nakcast.transport.TransportException if a socket cannot be opened
+     */
+    public void addSubscription(SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener) {
+        final ReceivingTransport transport = transportFor(settings.address());
+        enqueue(() -> {
+            TopicReceiver topic = topics.get(settings.topicId());
+            if (topic == null) {
+                topic = new TopicReceiver(settings, transport);
+                topics.put(settings.topicId(), topic);
+            }
+            topic.add(handler, listener);
+        });
+    }
+
+    /** Ends the subscription whose handler is {@code handler}; its streams go when the topic has none left. */
+    public void removeSubscription(int topicId, MessageHandler handler) {
+        enqueue(() -> {
+            final TopicReceiver topic = topics.get(topicId);
+            if (topic != null && topic.remove(handler)) {
+                topics.remove(topicId);
+                streams.removeAll(topic.streams());
+            }
+        });
+    }
+
+    private synchronized ReceivingTransport transportFor(MulticastAddress address) {
+        for (ReceivingTransport transport : transports) {
+            if (transport.address.equals(address)) {
+                return transport;
+            }
+        }
+        final ReceivingTransport transport = new ReceivingTransport(address);
+        enqueue(() -> transports.add(transport));
+        return transport;
+    }
+
+    private void enqueue(Runnable command) {
+        while (!commands.offer(command)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Override
+    public int doWork() {
+        int work = commands.drain(Runnable::run, COMMAND_LIMIT);
+        final long nowNs = clock.nanoTime();
+        for (int i = 0, size = transports.size(); i < size; i++) {
+            final ReceivingTransport transport = transports.get(i);
+            work += pollData(transport, nowNs);
+            work += pollControl(transport.control, nowNs);
+        }
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            work += streams.get(i).poll(nowNs);
+        }
+        return work;
+    }
+
+    private int pollData(ReceivingTransport transport, long nowNs) {
+        int work = 0;
+        for (int i = 0; i < POLL_LIMIT; i++) {
+            final int length = transport.data.receive();
+            if (length <= 0) {
+                break;
+            }
+            work++;
+            final UnsafeBuffer buffer = transport.data.buffer();
+            if (accepted(buffer, length)) {
+                dispatchData(buffer, length, nowNs);
+            }
+        }
+        return work;
+    }
+
+    private boolean accepted(UnsafeBuffer buffer, int length) {
+        if (receiveLoss.shouldDrop(buffer, 0, length)) {
+            counters.get(SystemCounter.LOSS_INJECTED).increment();
+            return false;
+        }
+        final DatagramCheck check = DatagramValidator.check(buffer, 0, length);
+        if (check != DatagramCheck.VALID) {
+            counters.countMalformed(check);
+            return false;
+        }
+        return true;
+    }
+
+    private void dispatchData(UnsafeBuffer buffer, int length, long nowNs) {
+        header.wrap(buffer, 0);
+        final TopicReceiver topic = topics.get(header.topicId());
+        if (topic == null) {
+            counters.get(SystemCounter.NOT_SUBSCRIBED).increment();
+            return;
+        }
+        final int type = header.typeCode();
+        if (type == FrameType.UNRECOVERABLE.code()) {
+            final InboundStream stream = topic.stream(header.sessionId());
+            if (stream != null) {
+                unrecoverable.wrap(buffer, 0);
+                stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
+                    unrecoverable.firstMessageAfter(), nowNs);
+            }
+            return;
+        }
+        final InboundStream stream = streamFor(topic, header.sessionId());
+        if (type == FrameType.HEARTBEAT.code()) {
+            stream.onHeartbeat(header.sequence(), nowNs);
+        } else if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
+            stream.onData(buffer, 0, length, type == FrameType.RETRANSMIT.code(), nowNs);
+        }
+    }
+
+    private InboundStream streamFor(TopicReceiver topic, int sessionId) {
+        InboundStream stream = topic.stream(sessionId);
+        if (stream == null) {
+            final SubscriptionSettings settings = topic.settings();
+            final ReceivingTransport transport = topic.transport();
+            stream = new InboundStream(settings.topicId(), sessionId, receiverId, settings.streamSettings(),
+                random.split(), topic, topic, transport.nakSink, transport.nakBuffer, counters);
+            topic.addStream(sessionId, stream);
+            streams.add(stream);
+        }
+        return stream;
+    }
+
+    private int pollControl(MulticastReceiver control, long nowNs) {
+        int work = 0;
+        for (int i = 0; i < POLL_LIMIT; i++) {
+            final int length = control.receive();
+            if (length <= 0) {
+                break;
+            }
+            work++;
+            final UnsafeBuffer buffer = control.buffer();
+            if (!accepted(buffer, length) || HeaderFlyweight.typeCodeAt(buffer, 0) != FrameType.NAK.code()) {
+                continue;
+            }
+            nak.wrap(buffer, 0);
+            if (nak.receiverId() == receiverId) {
+                continue;
+            }
+            final TopicReceiver topic = topics.get(nak.topicId());
+            final InboundStream stream = topic == null ? null : topic.stream(nak.sessionId());
+            if (stream != null) {
+                stream.onNakHeard(nak, nowNs);
+            }
+        }
+        return work;
+    }
+
+    @Override
+    public void onClose() {
+        for (ReceivingTransport transport : transports) {
+            CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
+        }
+    }
+
+    @Override
+    public String roleName() {
+        return "nakcast-receiver";
+    }
+
+    /** The sockets one transport needs on the receiving side. */
+    final class ReceivingTransport {
+        private final MulticastAddress address;
+        private final MulticastReceiver data;
+        private final MulticastReceiver control;
+        private final MulticastSender nakSender;
+        private final DatagramSink nakSink;
+        private final UnsafeBuffer nakBuffer;
+
+        private ReceivingTransport(MulticastAddress address) {
+            this.address = address;
+            this.data = new MulticastReceiver(address, address.dataPort(), counters);
+            MulticastReceiver openedControl = null;
+            try {
+                openedControl = new MulticastReceiver(address, address.controlPort(), counters);
+                this.nakSender = new MulticastSender(address, address.controlPort(), counters);
+            } catch (RuntimeException ex) {
+                CloseHelper.closeAll(data, openedControl);
+                throw ex;
+            }
+            this.control = openedControl;
+            this.nakSink = sendLoss == LossGenerator.NONE
+                ? nakSender
+                : new LossySink(nakSender, sendLoss, counters.get(SystemCounter.LOSS_INJECTED));
+            this.nakBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
+        }
+    }
+}

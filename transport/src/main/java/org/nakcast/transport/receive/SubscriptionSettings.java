@@ -1,0 +1,13 @@
+package org.nakcast.transport.receive;
+
+import org.nakcast.transport.media.MulticastAddress;
+
+/**
+ * What a subscription to one topic needs, resolved from the topic's and transport's configuration.
+ *
+ * @param topicId the topic's numeric id
+ * @param address where the topic's transport listens
+ * @param streamSettings how each publisher stream of the topic is received
+ */
+public record SubscriptionSettings(int topicId, MulticastAddress address, InboundStreamSettings streamSettings) {
+}
