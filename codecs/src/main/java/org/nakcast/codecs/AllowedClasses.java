@@ -121,6 +121,21 @@ public final class AllowedClasses {
     }
 
     /**
+     * Checks the root of a message about to be encoded.
+     *
+     * @param message      the message
+     * @param messageClass the topic's message class
+     * @throws UnknownClassException naming the message's class if it is not the topic's
+     */
+    public void checkMessage(Object message, Class<?> messageClass) {
+        if (!messageClass.isInstance(message)) {
+            final String name = message == null ? "null" : message.getClass().getName();
+            throw new UnknownClassException(codecName + " codec for " + messageClass.getName() + " cannot encode "
+                + name, name);
+        }
+    }
+
+    /**
      * @param type a class about to be written or read
      * @throws ClassNotAllowedException if it is not carried
      */

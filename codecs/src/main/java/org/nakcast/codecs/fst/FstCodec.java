@@ -34,6 +34,7 @@ import org.nustaq.serialization.FSTObjectInput;
 public final class FstCodec<T> implements Codec<T> {
     private final String name;
     private final Class<T> messageClass;
+    private final AllowedClasses allowed;
     private final CheckedFstOutput output;
     private final FSTObjectInput input;
     private byte[] scratch = new byte[256];
@@ -41,6 +42,7 @@ public final class FstCodec<T> implements Codec<T> {
     FstCodec(String name, Class<T> messageClass, FSTConfiguration conf, AllowedClasses allowed) {
         this.name = name;
         this.messageClass = messageClass;
+        this.allowed = allowed;
         this.output = new CheckedFstOutput(conf, allowed);
         this.input = new FSTObjectInput(conf);
     }
@@ -57,6 +59,7 @@ public final class FstCodec<T> implements Codec<T> {
 
     @Override
     public int encode(T message, MutableDirectBuffer buffer, int offset, int maxLength) {
+        allowed.checkMessage(message, messageClass);
         output.resetForReUse();
         try {
             output.writeObject(message);

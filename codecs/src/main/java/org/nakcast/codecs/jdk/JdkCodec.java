@@ -63,6 +63,7 @@ public final class JdkCodec<T> implements Codec<T> {
 
     @Override
     public int encode(T message, MutableDirectBuffer buffer, int offset, int maxLength) {
+        allowed.checkMessage(message, messageClass);
         out.wrap(buffer, offset, maxLength);
         try (ObjectOutputStream objects = new CheckedOutput(out)) {
             objects.writeObject(message);

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.KryoBufferUnderflowException;
 import com.esotericsoftware.kryo.io.Output;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecException;
 import org.nakcast.codecs.CodecRegistry;
@@ -31,13 +32,15 @@ public final class KryoCodec<T> implements Codec<T> {
     private static final String UNREGISTERED_ID = "Encountered unregistered class ID: ";
 
     private final Class<T> messageClass;
+    private final AllowedClasses allowed;
     private final Kryo kryo;
     private final Output output = new Output(256, -1);
     private final BoundedInput input = new BoundedInput();
     private byte[] scratch = new byte[256];
 
-    KryoCodec(Class<T> messageClass, Kryo kryo) {
+    KryoCodec(Class<T> messageClass, AllowedClasses allowed, Kryo kryo) {
         this.messageClass = messageClass;
+        this.allowed = allowed;
         this.kryo = kryo;
     }
 
@@ -53,11 +56,7 @@ public final class KryoCodec<T> implements Codec<T> {
 
     @Override
     public int encode(T message, MutableDirectBuffer buffer, int offset, int maxLength) {
-        if (message == null || message.getClass() != messageClass) {
-            final String name = message == null ? "null" : message.getClass().getName();
-            throw new UnknownClassException("kryo codec for " + messageClass.getName() + " cannot encode " + name,
-                name);
-        }
+        allowed.checkMessage(message, messageClass);
         output.reset();
         try {
             kryo.writeClassAndObject(output, message);

@@ -36,6 +36,6 @@ public final class KryoCodecProvider implements CodecProvider {
                 kryo.register(type);
             }
         }
-        return new KryoCodec<>(spec.messageClass(), kryo);
+        return new KryoCodec<>(spec.messageClass(), allowed, kryo);
     }
 }

@@ -1,5 +1,7 @@
 package org.nakcast.codecs.sbe;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -47,6 +49,7 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
     /** SBE's message header: four uint16 fields. */
     public static final int HEADER_LENGTH = 8;
 
+    private static final ByteOrder BYTE_ORDER = ByteOrder.LITTLE_ENDIAN;
     private static final int BLOCK_LENGTH_OFFSET = 0;
     private static final int TEMPLATE_ID_OFFSET = 2;
     private static final int SCHEMA_ID_OFFSET = 4;
@@ -94,10 +97,10 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
             throw new MessageTooLargeException(messageClass(), required, maxLength);
         }
         encodeView.wrap(buffer, offset, maxLength);
-        encodeView.putShort(BLOCK_LENGTH_OFFSET, (short) encoder.sbeBlockLength(), SbeWire.BYTE_ORDER);
-        encodeView.putShort(TEMPLATE_ID_OFFSET, (short) encoder.sbeTemplateId(), SbeWire.BYTE_ORDER);
-        encodeView.putShort(SCHEMA_ID_OFFSET, (short) encoder.sbeSchemaId(), SbeWire.BYTE_ORDER);
-        encodeView.putShort(VERSION_OFFSET, (short) encoder.sbeSchemaVersion(), SbeWire.BYTE_ORDER);
+        encodeView.putShort(BLOCK_LENGTH_OFFSET, (short) encoder.sbeBlockLength(), BYTE_ORDER);
+        encodeView.putShort(TEMPLATE_ID_OFFSET, (short) encoder.sbeTemplateId(), BYTE_ORDER);
+        encodeView.putShort(SCHEMA_ID_OFFSET, (short) encoder.sbeSchemaId(), BYTE_ORDER);
+        encodeView.putShort(VERSION_OFFSET, (short) encoder.sbeSchemaVersion(), BYTE_ORDER);
         encoder.wrap(encodeView, HEADER_LENGTH);
         return encoder;
     }
@@ -110,7 +113,9 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
     @Override
     public int encode(T message, MutableDirectBuffer buffer, int offset, int maxLength) {
         if (!messageClass().isInstance(message)) {
-            throw SbeWire.notCarried(message, messageClass());
+            final String name = message == null ? "null" : message.getClass().getName();
+            throw new UnknownClassException("flyweight codec for " + messageClass().getName() + " cannot encode "
+                + name, name);
         }
         final int required = HEADER_LENGTH + binding.encodedLength(message);
         if (required > maxLength) {
@@ -130,10 +135,10 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
             throw new TruncatedMessageException(length + " bytes cannot hold the SBE header", offset);
         }
         decodeView.wrap(buffer, offset, length);
-        final int blockLength = decodeView.getShort(BLOCK_LENGTH_OFFSET, SbeWire.BYTE_ORDER) & 0xFFFF;
-        final int templateId = decodeView.getShort(TEMPLATE_ID_OFFSET, SbeWire.BYTE_ORDER) & 0xFFFF;
-        final int schemaId = decodeView.getShort(SCHEMA_ID_OFFSET, SbeWire.BYTE_ORDER) & 0xFFFF;
-        final int version = decodeView.getShort(VERSION_OFFSET, SbeWire.BYTE_ORDER) & 0xFFFF;
+        final int blockLength = decodeView.getShort(BLOCK_LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF;
+        final int templateId = decodeView.getShort(TEMPLATE_ID_OFFSET, BYTE_ORDER) & 0xFFFF;
+        final int schemaId = decodeView.getShort(SCHEMA_ID_OFFSET, BYTE_ORDER) & 0xFFFF;
+        final int version = decodeView.getShort(VERSION_OFFSET, BYTE_ORDER) & 0xFFFF;
         if (schemaId != decoder.sbeSchemaId() || templateId != decoder.sbeTemplateId()) {
             throw new UnknownClassException("SBE schema " + schemaId + " template " + templateId
                 + " is not " + messageClass().getName() + " (schema " + decoder.sbeSchemaId()
