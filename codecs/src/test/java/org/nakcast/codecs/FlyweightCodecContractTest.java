@@ -17,6 +17,8 @@ import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
  * and no allocation in steady state.
  */
 final class FlyweightCodecContractTest extends CodecContractTest {
+    /** Header 8 + instrument (8 + 8) + qty 4 + price 8, as the schema fixes it. */
+    private static final int PRICE_UPDATE_LENGTH = 36;
     private static final int WARM_UP = 200_000;
     private static final int MEASURED = 100_000;
     private static final int BLOCK_LENGTH = 0;
@@ -40,7 +42,7 @@ final class FlyweightCodecContractTest extends CodecContractTest {
     void writesAndReadsFieldsInPlace() {
         flyweights.encoder(datagram, OFFSET, 64).qty(7).price(99.5).instrument().instrumentId(42).mnemonic("EURUSD");
         final int length = flyweights.encodedLength();
-        assertThat(length).isEqualTo(SbeCodecLayout.PRICE_UPDATE_LENGTH);
+        assertThat(length).isEqualTo(PRICE_UPDATE_LENGTH);
 
         final PriceUpdateDecoder decoder = flyweights.decoder(datagram, OFFSET, length);
         assertThat(decoder.qty()).isEqualTo(7);
@@ -52,7 +54,7 @@ final class FlyweightCodecContractTest extends CodecContractTest {
 
     @Test
     void refusesAClaimTooSmallForTheFixedBlock() {
-        assertThatThrownBy(() -> flyweights.encoder(datagram, OFFSET, SbeCodecLayout.PRICE_UPDATE_LENGTH - 1))
+        assertThatThrownBy(() -> flyweights.encoder(datagram, OFFSET, PRICE_UPDATE_LENGTH - 1))
             .isInstanceOf(MessageTooLargeException.class);
     }
 
@@ -93,7 +95,7 @@ final class FlyweightCodecContractTest extends CodecContractTest {
         prices.encode(SampleMessages.samplePriceUpdate(codecName()), datagram, OFFSET, 64);
         datagram.putShort(OFFSET + VERSION, (short) (PriceUpdateDecoder.SCHEMA_VERSION + 1));
         datagram.putShort(OFFSET + BLOCK_LENGTH, (short) (PriceUpdateDecoder.BLOCK_LENGTH + 4));
-        final int newerLength = SbeCodecLayout.PRICE_UPDATE_LENGTH + 4;
+        final int newerLength = PRICE_UPDATE_LENGTH + 4;
         assertThat(flyweights.decode(datagram, OFFSET, newerLength)).isEqualTo(SampleMessages.samplePriceUpdate());
     }
 

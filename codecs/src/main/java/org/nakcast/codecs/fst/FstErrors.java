@@ -1,5 +1,7 @@
 package org.nakcast.codecs.fst;
 
+import java.io.EOFException;
+
 import org.nakcast.codecs.CodecException;
 import org.nakcast.codecs.CorruptMessageException;
 import org.nakcast.codecs.TruncatedMessageException;
@@ -20,7 +22,7 @@ final class FstErrors {
             if (cause instanceof FstBoundsException bounds) {
                 return new TruncatedMessageException(bounds.getMessage(), offset + bounds.position(), thrown);
             }
-            if (cause instanceof ArrayIndexOutOfBoundsException || cause instanceof java.io.EOFException) {
+            if (cause instanceof ArrayIndexOutOfBoundsException || cause instanceof EOFException) {
                 return new TruncatedMessageException(codecName + " read past the end", offset, thrown);
             }
         }

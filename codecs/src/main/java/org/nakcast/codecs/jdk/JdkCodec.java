@@ -1,5 +1,6 @@
 package org.nakcast.codecs.jdk;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
@@ -7,6 +8,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.OutputStream;
+import java.io.StreamCorruptedException;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -88,7 +90,7 @@ public final class JdkCodec<T> implements Codec<T> {
             }
         } catch (InvalidClassException ex) {
             throw rejected(ex, offset);
-        } catch (java.io.EOFException | java.io.StreamCorruptedException ex) {
+        } catch (EOFException | StreamCorruptedException ex) {
             throw new TruncatedMessageException(name + ": " + ex, offset, ex);
         } catch (IOException | ClassNotFoundException | RuntimeException ex) {
             if (ex instanceof CodecException codecException) {
