@@ -45,7 +45,8 @@ import org.nakcast.transport.status.SystemCounters;
  * (held datagrams in it included) and reports that range; the lost message count is exact
  * because the wire carries the index of the first message after the range. One exception: a
  * stream that started from a HEARTBEAT and lost its very first datagrams for good never learned
- * the message index there, and reports 0 lost messages for that first range.
+ * the message index there, and reports 0 lost messages for that first range (unless the heartbeat
+ * said the publisher had sent nothing yet: then the index is 0).
  *
  * <p>The handler and listener run inside these methods. A handler that throws loses the rest of
  * that datagram's messages but never sees a message twice. Wire input never makes these methods
@@ -193,6 +194,9 @@ public final class InboundStream {
         }
         if (!started) {
             start(highestSequence + 1);
+            if (highestSequence == -1) {
+                delivery.continueAt(0);
+            }
             return;
         }
         see(highestSequence, false, nowNs);
@@ -216,7 +220,7 @@ public final class InboundStream {
         lostMessages.getAndAdd(lost);
         expected = toSequence + 1;
         highestSeen = Math.max(highestSeen, toSequence);
-        delivery.skipTo(firstMessageAfter);
+        delivery.continueAt(firstMessageAfter);
         naks.onSkipped();
         if (dropOnLoss) {
             dropped = true;

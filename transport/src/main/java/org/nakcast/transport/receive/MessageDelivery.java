@@ -92,13 +92,13 @@ final class MessageDelivery {
     }
 
     /**
-     * Moves past an unrecoverable range: drops the message being joined (the range's loss count
-     * includes it) and continues at {@code firstMessageAfter}, the first message to begin after
-     * the range. The index never moves backwards.
+     * Continues with message {@code messageIndex} as the next to begin: after an unrecoverable
+     * range (the message being joined is dropped: the range's loss count includes it), or at the
+     * start of a publisher that has sent nothing yet (index 0). The index never moves backwards.
      */
-    void skipTo(long firstMessageAfter) {
+    void continueAt(long messageIndex) {
         reassembler.abandon();
-        nextMessageIndex = indexKnown ? Math.max(nextMessageIndex, firstMessageAfter) : firstMessageAfter;
+        nextMessageIndex = indexKnown ? Math.max(nextMessageIndex, messageIndex) : messageIndex;
         indexKnown = true;
     }
 

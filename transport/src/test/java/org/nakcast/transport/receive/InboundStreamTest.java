@@ -710,6 +710,16 @@ class InboundStreamTest {
         }
 
         @Test
+        void aStreamStartedByTheHeartbeatOfAPublisherThatSentNothingCountsFromMessageZero() {
+            h.heartbeat(-1).data(2, 3, "m3");
+
+            h.stream.onUnrecoverable(0, 1, 3, h.nowNs);
+
+            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 0, 1, 3, false));
+            assertThat(h.delivered()).containsExactly(new Delivered(3, TOPIC, SESSION, "m3"));
+        }
+
+        @Test
         void aStreamStartedByAHeartbeatThatLosesItsFirstDatagramsCannotCountTheMessages() {
             h.heartbeat(9).data(12, 30, "m30");
 
