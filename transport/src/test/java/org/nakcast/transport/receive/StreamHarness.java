@@ -87,8 +87,12 @@ final class StreamHarness implements MessageHandler, StreamEventListener, Datagr
         return deliverBuilt(retransmit);
     }
 
-    /** Hands the datagram in the builder to the stream. */
+    /** Hands the datagram in the builder to the stream; it must pass the checks, as the stream's caller ensures. */
     StreamHarness deliverBuilt(boolean retransmit) {
+        final DatagramCheck check = DatagramValidator.check(builder.buffer(), 0, builder.length());
+        if (check != DatagramCheck.VALID) {
+            throw new AssertionError("a test built an invalid datagram: " + check);
+        }
         stream.onData(builder.buffer(), 0, builder.length(), retransmit, nowNs);
         return this;
     }
