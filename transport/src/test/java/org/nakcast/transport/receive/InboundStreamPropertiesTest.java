@@ -24,7 +24,7 @@ import org.nakcast.transport.status.SystemCounter;
  * publisher still holds what was lost; and when it no longer does, every message is either
  * delivered once or counted in exactly one loss event.
  */
-class InboundStreamProperties {
+class InboundStreamPropertiesTest {
     private static final int DATAGRAM_LENGTH = 200;
 
     @Provide
