@@ -1,12 +1,13 @@
 /**
- * The receiving side of a publisher stream, free of I/O: {@link org.nakcast.transport.receive.InboundStream}
- * puts one (session, topic) stream's datagrams back in order, delivers each message exactly once,
- * NAKs gaps with adaptive timing, and turns unrecoverable loss into a
- * {@link org.nakcast.transport.LossEvent}. The node feeds it checked datagrams and the time, and
- * polls it for due NAKs; tests do the same with a stepped clock.
+ * The receiving side of a node. {@link org.nakcast.transport.receive.ReceiverAgent} owns the
+ * sockets; the stream logic under it is free of I/O and clocks:
+ * {@link org.nakcast.transport.receive.InboundStream} puts one (session, topic) stream's datagrams
+ * back in order, delivers each message exactly once, NAKs gaps with adaptive timing, and turns
+ * unrecoverable loss into a {@link org.nakcast.transport.LossEvent}. It is fed checked datagrams
+ * and the time, and polled for due NAKs; tests do the same with a stepped clock.
  *
- * <p>Parts, one job each: {@code ReorderWindow} holds datagrams that arrived ahead of a gap;
- * {@code MessageDelivery} and {@code Reassembler} turn in-order datagrams into messages;
+ * <p>The stream's parts, one job each: {@code ReorderWindow} holds datagrams that arrived ahead of
+ * a gap; {@code MessageDelivery} and {@code Reassembler} turn in-order datagrams into messages;
  * {@code NakScheduler} and {@code RepairTimeEstimator} decide when to NAK; {@code MissingRanges}
  * decides what a NAK lists and whether another receiver's NAK already asked for it.
  *
@@ -17,11 +18,16 @@
  *   <li>Suppression: a NAK heard from another receiver that asks for everything this stream would
  *       ask for postpones this stream's pending NAK, first or retry, by a retry interval, as if it
  *       had been sent.</li>
+ *   <li>A gap found while a retry is armed gets its own short random delay; the NAK it triggers
+ *       lists the older gaps too (one datagram, and the publisher's hold-off absorbs repeats).</li>
  *   <li>Repair time is sampled only from a RETRANSMIT that the latest NAK asked for first (Karn's
  *       rule), so a late original or an answer to an older NAK does not skew it.</li>
+ *   <li>An UNRECOVERABLE gives up everything up to its last sequence (the publisher's history is
+ *       contiguous), held datagrams included, so the loss count taken from the wire stays exact.</li>
  *   <li>A message longer than the limit, or cut short by the start of another (a publisher that
  *       breaks the fragment rules), is dropped with a loss event for one message; delivery goes
  *       on with the next message whatever the loss policy.</li>
+ *   <li>The stream counts NAKS_SENT; the sink counts datagrams and bytes sent.</li>
  * </ul>
  */
 package org.nakcast.transport.receive;
