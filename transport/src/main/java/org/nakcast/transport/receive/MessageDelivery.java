@@ -17,10 +17,13 @@ import org.nakcast.transport.status.SystemCounters;
  * {@link Reassembler}. Numbers messages as the publisher did.
  *
  * <p>The message index is that of the next message to deliver, or of the message being joined.
- * It is learned from the first datagram delivered: its completed-message count, plus one if it
- * opens with the continuation of a message begun before this receiver joined. A continuation
- * fragment of a message not being joined (one begun before the stream started, before an
- * unrecoverable gap, or refused as too large) is skipped: its message was already counted.
+ * Each datagram carries the index of the first message to begin in it (its completed-message
+ * count, plus one if it opens with the continuation of an earlier message); between messages, the
+ * index moves up to that, so it starts right for a receiver that joins late and never drifts from
+ * the publisher's numbering, even after a handler threw halfway through a datagram. It never moves
+ * backwards. A continuation fragment of a message not being joined (one begun before the stream
+ * started, before an unrecoverable gap, or refused as too large) is skipped: its message was
+ * already counted.
  */
 final class MessageDelivery {
     private final int topicId;
@@ -77,10 +80,9 @@ final class MessageDelivery {
      */
     void deliver(DirectBuffer buffer, int offset, int length, long sequence, long completedMessages) {
         int frameOffset = offset + DataFlyweight.DATA_HEADER_LENGTH;
-        if (!indexKnown) {
+        if (!reassembler.isAssembling()) {
             final boolean opensMessage = MessageFrame.isBegin(MessageFrame.flags(buffer, frameOffset));
-            nextMessageIndex = completedMessages + (opensMessage ? 0 : 1);
-            indexKnown = true;
+            moveIndexUpTo(completedMessages + (opensMessage ? 0 : 1));
         }
         final int end = offset + length;
         while (frameOffset < end) {
@@ -98,6 +100,10 @@ final class MessageDelivery {
      */
     void continueAt(long messageIndex) {
         reassembler.abandon();
+        moveIndexUpTo(messageIndex);
+    }
+
+    private void moveIndexUpTo(long messageIndex) {
         nextMessageIndex = indexKnown ? Math.max(nextMessageIndex, messageIndex) : messageIndex;
         indexKnown = true;
     }

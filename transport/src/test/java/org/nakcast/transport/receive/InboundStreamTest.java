@@ -1,6 +1,8 @@
 package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.nakcast.transport.receive.StreamHarness.RECEIVER;
 import static org.nakcast.transport.receive.StreamHarness.SESSION;
 import static org.nakcast.transport.receive.StreamHarness.TOPIC;
@@ -165,6 +167,23 @@ class InboundStreamTest {
             h.data(1, 1, "1");
 
             assertThat(h.deliveredTexts()).containsExactly("0", "1", "kept");
+        }
+    }
+
+    @Nested
+    class ThrowingHandler {
+        @Test
+        void losesTheRestOfItsDatagramButNeverSeesAMessageTwiceAndKeepsThePublishersNumbering() {
+            h.handlerThrowsOn = "boom";
+            h.data(0, 0, "a").data(2, 4, "held");
+
+            assertThatIllegalStateException().isThrownBy(() -> h.data(1, 1, "b", "boom", "never", "seen"));
+            h.handlerThrowsOn = null;
+            h.retransmit(1, 1, "b", "boom", "never", "seen").data(3, 5, "next");
+
+            assertThat(h.delivered()).extracting(Delivered::index, Delivered::text).containsExactly(
+                tuple(0L, "a"), tuple(1L, "b"), tuple(2L, "boom"), tuple(4L, "held"), tuple(5L, "next"));
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
         }
     }
 
@@ -706,7 +725,7 @@ class InboundStreamTest {
             h.stream.onUnrecoverable(1, 2, 1, h.nowNs);
 
             assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 0, false));
-            assertThat(h.stream.nextMessageIndex()).isEqualTo(3);
+            assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 1L, 5L);
         }
 
         @Test

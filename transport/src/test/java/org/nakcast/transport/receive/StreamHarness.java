@@ -53,6 +53,7 @@ final class StreamHarness implements MessageHandler, StreamEventListener, Datagr
     final InboundStream stream;
     long nowNs = 1_000_000_000L;
     boolean sinkRefuses;
+    String handlerThrowsOn;
     DirectBuffer lastMessageBuffer;
     int lastMessageOffset;
 
@@ -162,8 +163,11 @@ final class StreamHarness implements MessageHandler, StreamEventListener, Datagr
     public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
         lastMessageBuffer = buffer;
         lastMessageOffset = offset;
-        events.add(new Delivered(header.messageIndex(), header.topicId(), header.sessionId(),
-            buffer.getStringWithoutLengthAscii(offset, length)));
+        final String text = buffer.getStringWithoutLengthAscii(offset, length);
+        events.add(new Delivered(header.messageIndex(), header.topicId(), header.sessionId(), text));
+        if (text.equals(handlerThrowsOn)) {
+            throw new IllegalStateException("handler failed on " + text);
+        }
     }
 
     @Override
