@@ -39,15 +39,18 @@ final class AgentThreads implements AutoCloseable {
         switch (mode) {
             case DEDICATED -> {
                 invoker = null;
-                runners.add(new AgentRunner(idleStrategy(idle), errorHandler, errorCounter, new NamedAgent(nodeName, sender)));
-                runners.add(new AgentRunner(idleStrategy(idle), errorHandler, errorCounter, new NamedAgent(nodeName, receiver)));
+                runners.add(new AgentRunner(idleStrategy(idle), errorHandler, errorCounter,
+                    new NamedAgent(nodeName, sender)));
+                runners.add(new AgentRunner(idleStrategy(idle), errorHandler, errorCounter,
+                    new NamedAgent(nodeName, receiver)));
             }
             case SHARED -> {
                 invoker = null;
                 runners.add(new AgentRunner(idleStrategy(idle), errorHandler, errorCounter,
                     new NamedAgent(nodeName, new CompositeAgent(sender, receiver))));
             }
-            case INVOKER -> invoker = new AgentInvoker(errorHandler, errorCounter, new CompositeAgent(sender, receiver));
+            case INVOKER ->
+                invoker = new AgentInvoker(errorHandler, errorCounter, new CompositeAgent(sender, receiver));
             default -> throw new IllegalArgumentException("unknown threading mode " + mode);
         }
         if (invoker != null) {

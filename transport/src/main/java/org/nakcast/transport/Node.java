@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -45,6 +46,7 @@ import org.slf4j.LoggerFactory;
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
     private static final int COUNTER_VALUES_BYTES = 64 * 1024;
+    private static final int MIN_REORDER_WINDOW = 256;
 
     private final NodeContext context;
     private final NodeConfig config;
@@ -130,16 +132,17 @@ public final class Node implements AutoCloseable {
         final TopicConfig topic = topic(topicName);
         final TransportConfig transport = config.transport(topic.transport());
         final InboundStreamSettings streamSettings = new InboundStreamSettings(
-            context.reorderWindowCapacity(),
+            reorderWindowCapacity(transport),
             (int) transport.datagramSize().bytes(),
             context.maxReceivedMessageLength(),
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
-        final SubscriptionSettings settings = new SubscriptionSettings(topic.id(), addressOf(transport), streamSettings);
+        final SubscriptionSettings settings =
+            new SubscriptionSettings(topic.id(), addressOf(transport), streamSettings);
         receiver.addSubscription(settings, handler, listener);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
-            context.reorderWindowCapacity());
+            streamSettings.reorderWindowCapacity());
         return new RawSubscription(topicName, topic.id(), handler, receiver);
     }
 
@@ -185,6 +188,14 @@ public final class Node implements AutoCloseable {
         } catch (IllegalArgumentException ex) {
             throw new TransportException(ex.getMessage(), ex);
         }
+    }
+
+    private int reorderWindowCapacity(TransportConfig transport) {
+        if (context.reorderWindowCapacity() > 0) {
+            return context.reorderWindowCapacity();
+        }
+        final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
+        return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
     }
 
     private static int newSessionId() {

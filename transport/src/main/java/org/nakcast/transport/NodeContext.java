@@ -29,7 +29,7 @@ public final class NodeContext {
     private long lingerNs;
     private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
     private int offerBufferBytes = DEFAULT_OFFER_BUFFER_BYTES;
-    private int reorderWindowCapacity = InboundStreamSettings.DEFAULT_REORDER_WINDOW_CAPACITY;
+    private int reorderWindowCapacity;
     private int maxReceivedMessageLength = InboundStreamSettings.DEFAULT_MAX_MESSAGE_LENGTH;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
     private long seed = System.nanoTime();
@@ -146,7 +146,10 @@ public final class NodeContext {
     }
 
     /**
-     * How many datagrams ahead of a gap a receiver holds while the gap is repaired; a power of two.
+     * How many datagrams ahead of a gap a receiver holds while the gap is repaired; a power of two,
+     * or 0 (the default) to size it from the transport: twice the datagrams its socket receive
+     * buffer holds. A repair queues behind everything already in that buffer, so a smaller window
+     * overflows while the repair is on its way, and what overflows must be asked for again.
      *
      * @return this
      */
@@ -155,7 +158,7 @@ public final class NodeContext {
         return this;
     }
 
-    /** The reorder window, in datagrams. */
+    /** The reorder window, in datagrams; 0 sizes it from the transport. */
     public int reorderWindowCapacity() {
         return reorderWindowCapacity;
     }
