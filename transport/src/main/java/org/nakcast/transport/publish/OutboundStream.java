@@ -28,6 +28,9 @@ import org.nakcast.transport.status.SystemCounters;
  *                                                                      NAK -> RETRANSMIT / UNRECOVERABLE
  * </pre>
  *
+ * <p>Repairs go first: each {@link #doWork} resends queued NAKed datagrams before it sends new
+ * ones, and both draw on one rate limiter, so a publisher at its rate limit still repairs.
+ *
  * <p>Sequences: {@code sentUpTo} &lt;= {@code nextSequence}. Datagrams below {@code sentUpTo} are
  * sent; those in [sentUpTo, nextSequence) are sealed and wait for the rate limiter or the socket;
  * {@code nextSequence} is the open datagram while {@code openLength > 0}. A slot is reused only
@@ -38,6 +41,8 @@ import org.nakcast.transport.status.SystemCounters;
  */
 final class OutboundStream implements ControlledMessageHandler {
     private static final int DRAIN_LIMIT = 256;
+    private static final int RETRANSMIT_QUEUE_RANGES = 256;
+    private static final int MAX_SEALED_AHEAD = 32;
 
     private final int sessionId;
     private final int topicId;
@@ -48,12 +53,14 @@ final class OutboundStream implements ControlledMessageHandler {
     private final UnsafeBuffer historyBuffer;
     private final int datagramLength;
     private final int maxFragmentLength;
+    private final int sealedAheadLimit;
     private final SendRateLimiter rateLimiter;
     private final DatagramSink sink;
     private final DataFlyweight dataHeader = new DataFlyweight();
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+    private final RetransmitQueue retransmits = new RetransmitQueue(RETRANSMIT_QUEUE_RANGES);
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
     private final AtomicCounter unrecoverableSent;
@@ -96,6 +103,7 @@ final class OutboundStream implements ControlledMessageHandler {
         this.historyBuffer = history.buffer();
         this.datagramLength = history.slotLength();
         this.maxFragmentLength = maxFragmentLength(datagramLength);
+        this.sealedAheadLimit = Math.max(1, Math.min(MAX_SEALED_AHEAD, history.capacity() / 4));
         this.rateLimiter = rateLimiter;
         this.sink = sink;
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
@@ -140,7 +148,8 @@ final class OutboundStream implements ControlledMessageHandler {
      */
     int doWork(long nowNs) {
         this.nowNs = nowNs;
-        int work = sendSealed();
+        int work = sendRetransmits();
+        work += sendSealed();
         final int drained = ring.controlledRead(this, DRAIN_LIMIT);
         work += drained;
         final boolean offersDrained = drained < DRAIN_LIMIT;
@@ -164,8 +173,8 @@ final class OutboundStream implements ControlledMessageHandler {
             return Action.CONTINUE;
         }
         if (length <= maxFragmentLength) {
-            if (!canOpen(openLength > 0 ? 2 : 1)) {
-                return abortUntilSent();
+            if (!makeRoom(openLength > 0 ? 2 : 1)) {
+                return Action.ABORT;
             }
             sealIfOpen();
             open();
@@ -174,8 +183,8 @@ final class OutboundStream implements ControlledMessageHandler {
             return Action.CONTINUE;
         }
         final int fragments = (length + maxFragmentLength - 1) / maxFragmentLength;
-        if (!canOpen(fragments + (openLength > 0 ? 1 : 0))) {
-            return abortUntilSent();
+        if (!makeRoom(fragments + (openLength > 0 ? 1 : 0))) {
+            return Action.ABORT;
         }
         sealIfOpen();
         appendFragments(buffer, index, length);
@@ -183,9 +192,9 @@ final class OutboundStream implements ControlledMessageHandler {
         return Action.CONTINUE;
     }
 
-    private Action abortUntilSent() {
-        sendSealed();
-        return Action.ABORT;
+    /** Whether {@code count} datagrams can be opened, sending what waits first if need be. */
+    private boolean makeRoom(int count) {
+        return canOpen(count) || sendSealed() > 0 && canOpen(count);
     }
 
     private void appendFragments(MutableDirectBuffer buffer, int index, int length) {
@@ -208,9 +217,17 @@ final class OutboundStream implements ControlledMessageHandler {
         }
     }
 
-    /** Whether {@code count} more datagrams can be opened without overwriting an unsent one. */
+    /**
+     * Whether {@code count} more datagrams can be opened. Packing runs ahead of sending by at most
+     * {@link #sealedAheadLimit} datagrams (unless nothing waits, so the largest message can always
+     * go), because every datagram sealed ahead evicts a sent one from history: a paced publisher
+     * that packed all it was offered would keep nothing to repair from. It never overwrites an
+     * unsent datagram.
+     */
     private boolean canOpen(int count) {
-        return nextSequence + count - 1 - history.capacity() < sentUpTo;
+        final long waiting = nextSequence - sentUpTo;
+        return (waiting == 0 || waiting + count <= sealedAheadLimit)
+            && nextSequence + count - 1 - history.capacity() < sentUpTo;
     }
 
     private void open() {
@@ -279,8 +296,8 @@ final class OutboundStream implements ControlledMessageHandler {
     }
 
     /**
-     * Answers a NAK for this stream: resends what history holds (unless it was resent within the
-     * hold-off), and reports what it no longer holds with one UNRECOVERABLE.
+     * Answers a NAK for this stream: queues what history holds for resending (repairs go out
+     * before new data), and reports what it no longer holds with one UNRECOVERABLE per range.
      *
      * @return datagrams sent
      */
@@ -295,18 +312,33 @@ final class OutboundStream implements ControlledMessageHandler {
             if (from < oldest) {
                 work += sendUnrecoverable(from, oldest - 1, firstMessageIndexOf(oldest));
             }
-            for (long sequence = Math.max(from, oldest); sequence <= to; sequence++) {
-                if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
-                    retransmitsHeldOff.increment();
-                    continue;
-                }
-                if (!retransmit(sequence)) {
-                    return work;
-                }
-                work++;
+            if (Math.max(from, oldest) <= to) {
+                retransmits.add(Math.max(from, oldest), to);
             }
         }
-        return work;
+        return work + sendRetransmits();
+    }
+
+    /**
+     * Resends queued ranges, oldest first, until the queue is empty or the rate limiter or the
+     * socket says stop. A datagram resent within the hold-off is skipped: another receiver's NAK
+     * for it is already answered.
+     */
+    private int sendRetransmits() {
+        int sent = 0;
+        retransmits.forgetBelow(oldestRetained());
+        while (!retransmits.isEmpty()) {
+            final long sequence = retransmits.nextFrom();
+            if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
+                retransmitsHeldOff.increment();
+            } else if (retransmit(sequence)) {
+                sent++;
+            } else {
+                break;
+            }
+            retransmits.doneUpTo(sequence);
+        }
+        return sent;
     }
 
     private boolean retransmit(long sequence) {

@@ -11,6 +11,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -141,7 +142,7 @@ class OutboundStreamTest {
             offered++;
             stream.doWork(nowNs);
         }
-        assertThat(stream.nextSequence() - stream.sentUpTo()).isEqualTo(history.capacity());
+        assertThat(stream.nextSequence() - stream.sentUpTo()).isEqualTo(history.capacity() / 4);
         assertThat(stream.sentUpTo()).isZero();
 
         sink.refusing = false;
@@ -150,6 +151,40 @@ class OutboundStreamTest {
         }
 
         assertThat(messagesIn(sink.ofType(FrameType.DATA))).containsExactlyElementsOf(expectedMessages(offered, 100));
+    }
+
+    @Test
+    void packsAheadOfASlowSocketByAQuarterOfHistoryAndStillRepairsTheRest() {
+        fillDatagrams(40);
+        sink.refusing = true;
+        for (int i = 0; i < 100 && offer(message(i, 100)); i++) {
+            stream.doWork(nowNs);
+        }
+        final long oldestSentStillRetained = stream.sentUpTo() - history.capacity() * 3 / 4 + 1;
+
+        stream.onNak(nak(oldestSentStillRetained, oldestSentStillRetained), nowNs);
+        sink.refusing = false;
+        stream.doWork(nowNs);
+
+        assertThat(sink.ofType(FrameType.UNRECOVERABLE)).isEmpty();
+        final List<UnsafeBuffer> retransmits = sink.ofType(FrameType.RETRANSMIT);
+        assertThat(retransmits).hasSize(1);
+        final DataFlyweight header = new DataFlyweight();
+        header.wrap(retransmits.get(0), 0);
+        assertThat(header.sequence()).isEqualTo(oldestSentStillRetained);
+    }
+
+    @Test
+    void sendsRepairsBeforeNewData() {
+        fillDatagrams(4);
+        sink.datagrams.clear();
+        offer(message(99, OutboundStream.maxFragmentLength(DATAGRAM)));
+
+        stream.onNak(nak(1, 2), nowNs);
+        stream.doWork(nowNs);
+
+        assertThat(sink.datagrams).extracting(datagram -> HeaderFlyweight.typeCodeAt(datagram, 0))
+            .containsExactly(FrameType.RETRANSMIT.code(), FrameType.RETRANSMIT.code(), FrameType.DATA.code());
     }
 
     @Test

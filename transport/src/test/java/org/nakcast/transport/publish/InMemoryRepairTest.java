@@ -1,0 +1,137 @@
+package org.nakcast.transport.publish;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.receive.InboundStream;
+import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * A publisher stream and a receiver stream joined by an in-memory network that loses a seeded
+ * share of the data and delays everything by a fixed latency, driven by a stepped clock: every
+ * message must arrive exactly once and in order, with no loss event. The application offers far
+ * more than history holds, so a paced publisher must not let packing ahead evict what it sent.
+ */
+class InMemoryRepairTest {
+    private static final long STEP_NS = 1_000;
+    private static final long LATENCY_NS = 20_000;
+    private static final int DATAGRAM_LENGTH = 1408;
+    private static final int HISTORY_SLOTS = 1024;
+
+    private final SystemCounters counters = new SystemCounters(new CountersManager(
+        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
+        new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
+
+    @ParameterizedTest(name = "loss {0}, paced at {1} bytes/s (0: unpaced)")
+    @CsvSource({"0.01, 0", "0.05, 0", "0.20, 0", "0.01, 40000000", "0.20, 40000000"})
+    void everyMessageArrivesOnceInOrderDespiteLoss(double lossRate, long bytesPerSecond) {
+        final SplittableRandom random = new SplittableRandom(7);
+        final DelayedPipe toReceiver = new DelayedPipe();
+        final DelayedPipe toPublisher = new DelayedPipe();
+        final OfferBuffer offers = new OfferBuffer(1 << 22, 1 << 16);
+        final SendRateLimiter rateLimiter = bytesPerSecond == 0
+            ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, 64 * 1024);
+        final OutboundStream publisher = new OutboundStream(9, 1, new StreamTiming(100_000_000L, 0, 50_000),
+            offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
+            (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
+            counters);
+        final List<Long> received = new ArrayList<>();
+        final List<LossEvent> losses = new ArrayList<>();
+        final InboundStream receiver = new InboundStream(1, 9, 3, InboundStreamSettings.DEFAULTS,
+            new SplittableRandom(11), (buffer, offset, length, header) -> received.add(buffer.getLong(offset)),
+            new StreamEventListener() {
+                @Override
+                public void onLoss(LossEvent event) {
+                    losses.add(event);
+                }
+            },
+            (buffer, offset, length) -> toPublisher.send(buffer, offset, length, false),
+            new UnsafeBuffer(ByteBuffer.allocateDirect(DATAGRAM_LENGTH)), counters);
+        final NakFlyweight nak = new NakFlyweight();
+        final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+        final HeaderFlyweight header = new HeaderFlyweight();
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(70));
+        final int count = 100_000;
+        long nowNs = 0;
+        long offered = 0;
+        for (int step = 0; step < 5_000_000 && received.size() < count; step++) {
+            nowNs += STEP_NS;
+            for (int i = 0; i < 20 && offered < count; i++) {
+                message.putLong(0, offered);
+                if (offers.offer(message, 0, 70)) {
+                    offered++;
+                }
+            }
+            publisher.doWork(nowNs);
+            for (UnsafeBuffer datagram = toReceiver.poll(nowNs); datagram != null;
+                datagram = toReceiver.poll(nowNs)) {
+                header.wrap(datagram, 0);
+                final int type = header.typeCode();
+                if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
+                    receiver.onData(datagram, 0, datagram.capacity(), type == FrameType.RETRANSMIT.code(), nowNs);
+                } else if (type == FrameType.HEARTBEAT.code()) {
+                    receiver.onHeartbeat(header.sequence(), nowNs);
+                } else if (type == FrameType.UNRECOVERABLE.code()) {
+                    unrecoverable.wrap(datagram, 0);
+                    receiver.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
+                        unrecoverable.firstMessageAfter(), nowNs);
+                }
+            }
+            receiver.poll(nowNs);
+            for (UnsafeBuffer nakDatagram = toPublisher.poll(nowNs); nakDatagram != null;
+                nakDatagram = toPublisher.poll(nowNs)) {
+                nak.wrap(nakDatagram, 0);
+                publisher.onNak(nak, nowNs);
+            }
+        }
+
+        assertThat(losses).isEmpty();
+        assertThat(received).hasSize(count);
+        for (int i = 0; i < count; i++) {
+            assertThat(received.get(i)).isEqualTo(i);
+        }
+    }
+
+    /** Datagrams in flight, each delivered {@link #LATENCY_NS} after it was sent, unless lost. */
+    private static final class DelayedPipe {
+        private final ArrayDeque<UnsafeBuffer> inFlight = new ArrayDeque<>();
+        private final ArrayDeque<Long> arrivals = new ArrayDeque<>();
+        private long nowNs;
+
+        boolean send(DirectBuffer buffer, int offset, int length, boolean lose) {
+            if (!lose) {
+                final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+                copy.putBytes(0, buffer, offset, length);
+                inFlight.add(copy);
+                arrivals.add(nowNs + LATENCY_NS);
+            }
+            return true;
+        }
+
+        UnsafeBuffer poll(long nowNs) {
+            this.nowNs = nowNs;
+            if (arrivals.isEmpty() || arrivals.peek() > nowNs) {
+                return null;
+            }
+            arrivals.poll();
+            return inFlight.poll();
+        }
+    }
+}
