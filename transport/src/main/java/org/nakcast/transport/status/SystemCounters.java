@@ -48,6 +48,24 @@ public final class SystemCounters implements AutoCloseable {
         return malformedByCause.get(cause);
     }
 
+    /**
+     * The counters that are not zero, as {@code label=value} pairs in declaration order, for logs
+     * and failure messages. Allocates: not for the hot path.
+     */
+    public String describeNonZero() {
+        final StringBuilder description = new StringBuilder();
+        counters.forEach((counter, value) -> appendIfNonZero(description, counter.label(), value.get()));
+        malformedByCause.forEach((cause, value) ->
+            appendIfNonZero(description, "malformed: " + cause.description(), value.get()));
+        return description.toString();
+    }
+
+    private static void appendIfNonZero(StringBuilder description, String label, long value) {
+        if (value != 0) {
+            description.append(description.isEmpty() ? "" : ", ").append(label).append('=').append(value);
+        }
+    }
+
     /** Frees every counter for reuse by the manager. */
     @Override
     public void close() {

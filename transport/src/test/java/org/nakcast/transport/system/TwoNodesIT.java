@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,6 +16,7 @@ import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 
 class TwoNodesIT {
+    private static final IdleStrategy BACK_OFF = new BackoffIdleStrategy();
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -29,7 +32,7 @@ class TwoNodesIT {
             for (long i = 0; i < count; i++) {
                 message.putLong(0, i);
                 while (publication.offer(message, 0, 70) != RawPublication.OK) {
-                    Thread.onSpinWait();
+                    BACK_OFF.idle();
                 }
             }
 
