@@ -118,6 +118,11 @@ public class HeaderFlyweight {
         return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;
     }
 
+    /** The sequence of the datagram at {@code offset}, without wrapping a flyweight. */
+    public static long sequenceAt(DirectBuffer buffer, int offset) {
+        return buffer.getLong(offset + SEQUENCE_OFFSET, BYTE_ORDER);
+    }
+
     /** The type code as read (0..255); see {@link FrameType#fromCode}. */
     public int typeCode() {
         return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;

@@ -2,36 +2,32 @@ package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.RandomLossGenerator;
+import org.nakcast.transport.loss.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
  * One publisher and two subscribers, each subscriber losing its own seeded-random share of what
- * the network brings it: every message must still arrive, exactly once, in order, with no loss
- * event, repaired by NAKs and retransmits.
+ * the network brings it, or its own burst of 1,000 consecutive datagrams (overlapping the other's):
+ * every message must still arrive, exactly once, in order, with no loss event, repaired by NAKs
+ * and retransmits.
  */
 class LossyDeliveryIT {
-    private static final IdleStrategy BACK_OFF = new BackoffIdleStrategy();
     private static final int MESSAGE_LENGTH = 70;
 
     @Test
@@ -69,6 +65,16 @@ class LossyDeliveryIT {
         outcome.assertEverythingDelivered(300_000);
     }
 
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void burstOfAThousandConsecutiveDatagrams() throws InterruptedException {
+        final Outcome outcome = run(300_000,
+            seed -> new SequenceRangeLossGenerator(seed * 100, seed * 100 + 999, EnumSet.of(FrameType.DATA)),
+            seed -> LossGenerator.NONE);
+
+        outcome.assertEverythingDelivered(300_000);
+    }
+
     private static LossGenerator dataLoss(long seed, double rate) {
         return new RandomLossGenerator(seed, rate, EnumSet.of(FrameType.DATA, FrameType.RETRANSMIT));
     }
@@ -97,17 +103,10 @@ class LossyDeliveryIT {
                     }
                 });
             }
-            final RawPublication publication = publisherNode.publication("prices");
-            final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_LENGTH));
-            for (long i = 0; i < count; i++) {
-                message.putLong(0, i);
-                while (publication.offer(message, 0, MESSAGE_LENGTH) != RawPublication.OK) {
-                    BACK_OFF.idle();
-                }
-            }
+            NumberedMessages.publish(publisherNode.publication("prices"), count, MESSAGE_LENGTH);
             final long deadlineMs = System.currentTimeMillis() + 30_000;
             for (SequenceChecker checker : checkers) {
-                checker.awaitCount(count, deadlineMs - System.currentTimeMillis());
+                checker.awaitCount(count, deadlineMs);
             }
             final StringBuilder counters = new StringBuilder("publisher: ")
                 .append(publisherNode.counters().describeNonZero());
@@ -128,6 +127,7 @@ class LossyDeliveryIT {
         void assertEverythingDelivered(int count) {
             for (SequenceChecker checker : checkers) {
                 assertThat(checker.errors()).as(counters).isEmpty();
+                assertThat(checker.skippedRanges()).as(counters).isEmpty();
                 assertThat(checker.count()).as(counters).isEqualTo(count);
             }
             assertThat(lossEvents).as(counters).isEmpty();

@@ -9,20 +9,27 @@ import org.nakcast.transport.MessageHeader;
 
 /**
  * Checks that the messages of one publisher arrive exactly once and in order: each message
- * starts with its number, 0, 1, 2, ...
+ * starts with its number, 0, 1, 2, ... A message that comes again or out of order is an error;
+ * numbers jumped over are kept as skipped ranges, so a test can compare them with loss events.
  */
 final class SequenceChecker implements MessageHandler {
+    private static final int MAX_RECORDED = 10;
+
     private final List<String> errors = new ArrayList<>();
+    private final List<long[]> skipped = new ArrayList<>();
     private volatile long count;
     private long expected;
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+    public synchronized void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
         final long number = buffer.getLong(offset);
-        if (number != expected && errors.size() < 10) {
-            errors.add("expected message " + expected + " but got " + number);
+        if (number < expected && errors.size() < MAX_RECORDED) {
+            errors.add("expected message " + expected + " but got " + number + " again or out of order");
         }
-        if (header.messageIndex() != number && errors.size() < 10) {
+        if (number > expected && skipped.size() < MAX_RECORDED) {
+            skipped.add(new long[] {expected, number - 1});
+        }
+        if (header.messageIndex() != number && errors.size() < MAX_RECORDED) {
             errors.add("message " + number + " came with index " + header.messageIndex());
         }
         expected = number + 1;
@@ -37,9 +44,14 @@ final class SequenceChecker implements MessageHandler {
         return new ArrayList<>(errors);
     }
 
-    void awaitCount(long target, long timeoutMillis) throws InterruptedException {
-        final long deadline = System.currentTimeMillis() + timeoutMillis;
-        while (count < target && System.currentTimeMillis() < deadline) {
+    /** The inclusive ranges of message numbers jumped over, oldest first. */
+    synchronized List<long[]> skippedRanges() {
+        return new ArrayList<>(skipped);
+    }
+
+    /** Waits until {@code target} messages arrived or the deadline (epoch milliseconds) passed. */
+    void awaitCount(long target, long deadlineMs) throws InterruptedException {
+        while (count < target && System.currentTimeMillis() < deadlineMs) {
             Thread.sleep(5);
         }
     }

@@ -1,0 +1,150 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageClaim;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.loss.RandomLossGenerator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * Two invoker-mode nodes driven by the test thread over real sockets, the subscriber losing 1% of
+ * data: once warm, offering, claiming, packing, sending, receiving, NAKing, retransmitting,
+ * reordering, reassembling fragmented messages and delivering allocate nothing on that thread.
+ */
+class SteadyStateAllocationIT {
+    private static final int SMALL = 70;
+    /** Spans three 1408-byte datagrams, so every such message is fragmented and reassembled. */
+    private static final int LARGE = 3_000;
+    private static final int ROUNDS = 100_000;
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theDataPathAllocatesNothingOnceWarm() {
+        final NodeConfig base = TestConfigs.paced("40m");
+        final NodeConfig config = new NodeConfig(
+            base.node().withThreading(ThreadingMode.INVOKER), base.transports(), base.topics()).conclude();
+        final CountingHandler handler = new CountingHandler();
+        final CountingListener listener = new CountingListener();
+        try (Node publisherNode = Node.launch(config);
+            Node subscriberNode = Node.launch(new NodeContext().config(config)
+                .receiveLoss(new RandomLossGenerator(7, 0.01, EnumSet.of(FrameType.DATA))))) {
+            subscriberNode.subscribe("prices", handler, listener);
+            final Driver driver = new Driver(publisherNode, subscriberNode);
+
+            driver.run(ROUNDS);
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            driver.run(ROUNDS);
+            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            driver.drain(handler);
+
+            final String counters = "publisher: " + publisherNode.counters().describeNonZero()
+                + "\nsubscriber: " + subscriberNode.counters().describeNonZero();
+            assertThat(handler.outOfOrder).as(counters).isZero();
+            assertThat(handler.count).as(counters).isEqualTo(driver.offered);
+            assertThat(handler.large).as(counters).isPositive();
+            assertThat(listener.losses).as(counters).isZero();
+            assertThat(subscriberNode.counters().get(SystemCounter.NAKS_SENT).get()).as(counters).isPositive();
+            assertThat(publisherNode.counters().get(SystemCounter.RETRANSMITS_SENT).get()).as(counters).isPositive();
+            assertThat(allocated).as("bytes allocated in %d steady-state rounds", ROUNDS).isZero();
+        }
+    }
+
+    /** Offers numbered messages, one in 16 large and one in 4 through a claim, and drives both nodes. */
+    private static final class Driver {
+        private final Node publisherNode;
+        private final Node subscriberNode;
+        private final RawPublication publication;
+        private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(LARGE));
+        private final MessageClaim claim = new MessageClaim();
+        private long offered;
+
+        Driver(Node publisherNode, Node subscriberNode) {
+            this.publisherNode = publisherNode;
+            this.subscriberNode = subscriberNode;
+            this.publication = publisherNode.publication("prices");
+        }
+
+        void run(int rounds) {
+            for (int round = 0; round < rounds; round++) {
+                final int length = offered % 16 == 15 ? LARGE : SMALL;
+                if (offerOrClaim(length)) {
+                    offered++;
+                }
+                publisherNode.doWork();
+                subscriberNode.doWork();
+            }
+        }
+
+        private boolean offerOrClaim(int length) {
+            if (offered % 4 == 0) {
+                if (publication.tryClaim(length, claim) != RawPublication.OK) {
+                    return false;
+                }
+                claim.buffer().putLong(claim.offset(), offered);
+                claim.commit();
+                return true;
+            }
+            message.putLong(0, offered);
+            return publication.offer(message, 0, length) == RawPublication.OK;
+        }
+
+        /** Drives both nodes until every offered message is delivered, or 10 seconds passed. */
+        void drain(CountingHandler handler) {
+            publication.flush();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (handler.count < offered && System.nanoTime() < deadlineNs) {
+                publisherNode.doWork();
+                subscriberNode.doWork();
+            }
+        }
+    }
+
+    /** Counts messages and checks their numbers follow each other; allocates nothing. */
+    private static final class CountingHandler implements MessageHandler {
+        private long count;
+        private long large;
+        private long outOfOrder;
+
+        @Override
+        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+            if (buffer.getLong(offset) != count) {
+                outOfOrder++;
+            }
+            if (length == LARGE) {
+                large++;
+            }
+            count++;
+        }
+    }
+
+    /** Counts loss events. */
+    private static final class CountingListener implements StreamEventListener {
+        private long losses;
+
+        @Override
+        public void onLoss(LossEvent event) {
+            losses++;
+        }
+    }
+}

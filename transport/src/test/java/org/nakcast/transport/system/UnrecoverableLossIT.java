@@ -1,0 +1,109 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.LossPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * A subscriber misses more datagrams than the publisher's history holds: one message per
+ * datagram, a 16-datagram history, the first sends of datagrams 10..59 lost (retransmits pass).
+ * Exactly one loss event must say which datagrams and how many messages are gone, and the
+ * messages missing at the subscriber must be exactly those; then the topic's policy applies.
+ */
+class UnrecoverableLossIT {
+    private static final int DATAGRAM_LENGTH = 1408;
+    /** Fills one datagram: its 32-byte header, a 4-byte frame header and this. */
+    private static final int MESSAGE_LENGTH = DATAGRAM_LENGTH - 32 - 4;
+    private static final int HISTORY_DATAGRAMS = 16;
+    private static final long FIRST_LOST = 10;
+    private static final long LAST_LOST = 59;
+    private static final int COUNT = 200;
+
+    @ParameterizedTest
+    @EnumSource(LossPolicy.class)
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aLossBeyondHistoryRaisesExactlyOneEventWithTheRange(LossPolicy policy) throws InterruptedException {
+        final NodeConfig config = smallHistory(policy);
+        final SequenceChecker checker = new SequenceChecker();
+        final List<LossEvent> events = new CopyOnWriteArrayList<>();
+        try (Node publisherNode = Node.launch(config);
+            Node subscriberNode = Node.launch(new NodeContext().config(config)
+                .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
+            subscriberNode.subscribe("prices", checker, new StreamEventListener() {
+                @Override
+                public void onLoss(LossEvent event) {
+                    events.add(event);
+                }
+            });
+
+            NumberedMessages.publish(publisherNode.publication("prices"), COUNT, MESSAGE_LENGTH);
+            awaitQuiet(checker, events, policy);
+            final String counters = "publisher: " + publisherNode.counters().describeNonZero()
+                + "\nsubscriber: " + subscriberNode.counters().describeNonZero();
+
+            assertThat(events).as(counters).hasSize(1);
+            final LossEvent event = events.get(0);
+            assertThat(event.fromSequence()).isEqualTo(FIRST_LOST);
+            assertThat(event.toSequence()).as("the part still in history is repaired")
+                .isBetween(FIRST_LOST, LAST_LOST - 1);
+            assertThat(event.lostMessages()).isEqualTo(event.toSequence() - event.fromSequence() + 1);
+            assertThat(event.streamDropped()).isEqualTo(policy == LossPolicy.DROP);
+            assertThat(subscriberNode.counters().get(SystemCounter.LOST_MESSAGES).get())
+                .isEqualTo(event.lostMessages());
+            assertThat(checker.errors()).as(counters).isEmpty();
+            if (policy == LossPolicy.CONTINUE) {
+                assertThat(checker.skippedRanges()).as(counters).singleElement()
+                    .isEqualTo(new long[] {event.fromSequence(), event.toSequence()});
+                assertThat(checker.count()).isEqualTo(COUNT - event.lostMessages());
+            } else {
+                assertThat(checker.skippedRanges()).isEmpty();
+                assertThat(checker.count()).as("delivered up to the gap, nothing after").isEqualTo(FIRST_LOST);
+            }
+        }
+    }
+
+    /**
+     * Waits for the loss event and, when delivery goes on, for every message after the gap; then
+     * a little longer, so a second event would be seen.
+     */
+    private static void awaitQuiet(SequenceChecker checker, List<LossEvent> events, LossPolicy policy)
+        throws InterruptedException {
+        final long deadlineMs = System.currentTimeMillis() + 20_000;
+        while (!settled(checker, events, policy) && System.currentTimeMillis() < deadlineMs) {
+            Thread.sleep(5);
+        }
+        Thread.sleep(200);
+    }
+
+    private static boolean settled(SequenceChecker checker, List<LossEvent> events, LossPolicy policy) {
+        return !events.isEmpty()
+            && (policy == LossPolicy.DROP || checker.count() == COUNT - events.get(0).lostMessages());
+    }
+
+    private static NodeConfig smallHistory(LossPolicy policy) {
+        final NodeConfig paced = TestConfigs.paced("1m");
+        final List<TopicConfig> topics = paced.topics().stream()
+            .map(topic -> topic.withHistory(new ByteSize((long) HISTORY_DATAGRAMS * DATAGRAM_LENGTH))
+                .withLossPolicy(policy))
+            .toList();
+        return new NodeConfig(paced.node(), paced.transports(), topics).conclude();
+    }
+}
