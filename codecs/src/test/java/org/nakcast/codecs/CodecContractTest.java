@@ -7,18 +7,16 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.From;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.Size;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.nakcast.codecs.sample.Instrument;
 import org.nakcast.codecs.sample.OrderLeg;
 import org.nakcast.codecs.sample.PriceUpdateRecord;
@@ -31,12 +29,26 @@ import org.nakcast.codecs.sample.Side;
  * samples, of random values and of records, boundary values, exact fits, messages too large,
  * truncated and corrupt input, classes the codec does not carry. The zero-copy path's allocation
  * test lives in {@link FlyweightCodecContractTest}.
+ *
+ * <p>The randomized properties run {@value #CASES} cases each, numbered from 1 like JUnit's
+ * invocations ({@code [n]} in a report), every case drawing its values from the property's fixed
+ * seed and its number (see {@link Draw}): a failing case is rerun by its number alone.
+ *
+ * <p>One instance per codec serves every test: the codecs under test are built once (an FST
+ * configuration takes milliseconds, which each of the randomized cases would pay again) and then
+ * encode and decode everything, as an application's codec does, corrupt input included.
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CodecContractTest {
     /** Where messages are written in the test buffers: not at 0, to catch offset mistakes. */
     static final int OFFSET = 13;
     static final int CAPACITY = 64 * 1024;
     static final byte GUARD = (byte) 0x5A;
+    /** Cases per randomized property. */
+    static final int CASES = 300;
+    static final int MAX_LEGS = 60;
+    static final int MAX_RANDOM_BYTES = 300;
+    static final int MAX_FLIPS = 4;
 
     final CodecRegistry registry = CodecRegistry.create();
     final Codec<Object> prices = untyped(registry.create(SampleMessages.priceUpdateSpec(codecName())));
@@ -93,16 +105,22 @@ abstract class CodecContractTest {
         }
     }
 
-    @Property(tries = 200)
-    void roundTripsRandomPriceUpdates(@ForAll long instrumentId, @ForAll("mnemonics") String mnemonic,
-        @ForAll int qty, @ForAll double price) {
-        assertRoundTrip(prices, SampleMessages.priceUpdate(codecName(), new Instrument(instrumentId, mnemonic),
-            qty, price));
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("cases")
+    void roundTripsRandomPriceUpdates(int caseNumber) {
+        final Draw draw = new Draw(0x5EED_0001_0000L, caseNumber);
+        final Instrument instrument = new Instrument(draw.anyLong(), draw.mnemonic());
+        assertRoundTrip(prices, SampleMessages.priceUpdate(codecName(), instrument, draw.anyInt(), draw.anyDouble()));
     }
 
-    @Property(tries = 100)
-    void roundTripsRandomOrders(@ForAll long orderId, @ForAll long timestampNanos,
-        @ForAll @Size(max = 60) List<@From("legs") OrderLeg> legs) {
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("cases")
+    void roundTripsRandomOrders(int caseNumber) {
+        final Draw draw = new Draw(0x5EED_0002_0000L, caseNumber);
+        final long orderId = draw.anyLong();
+        final long timestampNanos = draw.anyLong();
+        final List<OrderLeg> legs = draw.list(0, MAX_LEGS, () -> new OrderLeg(new Instrument(draw.anyLong(),
+            draw.mnemonic()), draw.oneOf(Side.values()), draw.anyInt(), draw.anyDouble()));
         assertRoundTrip(orders, SampleMessages.order(codecName(), orderId, timestampNanos, legs));
     }
 
@@ -144,19 +162,23 @@ abstract class CodecContractTest {
         }
     }
 
-    @Property(tries = 300)
-    void decodesCorruptBytesToAMessageOrATypedError(@ForAll("flips") List<Integer> flips) {
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("cases")
+    void decodesCorruptBytesToAMessageOrATypedError(int caseNumber) {
+        final Draw draw = new Draw(0x5EED_0003_0000L, caseNumber);
         final MutableDirectBuffer buffer = guardedBuffer();
         final int length = orders.encode(SampleMessages.sampleOrder(codecName()), buffer, OFFSET, CAPACITY - OFFSET);
-        for (int i = 0; i + 1 < flips.size(); i += 2) {
-            final int at = OFFSET + Math.floorMod(flips.get(i), length);
-            buffer.putByte(at, (byte) (buffer.getByte(at) ^ flips.get(i + 1)));
+        for (int flips = draw.between(1, MAX_FLIPS); flips > 0; flips--) {
+            final int at = OFFSET + draw.between(0, length - 1);
+            buffer.putByte(at, (byte) (buffer.getByte(at) ^ draw.between(1, 255)));
         }
         assertMessageOrTypedError(buffer, length);
     }
 
-    @Property(tries = 300)
-    void decodesArbitraryBytesToAMessageOrATypedError(@ForAll @Size(max = 300) byte[] bytes) {
+    @ParameterizedTest(name = "case {0}")
+    @MethodSource("cases")
+    void decodesArbitraryBytesToAMessageOrATypedError(int caseNumber) {
+        final byte[] bytes = new Draw(0x5EED_0004_0000L, caseNumber).bytes(MAX_RANDOM_BYTES);
         final MutableDirectBuffer buffer = guardedBuffer();
         buffer.putBytes(OFFSET, bytes);
         assertMessageOrTypedError(buffer, bytes.length);
@@ -184,22 +206,8 @@ abstract class CodecContractTest {
             .satisfies(thrown -> assertThat(((UnknownClassException) thrown).className()).isNotBlank());
     }
 
-    @Provide
-    Arbitrary<String> mnemonics() {
-        return Arbitraries.strings().withCharRange((char) 1, (char) 127).ofMaxLength(Instrument.MNEMONIC_LENGTH);
-    }
-
-    @Provide
-    Arbitrary<OrderLeg> legs() {
-        final Arbitrary<Instrument> instruments = Combinators.combine(Arbitraries.longs(), mnemonics())
-            .as(Instrument::new);
-        return Combinators.combine(instruments, Arbitraries.of(Side.class), Arbitraries.integers(),
-            Arbitraries.doubles()).as(OrderLeg::new);
-    }
-
-    @Provide
-    Arbitrary<List<Integer>> flips() {
-        return Arbitraries.integers().between(1, 255).list().ofMinSize(2).ofMaxSize(8);
+    static IntStream cases() {
+        return IntStream.rangeClosed(1, CASES);
     }
 
     <T> void assertRoundTrip(Codec<T> codec, T message) {
@@ -237,6 +245,112 @@ abstract class CodecContractTest {
     static void assertGuarded(MutableDirectBuffer buffer, int from, int length) {
         for (int i = from; i < from + length; i++) {
             assertThat(buffer.getByte(i)).as("guard byte at %d", i).isEqualTo(GUARD);
+        }
+    }
+
+    /**
+     * The values of one randomized case, drawn from a {@link SplittableRandom} seeded with the
+     * property's seed plus the case number. The first {@value #EDGE_CASES} cases draw edge values
+     * only: the n-th draw of case c takes edge c + n of its kind, so every edge of every kind turns
+     * up at every place a property draws one (the extreme numbers, NaN and the infinities, the empty
+     * and the longest mnemonic, the shortest and the longest list). Later cases draw at random, over
+     * every magnitude, and still take an edge one draw in {@value #EDGE_ODDS}.
+     */
+    static final class Draw {
+        /** As many as the largest set of edges, so each place meets all of them. */
+        static final int EDGE_CASES = 10;
+        static final int EDGE_ODDS = 8;
+        private static final long[] LONG_EDGES = {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1, 1};
+        private static final int[] INT_EDGES = {Integer.MIN_VALUE, Integer.MAX_VALUE, 0, -1, 1};
+        private static final double[] DOUBLE_EDGES = {Double.NaN, Double.NEGATIVE_INFINITY,
+            Double.POSITIVE_INFINITY, -0.0, 0.0, Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MAX_VALUE,
+            Double.MAX_VALUE, 1.0};
+        private static final char FIRST_CHAR = 1;
+        private static final char LAST_CHAR = 127;
+        private static final String[] MNEMONIC_EDGES = {"", String.valueOf(FIRST_CHAR), String.valueOf(LAST_CHAR),
+            String.valueOf(FIRST_CHAR).repeat(Instrument.MNEMONIC_LENGTH),
+            String.valueOf(LAST_CHAR).repeat(Instrument.MNEMONIC_LENGTH)};
+
+        private final SplittableRandom random;
+        private final boolean edgesOnly;
+        private final int caseNumber;
+        private int draws;
+
+        Draw(long seed, int caseNumber) {
+            this.random = new SplittableRandom(seed + caseNumber);
+            this.edgesOnly = caseNumber <= EDGE_CASES;
+            this.caseNumber = caseNumber;
+        }
+
+        /** Any long, small or large. */
+        long anyLong() {
+            final int edge = edge(LONG_EDGES.length);
+            return edge >= 0 ? LONG_EDGES[edge] : random.nextLong() >> random.nextInt(Long.SIZE);
+        }
+
+        /** Any int, small or large. */
+        int anyInt() {
+            final int edge = edge(INT_EDGES.length);
+            return edge >= 0 ? INT_EDGES[edge] : random.nextInt() >> random.nextInt(Integer.SIZE);
+        }
+
+        /** Any double: half of them any bit pattern at all, half of them plain prices. */
+        double anyDouble() {
+            final int edge = edge(DOUBLE_EDGES.length);
+            if (edge >= 0) {
+                return DOUBLE_EDGES[edge];
+            }
+            return random.nextBoolean() ? Double.longBitsToDouble(random.nextLong()) : random.nextDouble(-1e6, 1e6);
+        }
+
+        /** Between {@code min} and {@code max}, both included. */
+        int between(int min, int max) {
+            final int edge = edge(2);
+            return edge == 0 ? min : edge == 1 ? max : random.nextInt(min, max + 1);
+        }
+
+        /** A mnemonic: up to {@link Instrument#MNEMONIC_LENGTH} ASCII characters, NUL excepted. */
+        String mnemonic() {
+            final int edge = edge(MNEMONIC_EDGES.length);
+            if (edge >= 0) {
+                return MNEMONIC_EDGES[edge];
+            }
+            final char[] chars = new char[random.nextInt(Instrument.MNEMONIC_LENGTH + 1)];
+            for (int i = 0; i < chars.length; i++) {
+                chars[i] = (char) random.nextInt(FIRST_CHAR, LAST_CHAR + 1);
+            }
+            return new String(chars);
+        }
+
+        <T> T oneOf(T[] choices) {
+            final int edge = edge(choices.length);
+            return choices[edge >= 0 ? edge : random.nextInt(choices.length)];
+        }
+
+        <T> List<T> list(int minSize, int maxSize, Supplier<T> element) {
+            final int size = between(minSize, maxSize);
+            final List<T> list = new ArrayList<>(size);
+            for (int i = 0; i < size; i++) {
+                list.add(element.get());
+            }
+            return list;
+        }
+
+        /** Up to {@code maxLength} bytes of any value. */
+        byte[] bytes(int maxLength) {
+            final byte[] bytes = new byte[between(0, maxLength)];
+            for (int i = 0; i < bytes.length; i++) {
+                bytes[i] = (byte) between(Byte.MIN_VALUE, Byte.MAX_VALUE);
+            }
+            return bytes;
+        }
+
+        /** Which of {@code count} edges to take, or -1 to draw at random. */
+        private int edge(int count) {
+            if (edgesOnly) {
+                return (caseNumber + draws++) % count;
+            }
+            return random.nextInt(EDGE_ODDS) == 0 ? random.nextInt(count) : -1;
         }
     }
 }
