@@ -2,10 +2,6 @@ package org.nakcast.transport.receive;
 
 import java.util.List;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 
@@ -15,6 +11,8 @@ import org.nakcast.transport.protocol.NakFlyweight;
  * that contradict each other, repeats, answers to questions never asked.
  */
 final class WireInput {
+    static final int MAX_EVENTS = 200;
+
     private WireInput() {
     }
 
@@ -72,50 +70,39 @@ final class WireInput {
         }
     }
 
-    /** Any mix of events. */
-    static Arbitrary<List<Event>> events() {
-        return Arbitraries.frequencyOf(
-                Tuple.of(5, data()), Tuple.of(1, heartbeat()), Tuple.of(1, unrecoverable()), Tuple.of(1, nakHeard()),
-                Tuple.of(2, poll()))
-            .list().ofMaxSize(200);
+    /** Any mix of events, up to {@value #MAX_EVENTS}. */
+    static List<Event> events(Draw draw) {
+        return draw.list(0, MAX_EVENTS, () -> switch (draw.weighted(5, 1, 1, 1, 2)) {
+            case 0 -> data(draw);
+            case 1 -> new Heartbeat(draw.between(-1L, 25));
+            case 2 -> unrecoverable(draw);
+            case 3 -> nakHeard(draw);
+            default -> new Poll(draw.between(0L, 10_000_000));
+        });
     }
 
-    private static Arbitrary<Event> data() {
-        final Arbitrary<List<Integer>> fragments = Arbitraries.integers().between(0, 120).list().ofMinSize(1)
-            .ofMaxSize(4);
-        return Combinators.combine(sequences(), Arbitraries.longs().between(0, 60), Arbitraries.of(true, false),
-                Arbitraries.of(true, false), Arbitraries.of(true, false), fragments)
-            .as(Data::new);
+    private static Event data(Draw draw) {
+        return new Data(sequence(draw), draw.between(0L, 60), draw.bool(), draw.bool(), draw.bool(),
+            draw.list(1, 4, () -> draw.between(0, 120)));
     }
 
-    private static Arbitrary<Event> heartbeat() {
-        return Arbitraries.longs().between(-1, 25).map(Heartbeat::new);
+    private static Event unrecoverable(Draw draw) {
+        final long from = sequence(draw);
+        return new Unrecoverable(from, from + draw.between(0L, 10), draw.between(0L, 80));
     }
 
-    private static Arbitrary<Event> unrecoverable() {
-        return Combinators.combine(sequences(), Arbitraries.longs().between(0, 10), Arbitraries.longs().between(0, 80))
-            .as((from, span, after) -> new Unrecoverable(from, from + span, after));
+    /** As many ranges as a NAK holds at most, each a few sequences after the last. */
+    private static Event nakHeard(Draw draw) {
+        final long[] bounds = new long[2 * draw.between(1, NakFlyweight.maxRanges(200))];
+        long at = 0;
+        for (int i = 0; i < bounds.length; i++) {
+            at += draw.between(0L, 5) + (i % 2 == 0 && i > 0 ? 1 : 0);
+            bounds[i] = at;
+        }
+        return new NakHeard(bounds);
     }
 
-    private static Arbitrary<Event> nakHeard() {
-        return Arbitraries.longs().between(0, 5).list().ofMinSize(2).ofMaxSize(2 * NakFlyweight.maxRanges(200))
-            .filter(steps -> steps.size() % 2 == 0)
-            .map(steps -> {
-                final long[] bounds = new long[steps.size()];
-                long at = 0;
-                for (int i = 0; i < bounds.length; i++) {
-                    at += steps.get(i) + (i % 2 == 0 && i > 0 ? 1 : 0);
-                    bounds[i] = at;
-                }
-                return new NakHeard(bounds);
-            });
-    }
-
-    private static Arbitrary<Event> poll() {
-        return Arbitraries.longs().between(0, 10_000_000).map(Poll::new);
-    }
-
-    private static Arbitrary<Long> sequences() {
-        return Arbitraries.longs().between(0, 20);
+    private static long sequence(Draw draw) {
+        return draw.between(0L, 20);
     }
 }
