@@ -14,4 +14,15 @@ package org.nakcast.transport;
  */
 public record LossEvent(
     int topicId, int sessionId, long fromSequence, long toSequence, long lostMessages, boolean streamDropped) {
+    /**
+     * The event in words, for logs and operators, e.g. {@code topic 1, publisher session 77:
+     * 35 messages lost in datagrams 10..44; delivery goes on after the gap (loss policy continue)}.
+     */
+    public String describe() {
+        return "topic %d, publisher session %d: %d messages lost in datagrams %d..%d; %s".formatted(
+            topicId, sessionId, lostMessages, fromSequence, toSequence,
+            streamDropped
+                ? "stream dropped, no more messages from it (loss policy drop)"
+                : "delivery goes on after the gap (loss policy continue)");
+    }
 }

@@ -10,12 +10,16 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Everything a node receives on one topic: the publisher streams heard so far, and the
  * subscriptions their messages and events fan out to. Lives on the receiving thread.
  */
 final class TopicReceiver implements MessageHandler, StreamEventListener {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicReceiver.class);
+
     private final SubscriptionSettings settings;
     private final ReceiverAgent.ReceivingTransport transport;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
@@ -75,6 +79,7 @@ final class TopicReceiver implements MessageHandler, StreamEventListener {
 
     @Override
     public void onLoss(LossEvent event) {
+        LOG.warn("{}", event.describe());
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             subscribers.get(i).listener.onLoss(event);
         }
