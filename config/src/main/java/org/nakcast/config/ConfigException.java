@@ -16,7 +16,7 @@ public final class ConfigException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     private final String source;
-    private final List<Problem> problems;
+    private final transient List<Problem> problems;
 
     /**
      * @param source the file or resource the config came from, or where it was built
@@ -40,8 +40,8 @@ public final class ConfigException extends RuntimeException {
         return source;
     }
 
-    /** @return every problem, in the order of the document */
+    /** @return every problem, in the order of the document (the message alone survives serialization) */
     public List<Problem> problems() {
-        return problems;
+        return problems == null ? List.of() : problems;
     }
 }
