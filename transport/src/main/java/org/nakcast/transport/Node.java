@@ -11,6 +11,8 @@ import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.FlyweightCodec;
 import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
@@ -54,11 +56,13 @@ public final class Node implements AutoCloseable {
     private final SenderAgent sender;
     private final ReceiverAgent receiver;
     private final AgentThreads threads;
+    private final TopicCodecs topicCodecs;
     private volatile boolean closed;
 
     private Node(NodeContext context) {
         this.context = context.conclude();
         this.config = context.config();
+        this.topicCodecs = new TopicCodecs(this.context);
         final NodeSettings settings = config.node();
         this.counters = new SystemCounters(new CountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES * 4)),
@@ -120,6 +124,65 @@ public final class Node implements AutoCloseable {
     }
 
     /**
+     * Starts publishing typed messages on a topic, encoded with the codec the topic's config names.
+     *
+     * @throws TransportException naming the topic, codec and class when the codec cannot carry
+     *     {@code messageClass}, or the socket that failed
+     */
+    public <T> Publication<T> publication(String topicName, Class<T> messageClass) {
+        final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
+        return new Publication<>(publication(topicName), codec);
+    }
+
+    /**
+     * Starts publishing flyweight messages on a topic: claim the encoder, set its fields, commit.
+     *
+     * @param messageClass the message type the topic's flyweight codec is bound to
+     * @param encoderClass the encoder flyweight that writes it
+     * @throws TransportException when the topic's codec has no flyweight path or another encoder
+     */
+    public <T, E> FlyweightPublication<E> flyweightPublication(
+        String topicName, Class<T> messageClass, Class<E> encoderClass) {
+        final FlyweightCodec<T, ?, ?> codec =
+            topicCodecs.flyweightCodec(topic(topicName), messageClass, encoderClass, true);
+        @SuppressWarnings("unchecked") // checked: the codec's encoder class is encoderClass
+        final FlyweightCodec<T, E, ?> typed = (FlyweightCodec<T, E, ?>) codec;
+        return new FlyweightPublication<>(publication(topicName), typed);
+    }
+
+    /**
+     * Subscribes to a topic's messages as objects, decoded with the codec the topic's config names.
+     * A message the codec refuses is counted and reported to {@code events}, never delivered half-built.
+     *
+     * @throws TransportException naming the topic, codec and class when the codec cannot carry
+     *     {@code messageClass}, or the socket that failed
+     */
+    public <T> Subscription subscribe(
+        String topicName, Class<T> messageClass, MessageListener<? super T> listener, StreamEventListener events) {
+        final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
+        return subscribe(topicName, new DecodingHandler<>(codec::decode, listener, events,
+            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events);
+    }
+
+    /**
+     * Subscribes to a topic's messages as decoder flyweights wrapped over the received datagram:
+     * no copy, no object. The decoder is reused; read it during the call.
+     *
+     * @param messageClass the message type the topic's flyweight codec is bound to
+     * @param decoderClass the decoder flyweight that reads it
+     * @throws TransportException when the topic's codec has no flyweight path or another decoder
+     */
+    public <T, D> Subscription subscribeFlyweight(String topicName, Class<T> messageClass, Class<D> decoderClass,
+        MessageListener<? super D> listener, StreamEventListener events) {
+        final FlyweightCodec<T, ?, ?> codec =
+            topicCodecs.flyweightCodec(topic(topicName), messageClass, decoderClass, false);
+        @SuppressWarnings("unchecked") // checked: the codec's decoder class is decoderClass
+        final FlyweightCodec<T, ?, D> typed = (FlyweightCodec<T, ?, D>) codec;
+        return subscribe(topicName, new DecodingHandler<>(typed::decoder, listener, events,
+            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events);
+    }
+
+    /**
      * Subscribes to a topic's messages. The transport's sockets are opened now, so a port or
      * interface problem fails here.
      *
@@ -127,7 +190,7 @@ public final class Node implements AutoCloseable {
      * @param listener gets stream start and loss events
      * @throws TransportException naming the topic or the socket that failed
      */
-    public RawSubscription subscribe(String topicName, MessageHandler handler, StreamEventListener listener) {
+    public Subscription subscribe(String topicName, MessageHandler handler, StreamEventListener listener) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final TransportConfig transport = config.transport(topic.transport());
@@ -143,7 +206,7 @@ public final class Node implements AutoCloseable {
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
             streamSettings.reorderWindowCapacity());
-        return new RawSubscription(topicName, topic.id(), handler, receiver);
+        return new Subscription(topicName, topic.id(), handler, receiver);
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.receive.InboundStreamSettings;
@@ -24,6 +25,7 @@ public final class NodeContext {
 
     private NodeConfig config;
     private NanoClock clock = SystemNanoClock.INSTANCE;
+    private CodecRegistry codecs;
     private LossGenerator sendLoss = LossGenerator.NONE;
     private LossGenerator receiveLoss = LossGenerator.NONE;
     private long lingerNs;
@@ -62,6 +64,25 @@ public final class NodeContext {
     /** The clock every timer reads. */
     public NanoClock clock() {
         return clock;
+    }
+
+    /**
+     * Where typed publications and subscriptions find the codec a topic names. Default:
+     * {@link CodecRegistry#create()}, the built-in codecs plus those found by {@code ServiceLoader}.
+     *
+     * @return this
+     */
+    public NodeContext codecs(CodecRegistry registry) {
+        this.codecs = Objects.requireNonNull(registry, "registry");
+        return this;
+    }
+
+    /** The codec registry; created on first use when none was given. */
+    public CodecRegistry codecs() {
+        if (codecs == null) {
+            codecs = CodecRegistry.create();
+        }
+        return codecs;
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.nakcast.transport;
 
+import org.nakcast.codecs.CodecException;
+
 /**
  * What happens to publisher streams as a receiver sees them. Called on the receiving thread;
  * every method has an empty default, so a listener implements only what it cares about.
@@ -17,5 +19,15 @@ public interface StreamEventListener {
 
     /** Messages were lost for good; see {@link LossEvent}. */
     default void onLoss(LossEvent event) {
+    }
+
+    /**
+     * A typed subscription's codec could not decode a message (corrupt bytes, a class outside the
+     * allow-list, ...); it was skipped and counted, and delivery goes on.
+     *
+     * @param header the message's topic, publisher session and index; reused, read it during the call
+     * @param error what the codec said, naming the class or offset
+     */
+    default void onUndecodable(MessageHeader header, CodecException error) {
     }
 }

@@ -52,7 +52,9 @@ public enum SystemCounter {
     /** Errors reported to the node's error handler. */
     ERRORS(23, "errors"),
     /** Datagrams rejected by the checks, all causes together (each cause has its own counter too). */
-    MALFORMED(24, "malformed datagrams");
+    MALFORMED(24, "malformed datagrams"),
+    /** Messages a typed subscription's codec refused (corrupt, or a class it does not carry). */
+    UNDECODABLE_MESSAGES(25, "undecodable messages");
 
     private final int typeId;
     private final String label;

@@ -3,16 +3,17 @@ package org.nakcast.transport;
 import org.nakcast.transport.receive.ReceiverAgent;
 
 /**
- * A subscription to one topic's byte messages. Messages and stream events reach the handler and
- * listener given at {@link Node#subscribe}, on the node's receiving thread, until {@link #close()}.
+ * A subscription to one topic, typed or raw. Messages and stream events reach the listeners given
+ * at {@link Node#subscribe} (or {@code subscribeFlyweight}), on the node's receiving thread, until
+ * {@link #close()}.
  */
-public final class RawSubscription implements AutoCloseable {
+public final class Subscription implements AutoCloseable {
     private final String topicName;
     private final int topicId;
     private final MessageHandler handler;
     private final ReceiverAgent receiver;
 
-    RawSubscription(String topicName, int topicId, MessageHandler handler, ReceiverAgent receiver) {
+    Subscription(String topicName, int topicId, MessageHandler handler, ReceiverAgent receiver) {
         this.topicName = topicName;
         this.topicId = topicId;
         this.handler = handler;

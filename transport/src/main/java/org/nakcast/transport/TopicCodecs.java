@@ -1,0 +1,80 @@
+package org.nakcast.transport;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecException;
+import org.nakcast.codecs.CodecSpec;
+import org.nakcast.codecs.FlyweightCodec;
+import org.nakcast.config.TopicConfig;
+
+/**
+ * Builds the codec a topic's config names, for the message class the application asks for, and
+ * turns every way that can go wrong into a {@link TransportException} that names the topic, the
+ * codec and the class. Each publication and subscription gets its own codec instance: codecs keep
+ * state and are used by one thread.
+ */
+final class TopicCodecs {
+    private final NodeContext context;
+
+    TopicCodecs(NodeContext context) {
+        this.context = context;
+    }
+
+    /** The topic's codec for {@code messageClass}. */
+    <T> Codec<T> codec(TopicConfig topic, Class<T> messageClass) {
+        try {
+            final Codec<T> codec = context.codecs().factory(topic.codec())
+                .create(new CodecSpec<>(topic.codec(), messageClass, allowedClasses(topic)));
+            if (!codec.messageClass().equals(messageClass)) {
+                throw mismatch(topic, messageClass, "it carries " + codec.messageClass().getName());
+            }
+            return codec;
+        } catch (CodecException ex) {
+            throw mismatch(topic, messageClass, ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * The topic's flyweight codec for {@code messageClass}, checked to use {@code flyweightClass}
+     * as its encoder (or decoder, as {@code encoder} says).
+     */
+    <T, F> FlyweightCodec<T, ?, ?> flyweightCodec(
+        TopicConfig topic, Class<T> messageClass, Class<F> flyweightClass, boolean encoder) {
+        final Codec<T> codec = codec(topic, messageClass);
+        if (!(codec instanceof FlyweightCodec<T, ?, ?> flyweight)) {
+            throw mismatch(topic, messageClass, "codec '" + topic.codec() + "' has no flyweight path");
+        }
+        final Class<?> actual = encoder ? flyweight.encoderClass() : flyweight.decoderClass();
+        if (!actual.equals(flyweightClass)) {
+            throw mismatch(topic, messageClass, "its " + (encoder ? "encoder" : "decoder") + " is "
+                + actual.getName() + ", not " + flyweightClass.getName());
+        }
+        return flyweight;
+    }
+
+    private List<Class<?>> allowedClasses(TopicConfig topic) {
+        final ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        final List<Class<?>> classes = new ArrayList<>();
+        for (String name : topic.allowedClasses()) {
+            try {
+                classes.add(Class.forName(name, false, loader));
+            } catch (ClassNotFoundException ex) {
+                throw new TransportException("topic '" + topic.name() + "': allowed class " + name
+                    + " is not on the class path", ex);
+            }
+        }
+        return classes;
+    }
+
+    private static TransportException mismatch(TopicConfig topic, Class<?> messageClass, String why) {
+        return mismatch(topic, messageClass, why, null);
+    }
+
+    private static TransportException mismatch(
+        TopicConfig topic, Class<?> messageClass, String why, Throwable cause) {
+        return new TransportException("topic '" + topic.name() + "' (codec '" + topic.codec() + "') cannot carry "
+            + messageClass.getName() + ": " + why, cause);
+    }
+}

@@ -1,0 +1,151 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.nakcast.codecs.CodecException;
+import org.nakcast.codecs.sample.Order;
+import org.nakcast.codecs.sample.PriceUpdate;
+import org.nakcast.codecs.sample.SampleMessages;
+import org.nakcast.codecs.sample.sbe.InstrumentDecoder;
+import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
+import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.FlyweightPublication;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.Publication;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.TransportException;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * Typed topics of the embedded default config: {@code prices} (flyweight) through the zero-copy
+ * claim and decoder path, {@code orders} (FST) as objects; and what happens when the classes do
+ * not fit the topic's codec, or the bytes do not decode.
+ */
+class TypedTopicsIT {
+    private static final int COUNT = 10_000;
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void flyweightPricesAreWrittenInPlaceAndReadFromTheDatagram() throws InterruptedException {
+        final long[] received = new long[2];
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class,
+                (PriceUpdateDecoder price, MessageHeader header) -> {
+                    if (price.qty() == received[0] && price.instrument().instrumentId() == 42) {
+                        received[1]++;
+                    }
+                    received[0]++;
+                }, new StreamEventListener() { });
+            final FlyweightPublication<PriceUpdateEncoder> prices =
+                publisherNode.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+
+            for (int i = 0; i < COUNT; i++) {
+                final PriceUpdateEncoder price = prices.claim();
+                price.instrument().instrumentId(42).mnemonic("EURUSD");
+                price.qty(i).price(1.0825);
+                while (prices.commit() == RawPublication.BACK_PRESSURED) {
+                    Thread.onSpinWait();
+                }
+            }
+            awaitCount(received, COUNT);
+        }
+        assertThat(received[1]).as("messages with the fields as written, in order").isEqualTo(COUNT);
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void ordersTravelAsObjectsThroughTheTopicsCodec() throws InterruptedException {
+        final Order sample = (Order) SampleMessages.sampleOrder("fst");
+        final List<Order> received = new CopyOnWriteArrayList<>();
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
+                new StreamEventListener() { });
+            final Publication<Order> orders = publisherNode.publication("orders", Order.class);
+
+            for (int i = 0; i < 100; i++) {
+                while (orders.offer(sample) == RawPublication.BACK_PRESSURED) {
+                    Thread.onSpinWait();
+                }
+            }
+            awaitSize(received, 100);
+        }
+        assertThat(received).hasSize(100).allSatisfy(order -> assertThat(order).isEqualTo(sample));
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aMessageTheCodecCannotDecodeIsReportedAndDeliveryGoesOn() throws InterruptedException {
+        final Order sample = (Order) SampleMessages.sampleOrder("fst");
+        final List<Order> received = new CopyOnWriteArrayList<>();
+        final List<CodecException> undecodable = new CopyOnWriteArrayList<>();
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
+                new StreamEventListener() {
+                    @Override
+                    public void onUndecodable(MessageHeader header, CodecException error) {
+                        undecodable.add(error);
+                    }
+                });
+            final Publication<Order> orders = publisherNode.publication("orders", Order.class);
+            final UnsafeBuffer garbage = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
+            garbage.setMemory(0, 40, (byte) 0x7F);
+
+            assertThat(orders.raw().offer(garbage, 0, 40)).isEqualTo(RawPublication.OK);
+            assertThat(orders.offer(sample)).isEqualTo(RawPublication.OK);
+            awaitSize(received, 1);
+
+            assertThat(undecodable).hasSize(1);
+            assertThat(subscriberNode.counters().get(SystemCounter.UNDECODABLE_MESSAGES).get()).isOne();
+        }
+        assertThat(received).containsExactly(sample);
+    }
+
+    @Test
+    void classesThatDoNotFitTheTopicsCodecFailAtPublicationAndSubscribe() {
+        try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
+            assertThatThrownBy(() -> node.publication("prices", String.class))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("topic 'prices'").hasMessageContaining("java.lang.String");
+            assertThatThrownBy(() -> node.flyweightPublication("orders", Order.class, PriceUpdateEncoder.class))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("codec 'fst' has no flyweight path");
+            assertThatThrownBy(() -> node.subscribeFlyweight("prices", PriceUpdate.class, InstrumentDecoder.class,
+                (decoder, header) -> { }, new StreamEventListener() { }))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining(PriceUpdateDecoder.class.getName())
+                .hasMessageContaining(InstrumentDecoder.class.getName());
+            assertThatThrownBy(() -> node.publication("quotes", PriceUpdate.class))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("quotes");
+        }
+    }
+
+    private static void awaitCount(long[] received, long count) throws InterruptedException {
+        final long deadlineMs = System.currentTimeMillis() + 10_000;
+        while (received[0] < count && System.currentTimeMillis() < deadlineMs) {
+            Thread.sleep(5);
+        }
+    }
+
+    private static void awaitSize(List<?> received, int size) throws InterruptedException {
+        final long deadlineMs = System.currentTimeMillis() + 10_000;
+        while (received.size() < size && System.currentTimeMillis() < deadlineMs) {
+            Thread.sleep(5);
+        }
+    }
+}
