@@ -2,6 +2,7 @@ package org.nakcast.transport.publish;
 
 import java.nio.ByteBuffer;
 
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -33,6 +34,11 @@ final class DatagramHistory {
         this.byteBuffer = ByteBuffer.allocateDirect(Math.multiplyExact(capacity, slotLength));
         this.buffer = new UnsafeBuffer(byteBuffer);
         this.lastRetransmitNs = new long[capacity];
+    }
+
+    /** Frees the off-heap slots now rather than at some later GC; the history is unusable after. */
+    void free() {
+        BufferUtil.free(byteBuffer);
     }
 
     /** Number of datagram slots; a power of two. */

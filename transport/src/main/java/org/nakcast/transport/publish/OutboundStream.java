@@ -120,6 +120,11 @@ final class OutboundStream implements ControlledMessageHandler {
         return datagramLength - DataFlyweight.DATA_HEADER_LENGTH - MessageFrame.FRAME_HEADER_LENGTH;
     }
 
+    /** Frees the history's off-heap memory; called by the sending thread once it stops. */
+    void close() {
+        history.free();
+    }
+
     /** This stream's session id. */
     int sessionId() {
         return sessionId;

@@ -148,6 +148,7 @@ public final class SenderAgent implements Agent {
 
     @Override
     public void onClose() {
+        streams.forEach(OutboundStream::close);
         for (SendingTransport transport : transports) {
             CloseHelper.closeAll(transport.control, transport.dataSender);
         }

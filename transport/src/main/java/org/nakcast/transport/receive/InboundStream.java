@@ -276,6 +276,11 @@ public final class InboundStream {
         return 1;
     }
 
+    /** Frees the reorder window's off-heap memory; called by the receiving thread when the stream goes. */
+    public void close() {
+        window.free();
+    }
+
     /** Whether the first DATA or HEARTBEAT has been heard. */
     public boolean isStarted() {
         return started;

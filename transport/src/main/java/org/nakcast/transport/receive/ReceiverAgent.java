@@ -100,6 +100,7 @@ public final class ReceiverAgent implements Agent {
             if (topic != null && topic.remove(handler)) {
                 topics.remove(topicId);
                 streams.removeAll(topic.streams());
+                topic.streams().forEach(InboundStream::close);
             }
         });
     }
@@ -230,6 +231,7 @@ public final class ReceiverAgent implements Agent {
 
     @Override
     public void onClose() {
+        streams.forEach(InboundStream::close);
         for (ReceivingTransport transport : transports) {
             CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
         }

@@ -3,6 +3,7 @@ package org.nakcast.transport.receive;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
+import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,6 +35,11 @@ final class ReorderWindow {
         this.slotSequence = new long[capacity];
         this.slotDatagramLength = new int[capacity];
         Arrays.fill(slotSequence, EMPTY);
+    }
+
+    /** Frees the off-heap slots now rather than at some later GC; the window is unusable after. */
+    void free() {
+        BufferUtil.free(slots.byteBuffer());
     }
 
     /** How many datagrams the window holds at most. */
