@@ -9,8 +9,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks the {@code topics:} list: unique names and ids, a known transport and codec, a history
- * that holds at least one of its transport's datagrams, a positive heartbeat, and class names
- * that are class names.
+ * that holds at least one of its transport's datagrams, a positive heartbeat, a publisher timeout of
+ * at least two heartbeats, and class names that are class names.
  */
 final class TopicChecks {
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
@@ -48,6 +48,11 @@ final class TopicChecks {
             if (topic.heartbeat().isNegative() || topic.heartbeat().isZero()) {
                 problems.add(KeyPaths.child(path, "heartbeat"),
                     "heartbeat must be positive (was " + Durations.format(topic.heartbeat()) + ")");
+            } else if (topic.publisherTimeout().compareTo(topic.heartbeat().multipliedBy(2)) < 0) {
+                problems.add(KeyPaths.child(path, "publisher-timeout"),
+                    "publisher-timeout must be at least twice the heartbeat (" + Durations.format(topic.heartbeat())
+                        + "), or one late heartbeat ends a live stream (was "
+                        + Durations.format(topic.publisherTimeout()) + ")");
             }
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
         }

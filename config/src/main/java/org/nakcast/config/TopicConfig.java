@@ -14,11 +14,14 @@ import java.util.List;
  * @param codec the name of the codec that turns messages into bytes (required)
  * @param history how many bytes of sent datagrams the publisher keeps to answer NAKs; default
  *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
- * @param heartbeat how often an idle publisher says it is alive and where it is; default
+ * @param heartbeat how often a publisher says it is alive and where it is; default
  *     {@code 100ms}. Shorter finds a lost tail and a dead publisher sooner, for more idle traffic
  * @param flowControl whose pace the publisher keeps; default {@link FlowControlMode#MAX}
  * @param lossPolicy what a receiver does after unrecoverable loss; default {@link LossPolicy#CONTINUE}
  * @param lateJoin where a late subscriber starts; default {@link LateJoinPolicy#NOW}
+ * @param publisherTimeout how long a receiver waits without hearing from a publisher stream before
+ *     declaring the publisher gone and closing the stream; default {@code 2s}, and at least twice
+ *     the heartbeat (a publisher heartbeats at that interval, busy or idle)
  * @param allowedClasses the classes an object codec (JDK, FST, Kryo) may decode, as binary
  *     class names; default none. Decoding untrusted bytes is an attack surface: list exactly the
  *     message classes
@@ -33,6 +36,7 @@ public record TopicConfig(
     @JsonProperty("flow-control") FlowControlMode flowControl,
     @JsonProperty("loss-policy") LossPolicy lossPolicy,
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
+    @JsonProperty("publisher-timeout") Duration publisherTimeout,
     @JsonProperty("allowed-classes") List<String> allowedClasses) {
 
     /** The default history per topic. */
@@ -46,6 +50,9 @@ public record TopicConfig(
     /** The default late-join policy: start at the live edge. */
     public static final LateJoinPolicy DEFAULT_LATE_JOIN = LateJoinPolicy.NOW;
 
+    /** The default publisher timeout. */
+    public static final Duration DEFAULT_PUBLISHER_TIMEOUT = Duration.ofSeconds(2);
+
     /** Applies the defaults for what is null and copies the class list. */
     public TopicConfig {
         history = history == null ? DEFAULT_HISTORY : history;
@@ -53,6 +60,7 @@ public record TopicConfig(
         flowControl = flowControl == null ? DEFAULT_FLOW_CONTROL : flowControl;
         lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
+        publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
         allowedClasses = Lists.copyOf(allowedClasses);
     }
 
@@ -65,7 +73,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null);
     }
 
     /**
@@ -74,7 +82,7 @@ public record TopicConfig(
      */
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl, lossPolicy, lateJoin,
-            allowedClasses);
+            publisherTimeout, allowedClasses);
     }
 
     /**
@@ -83,7 +91,7 @@ public record TopicConfig(
      */
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl, lossPolicy, lateJoin,
-            allowedClasses);
+            publisherTimeout, allowedClasses);
     }
 
     /**
@@ -92,7 +100,7 @@ public record TopicConfig(
      */
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode, lossPolicy, lateJoin,
-            allowedClasses);
+            publisherTimeout, allowedClasses);
     }
 
     /**
@@ -101,7 +109,7 @@ public record TopicConfig(
      */
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, policy, lateJoin,
-            allowedClasses);
+            publisherTimeout, allowedClasses);
     }
 
     /**
@@ -110,7 +118,16 @@ public record TopicConfig(
      */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, policy,
-            allowedClasses);
+            publisherTimeout, allowedClasses);
+    }
+
+    /**
+     * @param timeout how long to wait for a silent publisher
+     * @return this topic with that publisher timeout
+     */
+    public TopicConfig withPublisherTimeout(Duration timeout) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, lateJoin,
+            timeout, allowedClasses);
     }
 
     /**
@@ -119,6 +136,6 @@ public record TopicConfig(
      */
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, lateJoin,
-            classNames);
+            publisherTimeout, classNames);
     }
 }

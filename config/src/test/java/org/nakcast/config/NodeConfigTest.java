@@ -82,7 +82,21 @@ class NodeConfigTest {
         assertThat(prices.flowControl()).isEqualTo(FlowControlMode.MAX);
         assertThat(prices.lossPolicy()).isEqualTo(LossPolicy.CONTINUE);
         assertThat(prices.lateJoin()).isEqualTo(LateJoinPolicy.NOW);
+        assertThat(prices.publisherTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(prices.allowedClasses()).isEmpty();
+    }
+
+    @Test
+    void aPublisherTimeoutShorterThanTwoHeartbeatsIsAProblem() {
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL),
+            List.of(PRICES.withHeartbeat(Duration.ofMillis(100)).withPublisherTimeout(Duration.ofMillis(150))));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].publisher-timeout");
+            assertThat(problem.message()).contains("at least twice the heartbeat (100ms)", "was 150ms");
+        });
     }
 
     @Test

@@ -57,6 +57,7 @@ public final class Node implements AutoCloseable {
     private final ReceiverAgent receiver;
     private final AgentThreads threads;
     private final TopicCodecs topicCodecs;
+    private final PublisherIds publisherIds = new PublisherIds();
     private volatile boolean closed;
 
     private Node(NodeContext context) {
@@ -106,6 +107,7 @@ public final class Node implements AutoCloseable {
         final PublicationSettings settings = new PublicationSettings(
             newSessionId(),
             topic.id(),
+            publisherIds.next(config.node().name(), topic.id()),
             addressOf(transport),
             datagramLength,
             topic.history().bytes(),
@@ -200,8 +202,8 @@ public final class Node implements AutoCloseable {
             context.maxReceivedMessageLength(),
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
-        final SubscriptionSettings settings =
-            new SubscriptionSettings(topic.id(), addressOf(transport), streamSettings);
+        final SubscriptionSettings settings = new SubscriptionSettings(
+            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos());
         receiver.addSubscription(settings, handler, listener);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),

@@ -17,6 +17,10 @@ public interface StreamEventListener {
     default void onStreamStarted(int topicId, int sessionId, long firstSequence) {
     }
 
+    /** A publisher stream ended: its publisher fell silent or restarted; see {@link PublisherGone}. */
+    default void onPublisherGone(PublisherGone event) {
+    }
+
     /** Messages were lost for good; see {@link LossEvent}. */
     default void onLoss(LossEvent event) {
     }

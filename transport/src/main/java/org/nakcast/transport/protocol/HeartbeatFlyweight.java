@@ -1,7 +1,7 @@
 package org.nakcast.transport.protocol;
 
 /**
- * A HEARTBEAT: an idle publisher's beacon.
+ * A HEARTBEAT: a publisher's beacon, sent every heartbeat interval whether it is busy or idle.
  *
  * <pre>
  *   0                   1                   2                   3
@@ -13,20 +13,43 @@ package org.nakcast.transport.protocol;
  *  +            oldest datagram sequence still in history          +
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |                                                               |
+ *  +                      publisher id (64 bits)                   +
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  * </pre>
  *
  * <p>The header's sequence is the highest datagram sequence sent so far, or -1 before the first:
  * a receiver behind it has lost the tail of the stream and NAKs it without waiting for new data.
- * The oldest sequence tells a receiver how far back a repair can still reach.
+ * The oldest sequence tells a receiver how far back a repair can still reach. The publisher id is
+ * the same across restarts of one publisher (it derives from the node's name, the topic and the
+ * publication's place in the node), while the session id is new: a receiver that sees a known
+ * publisher id under a new session knows the publisher restarted.
  */
 public final class HeartbeatFlyweight extends HeaderFlyweight {
     static final int OLDEST_SEQUENCE_OFFSET = HEADER_LENGTH;
+    static final int PUBLISHER_ID_OFFSET = OLDEST_SEQUENCE_OFFSET + Long.BYTES;
     /** Length of a HEARTBEAT datagram. */
-    public static final int HEARTBEAT_LENGTH = HEADER_LENGTH + Long.BYTES;
+    public static final int HEARTBEAT_LENGTH = PUBLISHER_ID_OFFSET + Long.BYTES;
 
     /** The oldest datagram sequence still held in the publisher's history. */
     public long oldestSequence() {
         return buffer.getLong(offset + OLDEST_SEQUENCE_OFFSET, BYTE_ORDER);
+    }
+
+    /** The publisher's id: stable across its restarts, unlike the session id. */
+    public long publisherId() {
+        return buffer.getLong(offset + PUBLISHER_ID_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * Sets the publisher's id.
+     *
+     * @return this
+     */
+    public HeartbeatFlyweight publisherId(long id) {
+        buffer.putLong(offset + PUBLISHER_ID_OFFSET, id, BYTE_ORDER);
+        return this;
     }
 
     /**

@@ -46,6 +46,7 @@ final class OutboundStream implements ControlledMessageHandler {
 
     private final int sessionId;
     private final int topicId;
+    private final long publisherId;
     private final StreamTiming timing;
     private final OfferBuffer offers;
     private final RingBuffer ring;
@@ -72,12 +73,13 @@ final class OutboundStream implements ControlledMessageHandler {
     private int openLength;
     private long openedAtNs;
     private long completedMessages;
-    private long lastSendNs = Long.MIN_VALUE;
+    private long lastHeartbeatNs = Long.MIN_VALUE;
     private long nowNs;
 
     /**
      * @param sessionId this publisher's session
      * @param topicId the topic
+     * @param publisherId stable across restarts of this publisher; sent in every heartbeat
      * @param timing heartbeat, linger and retransmit hold-off
      * @param offers what the application offered
      * @param history where datagrams are built and kept
@@ -88,6 +90,7 @@ final class OutboundStream implements ControlledMessageHandler {
     OutboundStream(
         int sessionId,
         int topicId,
+        long publisherId,
         StreamTiming timing,
         OfferBuffer offers,
         DatagramHistory history,
@@ -96,6 +99,7 @@ final class OutboundStream implements ControlledMessageHandler {
         SystemCounters counters) {
         this.sessionId = sessionId;
         this.topicId = topicId;
+        this.publisherId = publisherId;
         this.timing = timing;
         this.offers = offers;
         this.ring = offers.ring();
@@ -147,7 +151,7 @@ final class OutboundStream implements ControlledMessageHandler {
 
     /**
      * Sends what is due: sealed datagrams, newly offered messages, a lingering datagram whose time
-     * has come, a heartbeat if idle.
+     * has come, a heartbeat every heartbeat interval.
      *
      * @return work done (0 when idle)
      */
@@ -163,7 +167,7 @@ final class OutboundStream implements ControlledMessageHandler {
             seal();
             work += sendSealed();
         }
-        if (nowNs - lastSendNs >= timing.heartbeatIntervalNs() || lastSendNs == Long.MIN_VALUE) {
+        if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE) {
             work += sendHeartbeat();
         }
         return work;
@@ -276,7 +280,6 @@ final class OutboundStream implements ControlledMessageHandler {
             }
             sentUpTo++;
             sent++;
-            lastSendNs = nowNs;
         }
         return sent;
     }
@@ -285,11 +288,11 @@ final class OutboundStream implements ControlledMessageHandler {
         final long oldest = Math.min(oldestRetained(), sentUpTo);
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId, sentUpTo - 1);
-        heartbeat.oldestSequence(oldest);
+        heartbeat.oldestSequence(oldest).publisherId(publisherId);
         if (rateLimiter.tryAcquire(HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs)
             && sink.send(controlBuffer, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH)) {
             heartbeatsSent.increment();
-            lastSendNs = nowNs;
+            lastHeartbeatNs = nowNs;
             return 1;
         }
         return 0;
@@ -359,7 +362,6 @@ final class OutboundStream implements ControlledMessageHandler {
         }
         history.retransmittedAt(sequence, nowNs);
         retransmitsSent.increment();
-        lastSendNs = nowNs;
         return true;
     }
 

@@ -7,6 +7,7 @@ import org.nakcast.transport.media.MulticastAddress;
  *
  * @param sessionId random per publication start
  * @param topicId the topic's numeric id
+ * @param publisherId stable across restarts of this publisher; carried by its heartbeats
  * @param address where the transport sends and listens
  * @param datagramLength the largest datagram, header included
  * @param historyBytes how much sent data is kept for retransmission
@@ -17,6 +18,7 @@ import org.nakcast.transport.media.MulticastAddress;
 public record PublicationSettings(
     int sessionId,
     int topicId,
+    long publisherId,
     MulticastAddress address,
     int datagramLength,
     long historyBytes,

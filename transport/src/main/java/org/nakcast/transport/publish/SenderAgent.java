@@ -69,8 +69,8 @@ public final class SenderAgent implements Agent {
         final SendRateLimiter limiter = settings.sendRateBytesPerSecond() == 0
             ? SendRateLimiter.unpaced()
             : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
-        final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(), settings.timing(),
-            offers, history, limiter, transport.dataSink, counters);
+        final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
+            settings.publisherId(), settings.timing(), offers, history, limiter, transport.dataSink, counters);
         enqueue(() -> {
             streams.add(stream);
             streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);

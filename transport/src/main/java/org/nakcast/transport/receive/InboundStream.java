@@ -81,6 +81,9 @@ public final class InboundStream {
 
     private boolean started;
     private boolean dropped;
+    private long lastHeardNs;
+    private boolean identified;
+    private long publisherId;
     private long expected;
     private long highestSeen;
 
@@ -144,6 +147,7 @@ public final class InboundStream {
      * @param nowNs the time
      */
     public void onData(DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
+        lastHeardNs = nowNs;
         if (dropped) {
             return;
         }
@@ -189,6 +193,7 @@ public final class InboundStream {
      * nothing yet). Anything up to it this stream has not seen is a lost tail, NAKed like any gap.
      */
     public void onHeartbeat(long highestSequence, long nowNs) {
+        lastHeardNs = nowNs;
         if (dropped) {
             return;
         }
@@ -211,6 +216,7 @@ public final class InboundStream {
      * loss policy.
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
+        lastHeardNs = nowNs;
         if (!started || dropped || toSequence < expected) {
             return;
         }
@@ -274,6 +280,37 @@ public final class InboundStream {
             naks.onSendFailed(nowNs);
         }
         return 1;
+    }
+
+    /** The topic this stream belongs to. */
+    public int topicId() {
+        return topicId;
+    }
+
+    /** The publisher session this stream carries. */
+    public int sessionId() {
+        return sessionId;
+    }
+
+    /** When anything of this stream (data, retransmit, heartbeat, unrecoverable) last arrived. */
+    public long lastHeardNs() {
+        return lastHeardNs;
+    }
+
+    /** Whether a heartbeat told this stream its publisher's id. */
+    public boolean isIdentified() {
+        return identified;
+    }
+
+    /** The publisher id its heartbeats carry; meaningful once {@link #isIdentified()}. */
+    public long publisherId() {
+        return publisherId;
+    }
+
+    /** Records the publisher id a heartbeat carried. */
+    public void identify(long id) {
+        publisherId = id;
+        identified = true;
     }
 
     /** Frees the reorder window's off-heap memory; called by the receiving thread when the stream goes. */

@@ -12,6 +12,7 @@ import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
@@ -23,6 +24,7 @@ import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.SystemCounter;
@@ -52,6 +54,7 @@ public final class ReceiverAgent implements Agent {
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final NakFlyweight nak = new NakFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
 
     /**
      * @param clock the time source for every timer
@@ -134,7 +137,47 @@ public final class ReceiverAgent implements Agent {
         for (int i = 0, size = streams.size(); i < size; i++) {
             work += streams.get(i).poll(nowNs);
         }
-        return work;
+        return work + endSilentStreams(nowNs);
+    }
+
+    /** Closes every stream not heard from for longer than its topic's publisher timeout. */
+    private int endSilentStreams(long nowNs) {
+        int ended = 0;
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final InboundStream stream = streams.get(i);
+            final TopicReceiver topic = topics.get(stream.topicId());
+            final long silentNs = nowNs - stream.lastHeardNs();
+            if (silentNs > topic.settings().publisherTimeoutNs()) {
+                end(i, topic, PublisherGone.Cause.SILENT, silentNs, 0);
+                ended++;
+            }
+        }
+        return ended;
+    }
+
+    /**
+     * Learns a stream's publisher id from its heartbeat; another session of the same topic with the
+     * same publisher id is that publisher before a restart, and ends.
+     */
+    private void identify(TopicReceiver topic, InboundStream stream, long publisherId, long nowNs) {
+        if (stream.isIdentified() && stream.publisherId() == publisherId) {
+            return;
+        }
+        stream.identify(publisherId);
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final InboundStream other = streams.get(i);
+            if (other != stream && other.topicId() == stream.topicId()
+                && other.isIdentified() && other.publisherId() == publisherId) {
+                end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), stream.sessionId());
+            }
+        }
+    }
+
+    private void end(int index, TopicReceiver topic, PublisherGone.Cause cause, long silentNs, int newSessionId) {
+        final InboundStream stream = streams.remove(index);
+        topic.removeStream(stream.sessionId());
+        stream.close();
+        topic.onPublisherGone(new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
     }
 
     private int pollData(ReceivingTransport transport, long nowNs) {
@@ -186,6 +229,8 @@ public final class ReceiverAgent implements Agent {
         final InboundStream stream = streamFor(topic, header.sessionId());
         if (type == FrameType.HEARTBEAT.code()) {
             stream.onHeartbeat(header.sequence(), nowNs);
+            heartbeat.wrap(buffer, 0);
+            identify(topic, stream, heartbeat.publisherId(), nowNs);
         } else if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
             stream.onData(buffer, 0, length, type == FrameType.RETRANSMIT.code(), nowNs);
         }

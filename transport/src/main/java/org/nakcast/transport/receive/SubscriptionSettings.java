@@ -8,6 +8,8 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param topicId the topic's numeric id
  * @param address where the topic's transport listens
  * @param streamSettings how each publisher stream of the topic is received
+ * @param publisherTimeoutNs how long a publisher stream may stay silent before it is closed
  */
-public record SubscriptionSettings(int topicId, MulticastAddress address, InboundStreamSettings streamSettings) {
+public record SubscriptionSettings(
+    int topicId, MulticastAddress address, InboundStreamSettings streamSettings, long publisherTimeoutNs) {
 }

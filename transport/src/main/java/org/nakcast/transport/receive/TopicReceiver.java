@@ -9,6 +9,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,6 +54,10 @@ final class TopicReceiver implements MessageHandler, StreamEventListener {
         streamsBySession.put(sessionId, stream);
     }
 
+    void removeStream(int sessionId) {
+        streamsBySession.remove(sessionId);
+    }
+
     void add(MessageHandler handler, StreamEventListener listener) {
         subscribers.add(new Subscriber(handler, listener));
     }
@@ -74,6 +79,14 @@ final class TopicReceiver implements MessageHandler, StreamEventListener {
     public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             subscribers.get(i).listener.onStreamStarted(topicId, sessionId, firstSequence);
+        }
+    }
+
+    @Override
+    public void onPublisherGone(PublisherGone event) {
+        LOG.info("{}", event.describe());
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            subscribers.get(i).listener.onPublisherGone(event);
         }
     }
 

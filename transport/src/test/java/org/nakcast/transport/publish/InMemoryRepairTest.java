@@ -48,7 +48,7 @@ class InMemoryRepairTest {
         final OfferBuffer offers = new OfferBuffer(1 << 22, 1 << 16);
         final SendRateLimiter rateLimiter = bytesPerSecond == 0
             ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, 64 * 1024);
-        final OutboundStream publisher = new OutboundStream(9, 1, new StreamTiming(100_000_000L, 0, 50_000),
+        final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
             offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
             (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
             counters);

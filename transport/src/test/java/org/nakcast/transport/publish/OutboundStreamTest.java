@@ -22,6 +22,7 @@ import org.nakcast.transport.status.SystemCounters;
 class OutboundStreamTest {
     private static final int SESSION = 77;
     private static final int TOPIC = 5;
+    private static final long PUBLISHER_ID = 0x5EED_0001L;
     private static final int DATAGRAM = 256;
     private static final long HEARTBEAT_NS = 100_000_000L;
     private static final long HOLD_OFF_NS = 100_000L;
@@ -32,7 +33,7 @@ class OutboundStreamTest {
     private final CapturingSink sink = new CapturingSink();
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
-    private final OutboundStream stream = new OutboundStream(SESSION, TOPIC,
+    private final OutboundStream stream = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
         new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), sink, counters);
     private long nowNs = 1_000_000_000L;
 
@@ -47,6 +48,7 @@ class OutboundStreamTest {
         assertThat(heartbeat.oldestSequence()).isZero();
         assertThat(heartbeat.sessionId()).isEqualTo(SESSION);
         assertThat(heartbeat.topicId()).isEqualTo(TOPIC);
+        assertThat(heartbeat.publisherId()).isEqualTo(PUBLISHER_ID);
     }
 
     @Test
@@ -199,6 +201,18 @@ class OutboundStreamTest {
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(sink.ofType(FrameType.HEARTBEAT).get(0), 0);
         assertThat(heartbeat.sequence()).isEqualTo(2);
+    }
+
+    @Test
+    void heartbeatsGoOutEveryIntervalWhileBusyToo() {
+        final int steps = 12;
+        for (int step = 0; step <= steps; step++) {
+            offer(message(step, 100));
+            stream.doWork(nowNs + step * (HEARTBEAT_NS / 4));
+        }
+
+        assertThat(sink.ofType(FrameType.DATA)).hasSize(steps + 1);
+        assertThat(sink.ofType(FrameType.HEARTBEAT)).as("one at start, then one per interval").hasSize(1 + steps / 4);
     }
 
     private void fillDatagrams(int count) {
