@@ -203,7 +203,7 @@ public final class Node implements AutoCloseable {
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         final SubscriptionSettings settings = new SubscriptionSettings(
-            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos());
+            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin());
         receiver.addSubscription(settings, handler, listener);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),

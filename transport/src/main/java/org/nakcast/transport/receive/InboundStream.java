@@ -313,6 +313,16 @@ public final class InboundStream {
         identified = true;
     }
 
+    /**
+     * Starts a stream not started yet at {@code sequence}, before anything of it is delivered: for
+     * a late joiner that replays history rather than starting at the first datagram it hears.
+     */
+    public void startAt(long sequence) {
+        if (!started) {
+            start(sequence);
+        }
+    }
+
     /** Frees the reorder window's off-heap memory; called by the receiving thread when the stream goes. */
     public void close() {
         window.free();

@@ -11,6 +11,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -226,7 +227,13 @@ public final class ReceiverAgent implements Agent {
             }
             return;
         }
-        final InboundStream stream = streamFor(topic, header.sessionId());
+        InboundStream stream = topic.stream(header.sessionId());
+        if (stream == null) {
+            stream = join(topic, type, buffer);
+            if (stream == null) {
+                return;
+            }
+        }
         if (type == FrameType.HEARTBEAT.code()) {
             stream.onHeartbeat(header.sequence(), nowNs);
             heartbeat.wrap(buffer, 0);
@@ -236,15 +243,33 @@ public final class ReceiverAgent implements Agent {
         }
     }
 
-    private InboundStream streamFor(TopicReceiver topic, int sessionId) {
-        InboundStream stream = topic.stream(sessionId);
-        if (stream == null) {
-            final SubscriptionSettings settings = topic.settings();
-            final ReceivingTransport transport = topic.transport();
-            stream = new InboundStream(settings.topicId(), sessionId, receiverId, settings.streamSettings(),
-                random.split(), topic, topic, transport.nakSink, transport.nakBuffer, counters);
-            topic.addStream(sessionId, stream);
-            streams.add(stream);
+    /**
+     * A publisher stream heard for the first time. Late join {@code now}: it starts with the
+     * datagram in hand. Late join {@code oldest}: it waits for the publisher's heartbeat (at most a
+     * heartbeat interval) and starts an eighth of the way into the history the heartbeat reports,
+     * so the replay it NAKs for is not overtaken by the history moving on while it is repaired.
+     *
+     * @return the new stream, or null while an {@code oldest} joiner waits for a heartbeat
+     */
+    private InboundStream join(TopicReceiver topic, int type, UnsafeBuffer buffer) {
+        final SubscriptionSettings settings = topic.settings();
+        final boolean replay = settings.lateJoin() == LateJoinPolicy.OLDEST;
+        if (replay && type != FrameType.HEARTBEAT.code()) {
+            return null;
+        }
+        final ReceivingTransport transport = topic.transport();
+        final int sessionId = header.sessionId();
+        final InboundStream stream = new InboundStream(settings.topicId(), sessionId, receiverId,
+            settings.streamSettings(), random.split(), topic, topic, transport.nakSink, transport.nakBuffer, counters);
+        topic.addStream(sessionId, stream);
+        streams.add(stream);
+        if (replay) {
+            heartbeat.wrap(buffer, 0);
+            final long liveEdge = heartbeat.sequence() + 1;
+            final long replayFrom = heartbeat.oldestSequence() + (liveEdge - heartbeat.oldestSequence()) / 8;
+            if (replayFrom < liveEdge) {
+                stream.startAt(replayFrom);
+            }
         }
         return stream;
     }

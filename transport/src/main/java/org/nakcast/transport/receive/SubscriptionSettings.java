@@ -1,5 +1,7 @@
 package org.nakcast.transport.receive;
 
+import org.nakcast.config.LateJoinPolicy;
+
 import org.nakcast.transport.media.MulticastAddress;
 
 /**
@@ -9,7 +11,10 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param address where the topic's transport listens
  * @param streamSettings how each publisher stream of the topic is received
  * @param publisherTimeoutNs how long a publisher stream may stay silent before it is closed
+ * @param lateJoin where a stream heard for the first time starts: at the live edge, or replaying
+ *     what the publisher's history still holds
  */
 public record SubscriptionSettings(
-    int topicId, MulticastAddress address, InboundStreamSettings streamSettings, long publisherTimeoutNs) {
+    int topicId, MulticastAddress address, InboundStreamSettings streamSettings, long publisherTimeoutNs,
+    LateJoinPolicy lateJoin) {
 }

@@ -16,9 +16,14 @@ final class NumberedMessages {
 
     /** Offers {@code count} messages of {@code length} bytes, backing off while back-pressured. */
     static void publish(RawPublication publication, long count, int length) {
+        publishFrom(publication, 0, count, length);
+    }
+
+    /** Offers {@code count} messages numbered from {@code first}. */
+    static void publishFrom(RawPublication publication, long first, long count, int length) {
         final IdleStrategy backOff = new BackoffIdleStrategy();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
-        for (long number = 0; number < count; number++) {
+        for (long number = first; number < first + count; number++) {
             message.putLong(0, number);
             long result;
             while ((result = publication.offer(message, 0, length)) == RawPublication.BACK_PRESSURED) {

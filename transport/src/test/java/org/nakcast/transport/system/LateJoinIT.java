@@ -1,0 +1,92 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.agrona.DirectBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * A subscriber that starts while a publisher is mid-stream: with late join {@code now} it starts
+ * at the live edge and asks for nothing of the past; with {@code oldest} it replays what history
+ * still holds (from an eighth of the way in), then goes on live. Both see every later message.
+ */
+class LateJoinIT {
+    private static final int BEFORE = 20_000;
+    private static final int AFTER = 20_000;
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void nowStartsAtTheLiveEdgeAndOldestReplaysHistory() throws InterruptedException {
+        final Numbers now = new Numbers();
+        final Numbers oldest = new Numbers();
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault())) {
+            final RawPublication publication = publisherNode.publication("prices");
+            NumberedMessages.publish(publication, BEFORE, 70);
+            Thread.sleep(50);
+            try (Node nowNode = Node.launch(lateJoin(LateJoinPolicy.NOW));
+                Node oldestNode = Node.launch(lateJoin(LateJoinPolicy.OLDEST))) {
+                nowNode.subscribe("prices", now, new StreamEventListener() { });
+                oldestNode.subscribe("prices", oldest, new StreamEventListener() { });
+                Thread.sleep(300);
+
+                NumberedMessages.publishFrom(publication, BEFORE, AFTER, 70);
+                now.awaitLast(BEFORE + AFTER - 1);
+                oldest.awaitLast(BEFORE + AFTER - 1);
+
+                assertThat(now.first).as("now: the first message after joining").isGreaterThanOrEqualTo(BEFORE);
+                assertThat(now.errors).isZero();
+                assertThat(nowNode.counters().get(SystemCounter.NAKS_SENT).get()).as("now asks for no past").isZero();
+                assertThat(oldest.first).as("oldest: replayed from early in history").isLessThan(BEFORE / 8 + 100);
+                assertThat(oldest.errors).isZero();
+                assertThat(oldest.count).isEqualTo(BEFORE + AFTER - oldest.first);
+                assertThat(oldestNode.counters().get(SystemCounter.LOST_MESSAGES).get()).isZero();
+            }
+        }
+    }
+
+    private static NodeConfig lateJoin(LateJoinPolicy policy) {
+        final NodeConfig base = NodeConfig.embeddedDefault();
+        final List<TopicConfig> topics = base.topics().stream().map(topic -> topic.withLateJoin(policy)).toList();
+        return new NodeConfig(base.node(), base.transports(), topics).conclude();
+    }
+
+    /** Records the first number seen and checks the rest follow it one by one. */
+    private static final class Numbers implements MessageHandler {
+        private volatile long first = -1;
+        private volatile long last = -1;
+        private volatile long count;
+        private volatile long errors;
+
+        @Override
+        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+            final long number = buffer.getLong(offset);
+            if (first < 0) {
+                first = number;
+            } else if (number != last + 1 || header.messageIndex() != number) {
+                errors++;
+            }
+            last = number;
+            count++;
+        }
+
+        void awaitLast(long number) throws InterruptedException {
+            final long deadlineMs = System.currentTimeMillis() + 10_000;
+            while (last < number && System.currentTimeMillis() < deadlineMs) {
+                Thread.sleep(5);
+            }
+        }
+    }
+}
