@@ -1,5 +1,6 @@
 package org.nakcast.config;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,8 +10,8 @@ import java.util.regex.Pattern;
 
 /**
  * Checks the {@code topics:} list: unique names and ids, a known transport and codec, a history
- * that holds at least one of its transport's datagrams, a positive heartbeat, a publisher timeout of
- * at least two heartbeats, and class names that are class names.
+ * that holds at least one of its transport's datagrams, a positive heartbeat, publisher and
+ * flow-control timeouts of at least two heartbeats, and class names that are class names.
  */
 final class TopicChecks {
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
@@ -48,13 +49,22 @@ final class TopicChecks {
             if (topic.heartbeat().isNegative() || topic.heartbeat().isZero()) {
                 problems.add(KeyPaths.child(path, "heartbeat"),
                     "heartbeat must be positive (was " + Durations.format(topic.heartbeat()) + ")");
-            } else if (topic.publisherTimeout().compareTo(topic.heartbeat().multipliedBy(2)) < 0) {
-                problems.add(KeyPaths.child(path, "publisher-timeout"),
-                    "publisher-timeout must be at least twice the heartbeat (" + Durations.format(topic.heartbeat())
-                        + "), or one late heartbeat ends a live stream (was "
-                        + Durations.format(topic.publisherTimeout()) + ")");
+            } else {
+                checkAtLeastTwoHeartbeats(topic, "publisher-timeout", topic.publisherTimeout(), path,
+                    "one late heartbeat ends a live stream");
+                checkAtLeastTwoHeartbeats(topic, "flow-control-timeout", topic.flowControlTimeout(), path,
+                    "one late status drops a live receiver");
             }
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
+        }
+    }
+
+    private void checkAtLeastTwoHeartbeats(
+        TopicConfig topic, String key, Duration timeout, String path, String otherwise) {
+        if (timeout.compareTo(topic.heartbeat().multipliedBy(2)) < 0) {
+            problems.add(KeyPaths.child(path, key), key + " must be at least twice the heartbeat ("
+                + Durations.format(topic.heartbeat()) + "), or " + otherwise + " (was " + Durations.format(timeout)
+                + ")");
         }
     }
 

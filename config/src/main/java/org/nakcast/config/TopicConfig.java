@@ -17,6 +17,9 @@ import java.util.List;
  * @param heartbeat how often a publisher says it is alive and where it is; default
  *     {@code 100ms}. Shorter finds a lost tail and a dead publisher sooner, for more idle traffic
  * @param flowControl whose pace the publisher keeps; default {@link FlowControlMode#MAX}
+ * @param flowControlTimeout with flow control {@code min}: how long the publisher waits for a
+ *     receiver's STATUS before it drops that receiver (with an event) and goes on at the pace of the
+ *     others; default {@code 2s}, at least twice the heartbeat
  * @param lossPolicy what a receiver does after unrecoverable loss; default {@link LossPolicy#CONTINUE}
  * @param lateJoin where a late subscriber starts; default {@link LateJoinPolicy#NOW}
  * @param publisherTimeout how long a receiver waits without hearing from a publisher stream before
@@ -34,6 +37,7 @@ public record TopicConfig(
     @JsonProperty("history") ByteSize history,
     @JsonProperty("heartbeat") Duration heartbeat,
     @JsonProperty("flow-control") FlowControlMode flowControl,
+    @JsonProperty("flow-control-timeout") Duration flowControlTimeout,
     @JsonProperty("loss-policy") LossPolicy lossPolicy,
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
@@ -45,6 +49,8 @@ public record TopicConfig(
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMillis(100);
     /** The default flow control: the publisher keeps its own pace. */
     public static final FlowControlMode DEFAULT_FLOW_CONTROL = FlowControlMode.MAX;
+    /** The default flow-control timeout. */
+    public static final Duration DEFAULT_FLOW_CONTROL_TIMEOUT = Duration.ofSeconds(2);
     /** The default loss policy: report the loss and go on. */
     public static final LossPolicy DEFAULT_LOSS_POLICY = LossPolicy.CONTINUE;
     /** The default late-join policy: start at the live edge. */
@@ -58,6 +64,7 @@ public record TopicConfig(
         history = history == null ? DEFAULT_HISTORY : history;
         heartbeat = heartbeat == null ? DEFAULT_HEARTBEAT : heartbeat;
         flowControl = flowControl == null ? DEFAULT_FLOW_CONTROL : flowControl;
+        flowControlTimeout = flowControlTimeout == null ? DEFAULT_FLOW_CONTROL_TIMEOUT : flowControlTimeout;
         lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
@@ -73,7 +80,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -81,8 +88,8 @@ public record TopicConfig(
      * @return this topic with that history
      */
     public TopicConfig withHistory(ByteSize size) {
-        return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl, lossPolicy, lateJoin,
-            publisherTimeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
     }
 
     /**
@@ -90,8 +97,8 @@ public record TopicConfig(
      * @return this topic with that heartbeat
      */
     public TopicConfig withHeartbeat(Duration interval) {
-        return new TopicConfig(name, id, transport, codec, history, interval, flowControl, lossPolicy, lateJoin,
-            publisherTimeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
     }
 
     /**
@@ -99,8 +106,17 @@ public record TopicConfig(
      * @return this topic with that flow control
      */
     public TopicConfig withFlowControl(FlowControlMode mode) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, mode, lossPolicy, lateJoin,
-            publisherTimeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
+    }
+
+    /**
+     * @param timeout how long a silent receiver holds a {@code min} publisher back
+     * @return this topic with that flow-control timeout
+     */
+    public TopicConfig withFlowControlTimeout(Duration timeout) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            timeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
     }
 
     /**
@@ -108,8 +124,8 @@ public record TopicConfig(
      * @return this topic with that loss policy
      */
     public TopicConfig withLossPolicy(LossPolicy policy) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, policy, lateJoin,
-            publisherTimeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, policy, lateJoin, publisherTimeout, allowedClasses);
     }
 
     /**
@@ -117,8 +133,8 @@ public record TopicConfig(
      * @return this topic with that late-join policy
      */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, policy,
-            publisherTimeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, policy, publisherTimeout, allowedClasses);
     }
 
     /**
@@ -126,8 +142,8 @@ public record TopicConfig(
      * @return this topic with that publisher timeout
      */
     public TopicConfig withPublisherTimeout(Duration timeout) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, lateJoin,
-            timeout, allowedClasses);
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, timeout, allowedClasses);
     }
 
     /**
@@ -135,7 +151,7 @@ public record TopicConfig(
      * @return this topic with that allow-list
      */
     public TopicConfig withAllowedClasses(List<String> classNames) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl, lossPolicy, lateJoin,
-            publisherTimeout, classNames);
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, classNames);
     }
 }

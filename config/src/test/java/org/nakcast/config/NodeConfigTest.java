@@ -83,20 +83,23 @@ class NodeConfigTest {
         assertThat(prices.lossPolicy()).isEqualTo(LossPolicy.CONTINUE);
         assertThat(prices.lateJoin()).isEqualTo(LateJoinPolicy.NOW);
         assertThat(prices.publisherTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(prices.flowControlTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(prices.allowedClasses()).isEmpty();
     }
 
     @Test
-    void aPublisherTimeoutShorterThanTwoHeartbeatsIsAProblem() {
+    void timeoutsShorterThanTwoHeartbeatsAreProblems() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
-            List.of(PRICES.withHeartbeat(Duration.ofMillis(100)).withPublisherTimeout(Duration.ofMillis(150))));
+            List.of(PRICES.withHeartbeat(Duration.ofMillis(100)).withPublisherTimeout(Duration.ofMillis(150))
+                .withFlowControlTimeout(Duration.ofMillis(199))));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
 
-        assertThat(failure.problems()).singleElement().satisfies(problem -> {
-            assertThat(problem.path()).isEqualTo("topics[0].publisher-timeout");
-            assertThat(problem.message()).contains("at least twice the heartbeat (100ms)", "was 150ms");
-        });
+        assertThat(failure.problems()).extracting(Problem::path)
+            .containsExactly("topics[0].publisher-timeout", "topics[0].flow-control-timeout");
+        assertThat(failure.problems()).extracting(Problem::message).allSatisfy(message ->
+            assertThat(message).contains("at least twice the heartbeat (100ms)"));
+        assertThat(failure.problems().get(1).message()).contains("was 199ms");
     }
 
     @Test

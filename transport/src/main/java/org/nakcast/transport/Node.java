@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.agrona.concurrent.status.CountersManager;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
@@ -68,7 +69,8 @@ public final class Node implements AutoCloseable {
         this.counters = new SystemCounters(new CountersManager(
             new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES * 4)),
             new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES))));
-        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss());
+        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+            loggingPublisherEvents(settings.name(), context.publisherEvents()));
         this.receiver = new ReceiverAgent(
             context.clock(), counters, context.sendLoss(), context.receiveLoss(), context.seed());
         final ErrorHandler errorHandler = error -> LOG.error("node {}: {}", settings.name(), error.toString(), error);
@@ -113,7 +115,9 @@ public final class Node implements AutoCloseable {
             topic.history().bytes(),
             sendRate,
             Math.max(64L * datagramLength, sendRate / 1000),
-            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()));
+            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
+            topic.flowControl() == FlowControlMode.MIN,
+            topic.flowControlTimeout().toNanos());
         final OfferBuffer offers = new OfferBuffer(
             context.offerBufferBytes(), SenderAgent.maxMessageLength(settings));
         sender.addPublication(settings, offers);
@@ -203,7 +207,8 @@ public final class Node implements AutoCloseable {
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         final SubscriptionSettings settings = new SubscriptionSettings(
-            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin());
+            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin(),
+            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
         receiver.addSubscription(settings, handler, listener);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
@@ -261,6 +266,17 @@ public final class Node implements AutoCloseable {
         }
         final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
         return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
+    }
+
+    /** The application's publisher events, each logged first. */
+    private static PublisherEventListener loggingPublisherEvents(String nodeName, PublisherEventListener events) {
+        return new PublisherEventListener() {
+            @Override
+            public void onReceiverDropped(ReceiverDropped event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+                events.onReceiverDropped(event);
+            }
+        };
     }
 
     private static int newSessionId() {

@@ -26,6 +26,7 @@ public final class NodeContext {
     private NodeConfig config;
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private CodecRegistry codecs;
+    private PublisherEventListener publisherEvents = new PublisherEventListener() { };
     private LossGenerator sendLoss = LossGenerator.NONE;
     private LossGenerator receiveLoss = LossGenerator.NONE;
     private long lingerNs;
@@ -83,6 +84,22 @@ public final class NodeContext {
             codecs = CodecRegistry.create();
         }
         return codecs;
+    }
+
+    /**
+     * Who hears of this node's publications' flow-control events (a receiver dropped); each is
+     * also logged. Default: nobody but the log.
+     *
+     * @return this
+     */
+    public NodeContext publisherEvents(PublisherEventListener listener) {
+        this.publisherEvents = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /** Who hears of this node's publications' flow-control events. */
+    public PublisherEventListener publisherEvents() {
+        return publisherEvents;
     }
 
     /**

@@ -54,6 +54,8 @@ public final class DatagramValidator {
                 return checkNak(buffer, offset, length);
             case UNRECOVERABLE:
                 return checkUnrecoverable(buffer, offset, length);
+            case STATUS:
+                return checkStatus(length, sequence);
             default:
                 return DatagramCheck.UNKNOWN_TYPE;
         }
@@ -105,6 +107,13 @@ public final class DatagramValidator {
             return DatagramCheck.BAD_SEQUENCE;
         }
         return DatagramCheck.VALID;
+    }
+
+    private static DatagramCheck checkStatus(int length, long sequence) {
+        if (length != StatusFlyweight.STATUS_LENGTH) {
+            return DatagramCheck.LENGTH_MISMATCH;
+        }
+        return sequence < 0 ? DatagramCheck.BAD_SEQUENCE : DatagramCheck.VALID;
     }
 
     private static DatagramCheck checkNak(DirectBuffer buffer, int offset, int length) {

@@ -4,8 +4,8 @@ package org.nakcast.transport.protocol;
  * The kinds of datagram nakcast puts on the wire, by the code carried in the header's type field.
  *
  * <p>DATA, RETRANSMIT, HEARTBEAT and UNRECOVERABLE travel from a publisher to the data port of a
- * transport; NAK travels from a receiver to the control port, where the publisher and every other
- * receiver hear it.
+ * transport; NAK and STATUS travel from a receiver to the control port, where the publisher and
+ * every other receiver hear them.
  */
 public enum FrameType {
     /** Messages, first send. */
@@ -17,7 +17,9 @@ public enum FrameType {
     /** A receiver's request for ranges of datagrams it missed. */
     NAK(4),
     /** A publisher's answer to a NAK for datagrams no longer in its history. */
-    UNRECOVERABLE(5);
+    UNRECOVERABLE(5),
+    /** A receiver's report of how far it has consumed a stream, for flow control. */
+    STATUS(6);
 
     private static final FrameType[] BY_CODE = new FrameType[8];
 

@@ -62,6 +62,8 @@ final class OutboundStream implements ControlledMessageHandler {
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final RetransmitQueue retransmits = new RetransmitQueue(RETRANSMIT_QUEUE_RANGES);
+    private final FlowControl flowControl;
+    private final AtomicCounter flowControlHolds;
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
     private final AtomicCounter unrecoverableSent;
@@ -75,6 +77,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private long completedMessages;
     private long lastHeartbeatNs = Long.MIN_VALUE;
     private long nowNs;
+    private long sendLimit = Long.MAX_VALUE;
 
     /**
      * @param sessionId this publisher's session
@@ -84,6 +87,7 @@ final class OutboundStream implements ControlledMessageHandler {
      * @param offers what the application offered
      * @param history where datagrams are built and kept
      * @param rateLimiter the send budget, shared by data and retransmits
+     * @param flowControl how far ahead of its receivers the stream may send
      * @param sink where datagrams go
      * @param counters the node's counters
      */
@@ -95,6 +99,7 @@ final class OutboundStream implements ControlledMessageHandler {
         OfferBuffer offers,
         DatagramHistory history,
         SendRateLimiter rateLimiter,
+        FlowControl flowControl,
         DatagramSink sink,
         SystemCounters counters) {
         this.sessionId = sessionId;
@@ -109,6 +114,8 @@ final class OutboundStream implements ControlledMessageHandler {
         this.maxFragmentLength = maxFragmentLength(datagramLength);
         this.sealedAheadLimit = Math.max(1, Math.min(MAX_SEALED_AHEAD, history.capacity() / 4));
         this.rateLimiter = rateLimiter;
+        this.flowControl = flowControl;
+        this.flowControlHolds = counters.get(SystemCounter.FLOW_CONTROL_HOLDS);
         this.sink = sink;
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
         this.retransmitsHeldOff = counters.get(SystemCounter.RETRANSMITS_HELD_OFF);
@@ -157,6 +164,7 @@ final class OutboundStream implements ControlledMessageHandler {
      */
     int doWork(long nowNs) {
         this.nowNs = nowNs;
+        this.sendLimit = flowControl.sendLimit(sentUpTo, nowNs);
         int work = sendRetransmits();
         work += sendSealed();
         final int drained = ring.controlledRead(this, DRAIN_LIMIT);
@@ -272,6 +280,10 @@ final class OutboundStream implements ControlledMessageHandler {
     private int sendSealed() {
         int sent = 0;
         while (sentUpTo < nextSequence) {
+            if (sentUpTo >= sendLimit) {
+                flowControlHolds.increment();
+                break;
+            }
             final int slotOffset = history.slotOffset(sentUpTo);
             dataHeader.wrap(historyBuffer, slotOffset);
             final int length = dataHeader.datagramLength();
@@ -309,6 +321,11 @@ final class OutboundStream implements ControlledMessageHandler {
      *
      * @return datagrams sent
      */
+    /** A receiver's STATUS for this stream: it needs {@code nextNeeded} next. */
+    void onStatus(int receiverId, long nextNeeded, long nowNs) {
+        flowControl.onStatus(receiverId, nextNeeded, nowNs);
+    }
+
     int onNak(NakFlyweight nak, long nowNs) {
         this.nowNs = nowNs;
         naksReceived.increment();

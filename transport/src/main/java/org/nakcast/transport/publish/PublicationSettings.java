@@ -14,6 +14,8 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param sendRateBytesPerSecond average send rate; 0 for unpaced
  * @param burstBytes the largest burst the rate allows after an idle spell
  * @param timing heartbeat, linger and retransmit hold-off
+ * @param minFlowControl true for flow control {@code min}: held to the slowest live receiver
+ * @param flowControlTimeoutNs with {@code min}, how long a silent receiver holds the stream back
  */
 public record PublicationSettings(
     int sessionId,
@@ -24,5 +26,7 @@ public record PublicationSettings(
     long historyBytes,
     long sendRateBytesPerSecond,
     long burstBytes,
-    StreamTiming timing) {
+    StreamTiming timing,
+    boolean minFlowControl,
+    long flowControlTimeoutNs) {
 }

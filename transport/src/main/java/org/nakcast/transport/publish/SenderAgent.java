@@ -9,6 +9,7 @@ import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.DatagramSink;
@@ -20,6 +21,7 @@ import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -41,14 +43,19 @@ public final class SenderAgent implements Agent {
     private final Long2ObjectHashMap<OutboundStream> streamsByKey = new Long2ObjectHashMap<>();
     private final List<SendingTransport> transports = new ArrayList<>();
     private final NakFlyweight nak = new NakFlyweight();
+    private final StatusFlyweight status = new StatusFlyweight();
+    private final PublisherEventListener events;
 
     /**
      * @param clock the time source for every timer
      * @param counters the node's counters
      * @param sendLoss loss injected on datagrams this agent sends
-     * @param receiveLoss loss injected on NAKs this agent receives
+     * @param receiveLoss loss injected on NAKs and STATUS this agent receives
+     * @param events told when flow control drops a receiver
      */
-    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss) {
+    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss,
+        PublisherEventListener events) {
+        this.events = events;
         this.clock = clock;
         this.counters = counters;
         this.sendLoss = sendLoss;
@@ -70,11 +77,24 @@ public final class SenderAgent implements Agent {
             ? SendRateLimiter.unpaced()
             : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, transport.dataSink, counters);
+            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl(settings, history),
+            transport.dataSink, counters);
         enqueue(() -> {
             streams.add(stream);
             streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);
         });
+    }
+
+    /**
+     * The stream's flow control. With {@code min} it may run half its history ahead of the slowest
+     * receiver: what that receiver still misses stays in history, with room to repair it.
+     */
+    private FlowControl flowControl(PublicationSettings settings, DatagramHistory history) {
+        if (!settings.minFlowControl()) {
+            return FlowControl.MAX;
+        }
+        return new MinFlowControl(settings.topicId(), settings.sessionId(), history.capacity() / 2,
+            settings.flowControlTimeoutNs(), history.capacity(), events, counters.get(SystemCounter.RECEIVERS_DROPPED));
     }
 
     /** The most bytes one message may have on a publication with these settings. */
@@ -131,11 +151,18 @@ public final class SenderAgent implements Agent {
                 counters.countMalformed(check);
                 continue;
             }
-            if (HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.NAK.code()) {
+            final int type = HeaderFlyweight.typeCodeAt(buffer, 0);
+            if (type == FrameType.NAK.code()) {
                 nak.wrap(buffer, 0);
                 final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));
                 if (stream != null) {
                     work += stream.onNak(nak, nowNs);
+                }
+            } else if (type == FrameType.STATUS.code()) {
+                status.wrap(buffer, 0);
+                final OutboundStream stream = streamsByKey.get(streamKey(status.sessionId(), status.topicId()));
+                if (stream != null) {
+                    stream.onStatus(status.receiverId(), status.sequence(), nowNs);
                 }
             }
         }

@@ -82,6 +82,7 @@ public final class InboundStream {
     private boolean started;
     private boolean dropped;
     private long lastHeardNs;
+    private StatusReporter status;
     private boolean identified;
     private long publisherId;
     private long expected;
@@ -259,6 +260,21 @@ public final class InboundStream {
      * @return work done: 1 if a NAK was due, else 0
      */
     public int poll(long nowNs) {
+        final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
+        return statusSent + pollNak(nowNs);
+    }
+
+    /**
+     * Makes this stream report its position to the publisher with STATUS datagrams, for flow
+     * control {@code min}.
+     *
+     * @param keepAliveNs the longest time between two STATUS
+     */
+    public void reportStatus(long keepAliveNs) {
+        status = new StatusReporter(sessionId, topicId, receiverId, nakSink, keepAliveNs);
+    }
+
+    private int pollNak(long nowNs) {
         if (!naks.isDue(nowNs)) {
             return 0;
         }

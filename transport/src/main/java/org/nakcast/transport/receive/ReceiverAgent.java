@@ -263,6 +263,9 @@ public final class ReceiverAgent implements Agent {
             settings.streamSettings(), random.split(), topic, topic, transport.nakSink, transport.nakBuffer, counters);
         topic.addStream(sessionId, stream);
         streams.add(stream);
+        if (settings.statusKeepAliveNs() > 0) {
+            stream.reportStatus(settings.statusKeepAliveNs());
+        }
         if (replay) {
             heartbeat.wrap(buffer, 0);
             final long liveEdge = heartbeat.sequence() + 1;

@@ -54,7 +54,11 @@ public enum SystemCounter {
     /** Datagrams rejected by the checks, all causes together (each cause has its own counter too). */
     MALFORMED(24, "malformed datagrams"),
     /** Messages a typed subscription's codec refused (corrupt, or a class it does not carry). */
-    UNDECODABLE_MESSAGES(25, "undecodable messages");
+    UNDECODABLE_MESSAGES(25, "undecodable messages"),
+    /** Receivers a flow-control {@code min} publisher stopped waiting for after the timeout. */
+    RECEIVERS_DROPPED(26, "receivers dropped by flow control"),
+    /** Times a flow-control {@code min} publisher held data back for its slowest receiver. */
+    FLOW_CONTROL_HOLDS(27, "flow-control holds");
 
     private final int typeId;
     private final String label;

@@ -49,7 +49,7 @@ class InMemoryRepairTest {
         final SendRateLimiter rateLimiter = bytesPerSecond == 0
             ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, 64 * 1024);
         final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
-            offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
+            offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter, FlowControl.MAX,
             (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
             counters);
         final List<Long> received = new ArrayList<>();

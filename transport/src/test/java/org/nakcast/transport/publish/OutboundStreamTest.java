@@ -34,7 +34,8 @@ class OutboundStreamTest {
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
     private final OutboundStream stream = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
-        new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), sink, counters);
+        new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), FlowControl.MAX,
+        sink, counters);
     private long nowNs = 1_000_000_000L;
 
     @Test

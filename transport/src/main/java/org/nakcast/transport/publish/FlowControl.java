@@ -1,0 +1,29 @@
+package org.nakcast.transport.publish;
+
+/**
+ * How far ahead of its receivers a publisher stream may send: the topic's {@code flow-control}.
+ * Called on the sending thread; implementations do not allocate in steady state.
+ */
+interface FlowControl {
+    /** Flow control {@code max}: the publisher keeps its own pace. */
+    FlowControl MAX = new FlowControl() {
+        @Override
+        public void onStatus(int receiverId, long nextNeeded, long nowNs) {
+        }
+
+        @Override
+        public long sendLimit(long sentUpTo, long nowNs) {
+            return Long.MAX_VALUE;
+        }
+    };
+
+    /** A receiver reported that it needs {@code nextNeeded} next: everything below is delivered. */
+    void onStatus(int receiverId, long nextNeeded, long nowNs);
+
+    /**
+     * The first sequence that may not be sent yet.
+     *
+     * @param sentUpTo every datagram below this has been sent
+     */
+    long sendLimit(long sentUpTo, long nowNs);
+}
