@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
-import org.nakcast.transport.MessageHandler;
-import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
@@ -30,8 +27,8 @@ class LateJoinIT {
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void nowStartsAtTheLiveEdgeAndOldestReplaysHistory() throws InterruptedException {
-        final Numbers now = new Numbers();
-        final Numbers oldest = new Numbers();
+        final FromFirstSeen now = new FromFirstSeen();
+        final FromFirstSeen oldest = new FromFirstSeen();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault())) {
             final RawPublication publication = publisherNode.publication("prices");
             NumberedMessages.publish(publication, BEFORE, 70);
@@ -46,12 +43,12 @@ class LateJoinIT {
                 now.awaitLast(BEFORE + AFTER - 1);
                 oldest.awaitLast(BEFORE + AFTER - 1);
 
-                assertThat(now.first).as("now: the first message after joining").isGreaterThanOrEqualTo(BEFORE);
-                assertThat(now.errors).isZero();
+                assertThat(now.first()).as("now: the first message after joining").isGreaterThanOrEqualTo(BEFORE);
+                assertThat(now.errors()).isZero();
                 assertThat(nowNode.counters().get(SystemCounter.NAKS_SENT).get()).as("now asks for no past").isZero();
-                assertThat(oldest.first).as("oldest: replayed from early in history").isLessThan(BEFORE / 8 + 100);
-                assertThat(oldest.errors).isZero();
-                assertThat(oldest.count).isEqualTo(BEFORE + AFTER - oldest.first);
+                assertThat(oldest.first()).as("oldest: replayed from early in history").isLessThan(BEFORE / 8 + 100);
+                assertThat(oldest.errors()).isZero();
+                assertThat(oldest.count()).isEqualTo(BEFORE + AFTER - oldest.first());
                 assertThat(oldestNode.counters().get(SystemCounter.LOST_MESSAGES).get()).isZero();
             }
         }
@@ -61,32 +58,5 @@ class LateJoinIT {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TopicConfig> topics = base.topics().stream().map(topic -> topic.withLateJoin(policy)).toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
-    }
-
-    /** Records the first number seen and checks the rest follow it one by one. */
-    private static final class Numbers implements MessageHandler {
-        private volatile long first = -1;
-        private volatile long last = -1;
-        private volatile long count;
-        private volatile long errors;
-
-        @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-            final long number = buffer.getLong(offset);
-            if (first < 0) {
-                first = number;
-            } else if (number != last + 1 || header.messageIndex() != number) {
-                errors++;
-            }
-            last = number;
-            count++;
-        }
-
-        void awaitLast(long number) throws InterruptedException {
-            final long deadlineMs = System.currentTimeMillis() + 10_000;
-            while (last < number && System.currentTimeMillis() < deadlineMs) {
-                Thread.sleep(5);
-            }
-        }
     }
 }
