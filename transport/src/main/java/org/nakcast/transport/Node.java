@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.agrona.concurrent.status.CountersManager;
+import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
@@ -25,6 +26,7 @@ import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.SenderAgent;
 import org.nakcast.transport.publish.StreamTiming;
+import org.nakcast.transport.receive.DeliveryGate;
 import org.nakcast.transport.receive.InboundStreamSettings;
 import org.nakcast.transport.receive.ReceiverAgent;
 import org.nakcast.transport.receive.SubscriptionSettings;
@@ -209,11 +211,18 @@ public final class Node implements AutoCloseable {
         final SubscriptionSettings settings = new SubscriptionSettings(
             topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin(),
             topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
-        receiver.addSubscription(settings, handler, listener);
-        LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams",
+        final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
+            ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
+        if (queue == null) {
+            receiver.addSubscription(settings, handler, listener, DeliveryGate.OPEN);
+        } else {
+            receiver.addSubscription(settings, queue, queue, queue);
+        }
+        LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams, delivery {}",
             config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
-            streamSettings.reorderWindowCapacity());
-        return new Subscription(topicName, topic.id(), handler, receiver);
+            streamSettings.reorderWindowCapacity(),
+            queue == null ? "on the receiving thread" : "through a queue of " + queue.capacity() + " bytes");
+        return new Subscription(topicName, topic.id(), queue == null ? handler : queue, receiver, queue);
     }
 
     /**

@@ -78,11 +78,13 @@ public final class InboundStream {
     private final AtomicCounter unrecoverableRanges;
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
+    private final AtomicCounter deliveryQueueFull;
 
     private boolean started;
     private boolean dropped;
     private long lastHeardNs;
     private StatusReporter status;
+    private DeliveryGate gate = DeliveryGate.OPEN;
     private boolean identified;
     private long publisherId;
     private long expected;
@@ -136,6 +138,7 @@ public final class InboundStream {
         this.unrecoverableRanges = counters.get(SystemCounter.UNRECOVERABLE_RANGES);
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
         this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
+        this.deliveryQueueFull = counters.get(SystemCounter.DELIVERY_QUEUE_FULL);
     }
 
     /**
@@ -166,7 +169,11 @@ public final class InboundStream {
             return;
         }
         final boolean inOrder = sequence == expected;
-        if (!inOrder) {
+        final boolean deliverNow = inOrder && gate.canTake(length);
+        if (inOrder && !deliverNow) {
+            deliveryQueueFull.increment();
+        }
+        if (!deliverNow) {
             if (sequence - expected >= window.capacity() || !window.fits(length)) {
                 windowOverflows.increment();
                 see(sequence, true, nowNs);
@@ -182,7 +189,7 @@ public final class InboundStream {
             naks.onRepaired(sequence, retransmit, nowNs);
         }
         see(sequence, true, nowNs);
-        if (inOrder) {
+        if (deliverNow) {
             expected++;
             delivery.deliver(buffer, offset, length, sequence, dataHeader.completedMessages());
         }
@@ -260,8 +267,22 @@ public final class InboundStream {
      * @return work done: 1 if a NAK was due, else 0
      */
     public int poll(long nowNs) {
+        if (started && !dropped) {
+            if (window.contains(expected)) {
+                deliverHeld();
+            }
+            armNakForMissingHead(nowNs);
+        }
         final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
         return statusSent + pollNak(nowNs);
+    }
+
+    /**
+     * Makes delivery wait for {@code deliveryGate}: a datagram the gate refuses waits in the reorder
+     * window and is delivered by a later {@link #poll} or datagram once the gate opens.
+     */
+    public void deliverWhen(DeliveryGate deliveryGate) {
+        this.gate = deliveryGate;
     }
 
     /**
@@ -272,6 +293,18 @@ public final class InboundStream {
      */
     public void reportStatus(long keepAliveNs) {
         status = new StatusReporter(sessionId, topicId, receiverId, nakSink, keepAliveNs);
+    }
+
+    /**
+     * Keeps one promise: while the next datagram to deliver is known to exist but is neither in
+     * hand nor asked for, a NAK is scheduled. A datagram dropped because the window was full (the
+     * consumer was slow, or the gap ahead of it long) is not a new gap when it arrives, and must
+     * still be asked for once the window has moved, even if nothing else arrives.
+     */
+    private void armNakForMissingHead(long nowNs) {
+        if (expected <= highestSeen && !window.contains(expected) && naks.deadlineNs() == NakScheduler.NO_DEADLINE) {
+            naks.onGapFound(nowNs);
+        }
     }
 
     private int pollNak(long nowNs) {
@@ -409,7 +442,7 @@ public final class InboundStream {
 
     /** Delivers every held datagram from {@code expected} on, then stops the NAKs if nothing is missing. */
     private void deliverHeld() {
-        while (window.contains(expected)) {
+        while (window.contains(expected) && gate.canTake(window.lengthOf(expected))) {
             final long sequence = expected++;
             final int offset = window.offsetOf(sequence);
             final int length = window.lengthOf(sequence);

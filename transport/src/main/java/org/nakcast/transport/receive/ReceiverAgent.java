@@ -83,9 +83,12 @@ public final class ReceiverAgent implements Agent {
      * Opens what a subscription needs and hands it to the receiving thread. Sockets are opened
      * here, on the caller's thread, so that a port in use fails this call, not the agent.
      *
+     * @param gate when the subscription can take messages; {@link DeliveryGate#OPEN} for delivery on
+     *     the receiving thread
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
-    public void addSubscription(SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener) {
+    public void addSubscription(
+        SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
         final ReceivingTransport transport = transportFor(settings.address());
         enqueue(() -> {
             TopicReceiver topic = topics.get(settings.topicId());
@@ -93,7 +96,7 @@ public final class ReceiverAgent implements Agent {
                 topic = new TopicReceiver(settings, transport);
                 topics.put(settings.topicId(), topic);
             }
-            topic.add(handler, listener);
+            topic.add(handler, listener, gate);
         });
     }
 
@@ -263,6 +266,7 @@ public final class ReceiverAgent implements Agent {
             settings.streamSettings(), random.split(), topic, topic, transport.nakSink, transport.nakBuffer, counters);
         topic.addStream(sessionId, stream);
         streams.add(stream);
+        stream.deliverWhen(topic);
         if (settings.statusKeepAliveNs() > 0) {
             stream.reportStatus(settings.statusKeepAliveNs());
         }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * Everything a node receives on one topic: the publisher streams heard so far, and the
  * subscriptions their messages and events fan out to. Lives on the receiving thread.
  */
-final class TopicReceiver implements MessageHandler, StreamEventListener {
+final class TopicReceiver implements MessageHandler, StreamEventListener, DeliveryGate {
     private static final Logger LOG = LoggerFactory.getLogger(TopicReceiver.class);
 
     private final SubscriptionSettings settings;
@@ -58,8 +58,19 @@ final class TopicReceiver implements MessageHandler, StreamEventListener {
         streamsBySession.remove(sessionId);
     }
 
-    void add(MessageHandler handler, StreamEventListener listener) {
-        subscribers.add(new Subscriber(handler, listener));
+    void add(MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
+        subscribers.add(new Subscriber(handler, listener, gate));
+    }
+
+    /** Open when every subscription can take the datagram's messages. */
+    @Override
+    public boolean canTake(int datagramLength) {
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            if (!subscribers.get(i).gate.canTake(datagramLength)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Removes one subscription; returns true if no subscription is left. */
@@ -99,6 +110,6 @@ final class TopicReceiver implements MessageHandler, StreamEventListener {
     }
 
     /** One subscription's callbacks. */
-    private record Subscriber(MessageHandler handler, StreamEventListener listener) {
+    private record Subscriber(MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
     }
 }

@@ -58,7 +58,9 @@ public enum SystemCounter {
     /** Receivers a flow-control {@code min} publisher stopped waiting for after the timeout. */
     RECEIVERS_DROPPED(26, "receivers dropped by flow control"),
     /** Times a flow-control {@code min} publisher held data back for its slowest receiver. */
-    FLOW_CONTROL_HOLDS(27, "flow-control holds");
+    FLOW_CONTROL_HOLDS(27, "flow-control holds"),
+    /** In-order datagrams a stream held back because a subscription's delivery queue was full. */
+    DELIVERY_QUEUE_FULL(28, "datagrams held for a full delivery queue");
 
     private final int typeId;
     private final String label;

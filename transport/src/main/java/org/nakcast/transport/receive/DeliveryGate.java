@@ -1,0 +1,17 @@
+package org.nakcast.transport.receive;
+
+/**
+ * Whether a stream may deliver its next in-order datagram now. A subscription that hands messages
+ * to another thread through a bounded queue closes the gate while the queue is too full; the
+ * stream then holds the datagram in its reorder window, and further datagrams behind it, until the
+ * gate opens: a slow consumer slows its streams down instead of losing messages. Called on the
+ * receiving thread; must not allocate.
+ */
+@FunctionalInterface
+public interface DeliveryGate {
+    /** Always open: delivery on the receiving thread. */
+    DeliveryGate OPEN = datagramLength -> true;
+
+    /** Whether every message of a datagram of {@code datagramLength} bytes can be taken now. */
+    boolean canTake(int datagramLength);
+}
