@@ -1,0 +1,64 @@
+package org.nakcast.examples;
+
+import java.util.function.LongSupplier;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.nakcast.transport.RawPublication;
+
+/**
+ * Offering through back-pressure, the one loop every publisher writes. {@code offer},
+ * {@code commit} and {@code tryClaim} never block: when the publication's buffer is full they
+ * answer {@link RawPublication#BACK_PRESSURED} and the caller decides. These programs wait (idle,
+ * then try again); a service might instead drop the message, conflate it, or count and alarm.
+ *
+ * <pre>{@code
+ * IdleStrategy idle = new BackoffIdleStrategy();
+ * LongSupplier commit = prices::commit;     // made once: a method reference per call would allocate
+ * ... prices.claim().qty(100).price(1.0825);
+ * Offers.offer(commit, idle);
+ * }</pre>
+ *
+ * <p>Never call this on a node's own thread (inside a listener): with threading {@code shared} or
+ * {@code invoker} that thread is also the one that drains the buffer, so waiting there never ends.
+ * Hand the work to another thread, or keep it for the next round of the loop (see {@link OrderEntry}).
+ */
+public final class Offers {
+    private Offers() {
+    }
+
+    /**
+     * Makes {@code attempt} until it is not back-pressured, idling in between.
+     *
+     * @param attempt one offer or commit, answering the codes of {@link RawPublication#offer}
+     * @param idle what to do between attempts; reset once the offer is taken
+     * @throws IllegalStateException when the publication refuses for good: closed, or the message
+     *     too large
+     */
+    public static void offer(LongSupplier attempt, IdleStrategy idle) {
+        long result;
+        while ((result = attempt.getAsLong()) == RawPublication.BACK_PRESSURED) {
+            idle.idle();
+        }
+        idle.reset();
+        if (result != RawPublication.OK) {
+            throw new IllegalStateException("offer refused: " + describe(result));
+        }
+    }
+
+    /**
+     * @param result a code of {@link RawPublication#offer}
+     * @return the code in words
+     */
+    public static String describe(long result) {
+        if (result == RawPublication.OK) {
+            return "ok";
+        } else if (result == RawPublication.BACK_PRESSURED) {
+            return "back-pressured";
+        } else if (result == RawPublication.CLOSED) {
+            return "publication closed";
+        } else if (result == RawPublication.MESSAGE_TOO_LARGE) {
+            return "message too large for the publication";
+        }
+        return "unknown code " + result;
+    }
+}
