@@ -40,8 +40,9 @@ public final class MarketDataFanOut {
     /** The instruments priced, by id; a book indexes them as {@code id - FIRST_INSTRUMENT_ID}. */
     static final String[] MNEMONICS = {"EURUSD", "USDJPY", "EURJPY", "GBPUSD"};
     static final long FIRST_INSTRUMENT_ID = 42;
-    private static final double[] BASE_PRICES = {1.0825, 151.37, 163.85, 1.2710};
-    private static final double TICK = 0.0001;
+    /** Prices in ticks of 0.0001: 1.0825, 151.37, 163.85, 1.2710. */
+    private static final long[] BASE_PRICE_TICKS = {10_825, 1_513_700, 1_638_500, 12_710};
+    private static final double TICKS_PER_UNIT = 10_000.0;
 
     private MarketDataFanOut() {
     }
@@ -128,7 +129,7 @@ public final class MarketDataFanOut {
         final double[] last = new double[MNEMONICS.length];
         for (int i = 0; i < updates; i++) {
             final int instrument = i % MNEMONICS.length;
-            final double price = BASE_PRICES[instrument] + (i / MNEMONICS.length % 100) * TICK;
+            final double price = (BASE_PRICE_TICKS[instrument] + i / MNEMONICS.length % 100) / TICKS_PER_UNIT;
             final PriceUpdateEncoder update = prices.claim();
             update.instrument().instrumentId(FIRST_INSTRUMENT_ID + instrument).mnemonic(MNEMONICS[instrument]);
             update.qty(i).price(price);
