@@ -1,0 +1,217 @@
+package org.nakcast.cli;
+
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.StreamEventListener;
+
+/**
+ * What {@code sub} checks: the messages of one publisher, numbered 0..expected-1 in their first 8
+ * bytes (little-endian), must each arrive once and in order. Every message is sorted into exactly
+ * one of: received (new and in range), duplicate, numbered outside the range, too short to carry a
+ * number, or from another publisher session (the first message's session is the one checked). A
+ * received message whose number is below one already received is also out of order.
+ *
+ * <p>Fed on the node's receiving thread; the counts are volatile (one writer) so that the thread
+ * printing progress and waiting for the end can read them.
+ */
+final class StreamCheck implements MessageHandler, StreamEventListener {
+    /** Length of the sequence number at the start of every message. */
+    static final int NUMBER_LENGTH = Long.BYTES;
+
+    private final long expected;
+    private final BitSet seen;
+    private final List<String> lossDescriptions = new ArrayList<>();
+    private int sessionId;
+    private boolean sessionKnown;
+    private long nextNumber;
+    private volatile long received;
+    private volatile long duplicates;
+    private volatile long outOfOrder;
+    private volatile long outOfRange;
+    private volatile long tooShort;
+    private volatile long otherSessions;
+    private volatile long lowestNumber = Long.MAX_VALUE;
+    private volatile long lost;
+    private volatile long gaps;
+    private volatile boolean dropped;
+    private volatile long firstNs;
+    private volatile long lastNs;
+
+    /** @param expected how many messages, numbered from 0, at most {@link Integer#MAX_VALUE} */
+    StreamCheck(long expected) {
+        if (expected < 0 || expected > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("expected must be in 0.." + Integer.MAX_VALUE + ", was " + expected);
+        }
+        this.expected = expected;
+        this.seen = new BitSet((int) expected);
+    }
+
+    @Override
+    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        final long nowNs = System.nanoTime();
+        if (!sessionKnown) {
+            sessionKnown = true;
+            sessionId = header.sessionId();
+            firstNs = nowNs;
+        } else if (header.sessionId() != sessionId) {
+            otherSessions++;
+            return;
+        }
+        if (length < NUMBER_LENGTH) {
+            tooShort++;
+            return;
+        }
+        final long number = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+        if (number < 0 || number >= expected) {
+            outOfRange++;
+            return;
+        }
+        if (seen.get((int) number)) {
+            duplicates++;
+            return;
+        }
+        seen.set((int) number);
+        if (number < nextNumber) {
+            outOfOrder++;
+        } else {
+            nextNumber = number + 1;
+        }
+        if (number < lowestNumber) {
+            lowestNumber = number;
+        }
+        lastNs = nowNs;
+        received++;
+    }
+
+    @Override
+    public void onLoss(LossEvent event) {
+        synchronized (lossDescriptions) {
+            lossDescriptions.add(event.describe());
+        }
+        lost += event.lostMessages();
+        gaps++;
+        if (event.streamDropped()) {
+            dropped = true;
+        }
+    }
+
+    /** Whether every expected message has been received. */
+    boolean complete() {
+        return received == expected;
+    }
+
+    /** Whether the stream was dropped by the topic's loss policy: nothing more will come. */
+    boolean dropped() {
+        return dropped;
+    }
+
+    /** When the last new message came ({@link System#nanoTime()}), or 0 if none came. */
+    long lastNs() {
+        return lastNs;
+    }
+
+    /** New messages numbered in range, so far. */
+    long received() {
+        return received;
+    }
+
+    /** Messages the loss events counted. */
+    long lost() {
+        return lost;
+    }
+
+    /** Messages received again. */
+    long duplicates() {
+        return duplicates;
+    }
+
+    /** Messages received after one of a higher number. */
+    long outOfOrder() {
+        return outOfOrder;
+    }
+
+    /** Loss events: gaps the transport declared unrecoverable. */
+    long gaps() {
+        return gaps;
+    }
+
+    /**
+     * Whether the check passed: every message once and in order, nothing else.
+     *
+     * @param timedOut whether the waiting ended without every message
+     */
+    boolean passed(boolean timedOut) {
+        return problems(timedOut, 0).isEmpty();
+    }
+
+    /**
+     * What went wrong, in words; empty if nothing did.
+     *
+     * @param timedOut whether the waiting ended without every message
+     * @param timeoutSeconds how long it waited without a message, for the words
+     */
+    List<String> problems(boolean timedOut, double timeoutSeconds) {
+        final List<String> problems = new ArrayList<>();
+        final long missing = expected - received;
+        if (missing > 0) {
+            problems.add("missing " + missing + " of " + expected + " messages");
+        }
+        if (lost > 0 || gaps > 0) {
+            problems.add(lost + " messages lost in " + gaps + " loss events");
+        }
+        if (dropped) {
+            problems.add("the stream was dropped (loss policy drop)");
+        }
+        if (timedOut) {
+            problems.add("no new message for " + timeoutSeconds + " s");
+        }
+        addIfAny(problems, duplicates, "duplicates");
+        addIfAny(problems, outOfOrder, "out of order");
+        addIfAny(problems, outOfRange, "numbered outside 0.." + (expected - 1));
+        addIfAny(problems, tooShort, "shorter than " + NUMBER_LENGTH + " bytes");
+        addIfAny(problems, otherSessions, "from another publisher session (one publisher at a time)");
+        if (missing > 0 && lowestNumber != Long.MAX_VALUE && lowestNumber > 0) {
+            problems.add("the first message received was number " + lowestNumber
+                + ": was sub started after pub? A subscriber starts at the live edge");
+        }
+        return problems;
+    }
+
+    private static void addIfAny(List<String> problems, long count, String what) {
+        if (count > 0) {
+            problems.add(count + " " + what);
+        }
+    }
+
+    /** The loss events in words. */
+    List<String> lossDescriptions() {
+        synchronized (lossDescriptions) {
+            return List.copyOf(lossDescriptions);
+        }
+    }
+
+    /** The figures, as the JSON result carries them. */
+    void putFigures(JsonResult result) {
+        final long count = received;
+        result.put("expected", expected)
+            .put("received", count)
+            .put("missing", expected - count)
+            .put("lost", lost)
+            .put("gaps", gaps)
+            .put("duplicates", duplicates)
+            .put("outOfOrder", outOfOrder)
+            .put("outOfRange", outOfRange)
+            .put("tooShort", tooShort)
+            .put("otherSessions", otherSessions)
+            .put("streamDropped", dropped)
+            .put("seconds", JsonResult.seconds(lastNs - firstNs))
+            .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));
+    }
+}

@@ -1,0 +1,125 @@
+package org.nakcast.cli;
+
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Node;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code nakcast sub}: receives the numbered messages of {@code nakcast pub} and checks them. */
+@Command(name = "sub", sortOptions = false, mixinStandardHelpOptions = true,
+    description = {
+        "Receives the messages of `nakcast pub` on a topic and checks that every one of 0..N-1 arrives exactly "
+            + "once and in order. Start it before pub: a subscriber starts with the first datagram it hears.",
+        "",
+        "Run it inside a network namespace or on a real LAN host; it joins the multicast group (and sends its "
+            + "NAKs) on the NIC the config names.",
+        "",
+        "Progress goes to stderr once a second: received, lost (messages in loss events), duplicates, out of "
+            + "order, gaps (loss events), messages per second. The last line of stdout is one JSON object: "
+            + "expected, received, missing, lost, gaps, duplicates, outOfOrder, outOfRange, tooShort, "
+            + "otherSessions, streamDropped, seconds and msgsPerSecond (first to last message), ok, reason."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:every message arrived exactly once and in order",
+        "1:the check failed; the reason is on stderr and in the JSON",
+        "2:bad command line",
+        "3:could not start: config, topic or socket (the message says which)"})
+final class SubCommand implements Callable<Integer> {
+    private static final long POLL_MS = 5;
+
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    TopicOptions topicOptions;
+
+    @Option(names = "--expect", required = true, paramLabel = "N",
+        description = "how many messages to expect, numbered 0..N-1 (at most 2147483647)")
+    long expect;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
+        description = {"give up after this long without a new message (also the wait for the first one); "
+            + "default ${DEFAULT-VALUE}"})
+    double timeout;
+
+    @Option(names = "--linger", paramLabel = "SECONDS", defaultValue = "0.5",
+        description = {"once every message is in, keep listening this long for duplicates or messages beyond N; "
+            + "default ${DEFAULT-VALUE}"})
+    double linger;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (expect < 1 || expect > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--expect must be in 1..2147483647, was " + expect);
+        }
+        if (timeout <= 0 || linger < 0) {
+            throw new ParameterException(spec.commandLine(), "--timeout must be positive and --linger not negative");
+        }
+        final PrintWriter out = spec.commandLine().getOut();
+        final PrintWriter err = spec.commandLine().getErr();
+        final NodeConfig config = topicOptions.loadConfig();
+        final String topicName = topicOptions.topicName(config);
+        final StreamCheck check = new StreamCheck(expect);
+        final boolean timedOut;
+        try (Node node = Node.launch(config)) {
+            node.subscribe(topicName, check, check);
+            final TopicConfig topic = config.topic(topicName);
+            err.printf("sub: listening on topic '%s' (id %d, loss policy %s) of node %s; expecting %d messages%n",
+                topicName, topic.id(), topic.lossPolicy().name().toLowerCase(Locale.ROOT), config.node().name(),
+                expect);
+            final Progress progress = new Progress(err, check::received, perSecond -> String.format(
+                "sub %s: received %d/%d, lost %d, duplicates %d, out of order %d, gaps %d, %d msgs/s",
+                topicName, check.received(), expect, check.lost(), check.duplicates(), check.outOfOrder(),
+                check.gaps(), perSecond));
+            try {
+                timedOut = !awaitEnd(check);
+            } finally {
+                progress.close();
+            }
+        }
+        final List<String> problems = check.problems(timedOut, timeout);
+        final boolean ok = problems.isEmpty();
+        final String reason = ok ? "all " + expect + " messages arrived exactly once and in order"
+            : String.join("; ", problems);
+        check.lossDescriptions().forEach(description -> err.println("sub: loss: " + description));
+        err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
+        final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
+        check.putFigures(result);
+        out.println(result.put("ok", ok).put("reason", reason));
+        return ok ? 0 : 1;
+    }
+
+    /**
+     * Waits until every message is in (then lingers), the stream is dropped, or no new message
+     * came for the timeout.
+     *
+     * @return false if it timed out
+     */
+    private boolean awaitEnd(StreamCheck check) throws InterruptedException {
+        final long timeoutNs = (long) (timeout * 1e9);
+        final long startNs = System.nanoTime();
+        while (!check.complete() && !check.dropped()) {
+            final long lastNs = check.lastNs();
+            if (System.nanoTime() - (lastNs == 0 ? startNs : lastNs) > timeoutNs) {
+                return false;
+            }
+            Thread.sleep(POLL_MS);
+        }
+        if (check.complete()) {
+            TimeUnit.NANOSECONDS.sleep((long) (linger * 1e9));
+        }
+        return true;
+    }
+}

@@ -1,0 +1,168 @@
+package org.nakcast.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code nakcast sub} and {@code nakcast pub} as two processes, started as {@code ops/nakcast}
+ * starts them: this JVM's java, {@code @ops/jvm.options}, this module's class path. They inherit
+ * this test JVM's private network namespace.
+ */
+class NakcastCommandIT {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void subGetsEveryMessageOfPubExactlyOnceAndInOrder() throws Exception {
+        final Command sub = Command.start("sub", "--expect", "20000", "--timeout", "20", "--linger", "0.2");
+        sub.awaitErrLine("sub: listening on topic 'prices'");
+        final Command pub = Command.start("pub", "--count", "20000", "--size", "100", "--linger", "1");
+
+        assertThat(sub.waitFor()).as(sub.describe()).isZero();
+        assertThat(pub.waitFor()).as(pub.describe()).isZero();
+
+        final JsonNode received = sub.result();
+        assertThat(received.get("command").asString()).isEqualTo("sub");
+        assertThat(received.get("ok").asBoolean()).as(sub.describe()).isTrue();
+        assertThat(received.get("expected").asLong()).isEqualTo(20_000);
+        assertThat(received.get("received").asLong()).isEqualTo(20_000);
+        for (String zero : List.of("missing", "lost", "gaps", "duplicates", "outOfOrder", "outOfRange", "tooShort",
+            "otherSessions")) {
+            assertThat(received.get(zero).asLong()).as(zero).isZero();
+        }
+        assertThat(received.get("msgsPerSecond").asLong()).isPositive();
+        assertThat(received.get("reason").asString()).isEqualTo("all 20000 messages arrived exactly once and in order");
+
+        final JsonNode sent = pub.result();
+        assertThat(sent.get("command").asString()).isEqualTo("pub");
+        assertThat(sent.get("ok").asBoolean()).isTrue();
+        assertThat(sent.get("sent").asLong()).isEqualTo(20_000);
+        assertThat(sent.get("size").asLong()).isEqualTo(100);
+        assertThat(sent.get("unrecoverable").asLong()).isZero();
+        assertThat(pub.err()).anyMatch(line -> line.startsWith("pub prices: sent 20000/20000"));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void subFailsWhenFewerMessagesComeThanExpected() throws Exception {
+        final Command sub = Command.start("sub", "--expect", "1000", "--timeout", "1");
+        sub.awaitErrLine("sub: listening on topic 'prices'");
+        final Command pub = Command.start("pub", "--count", "600", "--rate", "20000", "--linger", "0.2");
+
+        assertThat(pub.waitFor()).as(pub.describe()).isZero();
+        assertThat(sub.waitFor()).as(sub.describe()).isEqualTo(1);
+
+        final JsonNode received = sub.result();
+        assertThat(received.get("ok").asBoolean()).isFalse();
+        assertThat(received.get("received").asLong()).isEqualTo(600);
+        assertThat(received.get("missing").asLong()).isEqualTo(400);
+        assertThat(received.get("reason").asString())
+            .contains("missing 400 of 1000 messages").contains("no new message for 1.0 s");
+        assertThat(sub.err()).contains("sub: FAILED: " + received.get("reason").asString());
+    }
+
+    /** A nakcast process, its output collected line by line. */
+    private static final class Command {
+        private final List<String> args;
+        private final Process process;
+        private final List<String> out = new CopyOnWriteArrayList<>();
+        private final List<String> err = new CopyOnWriteArrayList<>();
+        private final Thread outReader;
+        private final Thread errReader;
+
+        private Command(List<String> args, Process process) {
+            this.args = args;
+            this.process = process;
+            this.outReader = collect(process.getInputStream(), out);
+            this.errReader = collect(process.getErrorStream(), err);
+        }
+
+        static Command start(String... args) throws IOException {
+            final List<String> command = new ArrayList<>(List.of(
+                ProcessHandle.current().info().command().orElseThrow(),
+                "@" + jvmOptions(),
+                "-cp", System.getProperty("java.class.path"),
+                Nakcast.class.getName()));
+            command.addAll(List.of(args));
+            return new Command(List.of(args), new ProcessBuilder(command).start());
+        }
+
+        /** ops/jvm.options, found upwards from the working directory (the module's). */
+        private static Path jvmOptions() {
+            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+                final Path options = dir.resolve("ops/jvm.options");
+                if (Files.isRegularFile(options)) {
+                    return options;
+                }
+            }
+            throw new IllegalStateException("no ops/jvm.options above " + Path.of("").toAbsolutePath());
+        }
+
+        private static Thread collect(InputStream stream, List<String> lines) {
+            final Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        lines.add(line);
+                    }
+                } catch (IOException ex) {
+                    lines.add("(read failed: " + ex + ")");
+                }
+            });
+            reader.setDaemon(true);
+            reader.start();
+            return reader;
+        }
+
+        void awaitErrLine(String prefix) throws InterruptedException {
+            final long deadlineMs = System.currentTimeMillis() + 20_000;
+            while (err.stream().noneMatch(line -> line.startsWith(prefix))) {
+                assertThat(process.isAlive()).as("%s ended before printing '%s'%n%s", args, prefix, describe())
+                    .isTrue();
+                assertThat(System.currentTimeMillis()).as("waiting for '%s'", prefix).isLessThan(deadlineMs);
+                Thread.sleep(10);
+            }
+        }
+
+        int waitFor() throws InterruptedException {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+            outReader.join(5_000);
+            errReader.join(5_000);
+            return process.exitValue();
+        }
+
+        /** The last line of stdout, as JSON. */
+        JsonNode result() {
+            assertThat(out).as(describe()).isNotEmpty();
+            return JSON.readTree(out.get(out.size() - 1));
+        }
+
+        List<String> err() {
+            return err;
+        }
+
+        String describe() {
+            return "nakcast " + String.join(" ", args) + "\nstdout:\n" + String.join("\n", out)
+                + "\nstderr:\n" + String.join("\n", err);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package org.nakcast.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHeader;
+
+class StreamCheckTest {
+    private static final int SESSION = 77;
+
+    private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+    private final MessageHeader header = new MessageHeader();
+
+    @Test
+    void everyNumberOnceInOrderPasses() {
+        final StreamCheck check = new StreamCheck(5);
+        for (long number = 0; number < 5; number++) {
+            deliver(check, SESSION, number);
+        }
+
+        assertThat(check.complete()).isTrue();
+        assertThat(check.passed(false)).isTrue();
+        assertThat(check.problems(false, 1)).isEmpty();
+    }
+
+    @Test
+    void aRepeatIsADuplicateAndALateNumberIsOutOfOrder() {
+        final StreamCheck check = new StreamCheck(4);
+        deliver(check, SESSION, 0);
+        deliver(check, SESSION, 2);
+        deliver(check, SESSION, 1);
+        deliver(check, SESSION, 2);
+        deliver(check, SESSION, 3);
+
+        assertThat(check.received()).isEqualTo(4);
+        assertThat(check.duplicates()).isOne();
+        assertThat(check.outOfOrder()).isOne();
+        assertThat(check.passed(false)).isFalse();
+        assertThat(check.problems(false, 1)).containsExactly("1 duplicates", "1 out of order");
+    }
+
+    @Test
+    void numbersOutsideTheRangeShortMessagesAndOtherSessionsAreCountedApart() {
+        final StreamCheck check = new StreamCheck(2);
+        deliver(check, SESSION, 0);
+        deliver(check, SESSION, 2);
+        deliver(check, SESSION + 1, 1);
+        check.onMessage(buffer, 0, 4, header.set(1, SESSION, 3));
+        deliver(check, SESSION, 1);
+
+        assertThat(check.complete()).isTrue();
+        assertThat(check.problems(false, 1)).containsExactly(
+            "1 numbered outside 0..1", "1 shorter than 8 bytes",
+            "1 from another publisher session (one publisher at a time)");
+    }
+
+    @Test
+    void missingMessagesLossEventsAndATimeoutAreReported() {
+        final StreamCheck check = new StreamCheck(10);
+        deliver(check, SESSION, 0);
+        check.onLoss(new LossEvent(1, SESSION, 3, 4, 6, false));
+        for (long number = 7; number < 10; number++) {
+            deliver(check, SESSION, number);
+        }
+
+        assertThat(check.lost()).isEqualTo(6);
+        assertThat(check.gaps()).isOne();
+        assertThat(check.problems(true, 2.5)).containsExactly(
+            "missing 6 of 10 messages", "6 messages lost in 1 loss events", "no new message for 2.5 s");
+        assertThat(check.lossDescriptions()).singleElement().asString().contains("6 messages lost");
+    }
+
+    @Test
+    void aSubscriberThatMissedTheStartIsToldWhy() {
+        final StreamCheck check = new StreamCheck(10);
+        deliver(check, SESSION, 8);
+        deliver(check, SESSION, 9);
+
+        assertThat(check.problems(true, 1)).last().asString()
+            .startsWith("the first message received was number 8: was sub started after pub?");
+    }
+
+    @Test
+    void aDroppedStreamEndsTheWait() {
+        final StreamCheck check = new StreamCheck(10);
+        check.onLoss(new LossEvent(1, SESSION, 0, 9, 10, true));
+
+        assertThat(check.dropped()).isTrue();
+        assertThat(check.problems(false, 1)).contains("the stream was dropped (loss policy drop)");
+    }
+
+    private void deliver(StreamCheck check, int session, long number) {
+        buffer.putLong(8, number, ByteOrder.LITTLE_ENDIAN);
+        check.onMessage(buffer, 8, 24, header.set(1, session, number));
+    }
+}
