@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
  * {@value #HISTORY_DATAGRAMS} datagrams, and the subscriber node drops the first sends of datagrams
  * {@value #FIRST_DROPPED}..{@value #LAST_DROPPED} on receipt ({@link NodeContext#receiveLoss} with a
  * {@link SequenceRangeLossGenerator}; retransmits pass). By the time it NAKs them the publisher has
- * moved on: the later part of the range is repaired, the earlier part is reported lost. The
- * publisher is paced, so nothing else is lost.
+ * moved on: what its history still holds is repaired, the rest is reported lost, usually in one
+ * event, in two when the history moves on again before the last repair. The publisher is paced, so
+ * nothing else is lost.
  *
  * <p>The subscriber keeps a book of the last price per instrument. Each update carries an
  * instrument's whole state, so after a loss it marks every instrument stale and each becomes valid
