@@ -155,7 +155,7 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
      * What went wrong, in words; empty if nothing did.
      *
      * @param timedOut whether the waiting ended without every message
-     * @param timeoutSeconds how long it waited without a message, for the words
+     * @param timeoutSeconds how long it waited without a (first) message, for the words
      */
     List<String> problems(boolean timedOut, double timeoutSeconds) {
         final List<String> problems = new ArrayList<>();
@@ -170,7 +170,9 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
             problems.add("the stream was dropped (loss policy drop)");
         }
         if (timedOut) {
-            problems.add("no new message for " + timeoutSeconds + " s");
+            problems.add(received == 0
+                ? "no message at all in " + timeoutSeconds + " s: is pub running, with the same config and topic?"
+                : "no new message for " + timeoutSeconds + " s");
         }
         addIfAny(problems, duplicates, "duplicates");
         addIfAny(problems, outOfOrder, "out of order");

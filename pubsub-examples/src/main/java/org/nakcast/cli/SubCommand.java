@@ -50,9 +50,13 @@ final class SubCommand implements Callable<Integer> {
     long expect;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "10",
-        description = {"give up after this long without a new message (also the wait for the first one); "
-            + "default ${DEFAULT-VALUE}"})
+        description = {"once messages flow, give up after this long without a new one; default ${DEFAULT-VALUE}"})
     double timeout;
+
+    @Option(names = "--start-timeout", paramLabel = "SECONDS", defaultValue = "60",
+        description = {"give up if the first message has not come after this long (time to start pub, "
+            + "perhaps on another host); default ${DEFAULT-VALUE}"})
+    double startTimeout;
 
     @Option(names = "--linger", paramLabel = "SECONDS", defaultValue = "0.5",
         description = {"once every message is in, keep listening this long for duplicates or messages beyond N; "
@@ -64,8 +68,9 @@ final class SubCommand implements Callable<Integer> {
         if (expect < 1 || expect > Integer.MAX_VALUE) {
             throw new ParameterException(spec.commandLine(), "--expect must be in 1..2147483647, was " + expect);
         }
-        if (timeout <= 0 || linger < 0) {
-            throw new ParameterException(spec.commandLine(), "--timeout must be positive and --linger not negative");
+        if (timeout <= 0 || startTimeout <= 0 || linger < 0) {
+            throw new ParameterException(spec.commandLine(),
+                "--timeout and --start-timeout must be positive, --linger not negative");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -89,7 +94,7 @@ final class SubCommand implements Callable<Integer> {
                 progress.close();
             }
         }
-        final List<String> problems = check.problems(timedOut, timeout);
+        final List<String> problems = check.problems(timedOut, check.received() > 0 ? timeout : startTimeout);
         final boolean ok = problems.isEmpty();
         final String reason = ok ? "all " + expect + " messages arrived exactly once and in order"
             : String.join("; ", problems);
@@ -103,16 +108,17 @@ final class SubCommand implements Callable<Integer> {
 
     /**
      * Waits until every message is in (then lingers), the stream is dropped, or no new message
-     * came for the timeout.
+     * came for the timeout (the start timeout before the first).
      *
      * @return false if it timed out
      */
     private boolean awaitEnd(StreamCheck check) throws InterruptedException {
-        final long timeoutNs = (long) (timeout * 1e9);
         final long startNs = System.nanoTime();
         while (!check.complete() && !check.dropped()) {
             final long lastNs = check.lastNs();
-            if (System.nanoTime() - (lastNs == 0 ? startNs : lastNs) > timeoutNs) {
+            final boolean started = check.received() > 0;
+            final long waitedNs = System.nanoTime() - (started ? lastNs : startNs);
+            if (waitedNs > (long) ((started ? timeout : startTimeout) * 1e9)) {
                 return false;
             }
             Thread.sleep(POLL_MS);

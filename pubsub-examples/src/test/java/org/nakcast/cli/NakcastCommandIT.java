@@ -62,7 +62,7 @@ class NakcastCommandIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void subFailsWhenFewerMessagesComeThanExpected() throws Exception {
-        final Command sub = Command.start("sub", "--expect", "1000", "--timeout", "1");
+        final Command sub = Command.start("sub", "--expect", "1000", "--timeout", "1", "--start-timeout", "30");
         sub.awaitErrLine("sub: listening on topic 'prices'");
         final Command pub = Command.start("pub", "--count", "600", "--rate", "20000", "--linger", "0.2");
 

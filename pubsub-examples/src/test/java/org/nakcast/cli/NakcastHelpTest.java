@@ -43,7 +43,8 @@ class NakcastHelpTest {
 
         out.reset();
         assertThat(Nakcast.run(print(out), print(err), "sub", "--help")).isZero();
-        assertThat(text(out)).contains("--expect=N", "--timeout=SECONDS", "--linger=SECONDS", "--config=FILE",
+        assertThat(text(out)).contains("--expect=N", "--timeout=SECONDS", "--start-timeout=SECONDS",
+            "--linger=SECONDS", "--config=FILE",
             "--topic=TOPIC", "Exit codes");
     }
 

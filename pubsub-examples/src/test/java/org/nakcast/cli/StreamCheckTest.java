@@ -76,6 +76,12 @@ class StreamCheckTest {
     }
 
     @Test
+    void noMessageAtAllSuggestsWhatToCheck() {
+        assertThat(new StreamCheck(10).problems(true, 60)).containsExactly("missing 10 of 10 messages",
+            "no message at all in 60.0 s: is pub running, with the same config and topic?");
+    }
+
+    @Test
     void aSubscriberThatMissedTheStartIsToldWhy() {
         final StreamCheck check = new StreamCheck(10);
         deliver(check, SESSION, 8);
