@@ -52,7 +52,8 @@ final class ConfigReader {
             .addDeserializer(IdleStrategyType.class, enumValues(IdleStrategyType.class))
             .addDeserializer(FlowControlMode.class, enumValues(FlowControlMode.class))
             .addDeserializer(LossPolicy.class, enumValues(LossPolicy.class))
-            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class));
+            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class))
+            .addDeserializer(DeliveryMode.class, enumValues(DeliveryMode.class));
     }
 
     private static <E extends Enum<E>> TextValueDeserializer<E> enumValues(Class<E> type) {

@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  * flow-control timeouts of at least two heartbeats, and class names that are class names.
  */
 final class TopicChecks {
+    /** The fewest datagrams a delivery queue must hold. */
+    static final int MIN_QUEUED_DATAGRAMS = 64;
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
     static final ByteSize MAX_HISTORY = ByteSize.parse("1g");
     private static final Pattern BINARY_CLASS_NAME =
@@ -46,6 +48,7 @@ final class TopicChecks {
             checkKnown("transport", topic.transport(), transportByName.keySet(), path);
             checkKnown("codec", topic.codec(), codecNames, path);
             checkHistory(topic.history(), transportByName.get(topic.transport()), path);
+            checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
             if (topic.heartbeat().isNegative() || topic.heartbeat().isZero()) {
                 problems.add(KeyPaths.child(path, "heartbeat"),
                     "heartbeat must be positive (was " + Durations.format(topic.heartbeat()) + ")");
@@ -97,6 +100,14 @@ final class TopicChecks {
             String message = name == null ? key + " must be set" : "unknown " + key + " '" + name + "'";
             problems.add(KeyPaths.child(path, key), message,
                 Spelling.hint(Objects.toString(name, ""), known, "known " + key + "s"));
+        }
+    }
+
+    private void checkDeliveryQueue(ByteSize queue, TransportConfig transport, String path) {
+        if (transport != null && queue.bytes() < MIN_QUEUED_DATAGRAMS * transport.datagramSize().bytes()) {
+            problems.add(KeyPaths.child(path, "delivery-queue"), "delivery-queue " + queue
+                + " holds fewer than " + MIN_QUEUED_DATAGRAMS + " datagrams of transport '" + transport.name() + "' ("
+                + transport.datagramSize() + ")", "a queue that small stalls its streams on every datagram");
         }
     }
 

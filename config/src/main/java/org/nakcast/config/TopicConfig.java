@@ -25,6 +25,10 @@ import java.util.List;
  * @param publisherTimeout how long a receiver waits without hearing from a publisher stream before
  *     declaring the publisher gone and closing the stream; default {@code 2s}, and at least twice
  *     the heartbeat (a publisher heartbeats at that interval, busy or idle)
+ * @param delivery on which thread subscribers get messages and events; default
+ *     {@link DeliveryMode#RECEIVER_THREAD}
+ * @param deliveryQueue with delivery {@code queue}, the queue's size per subscription; default
+ *     {@code 4m}, at least 64 datagrams of the topic's transport
  * @param allowedClasses the classes an object codec (JDK, FST, Kryo) may decode, as binary
  *     class names; default none. Decoding untrusted bytes is an attack surface: list exactly the
  *     message classes
@@ -41,6 +45,8 @@ public record TopicConfig(
     @JsonProperty("loss-policy") LossPolicy lossPolicy,
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
+    @JsonProperty("delivery") DeliveryMode delivery,
+    @JsonProperty("delivery-queue") ByteSize deliveryQueue,
     @JsonProperty("allowed-classes") List<String> allowedClasses) {
 
     /** The default history per topic. */
@@ -59,6 +65,11 @@ public record TopicConfig(
     /** The default publisher timeout. */
     public static final Duration DEFAULT_PUBLISHER_TIMEOUT = Duration.ofSeconds(2);
 
+    /** The default delivery: on the receiving thread. */
+    public static final DeliveryMode DEFAULT_DELIVERY = DeliveryMode.RECEIVER_THREAD;
+    /** The default delivery queue per subscription. */
+    public static final ByteSize DEFAULT_DELIVERY_QUEUE = ByteSize.parse("4m");
+
     /** Applies the defaults for what is null and copies the class list. */
     public TopicConfig {
         history = history == null ? DEFAULT_HISTORY : history;
@@ -68,6 +79,8 @@ public record TopicConfig(
         lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
+        delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
+        deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
         allowedClasses = Lists.copyOf(allowedClasses);
     }
 
@@ -80,7 +93,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -89,7 +102,8 @@ public record TopicConfig(
      */
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -98,7 +112,8 @@ public record TopicConfig(
      */
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -107,7 +122,8 @@ public record TopicConfig(
      */
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -116,7 +132,8 @@ public record TopicConfig(
      */
     public TopicConfig withFlowControlTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            timeout, lossPolicy, lateJoin, publisherTimeout, allowedClasses);
+            timeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -125,7 +142,8 @@ public record TopicConfig(
      */
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, policy, lateJoin, publisherTimeout, allowedClasses);
+            flowControlTimeout, policy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -134,7 +152,8 @@ public record TopicConfig(
      */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, policy, publisherTimeout, allowedClasses);
+            flowControlTimeout, lossPolicy, policy, publisherTimeout,
+            delivery, deliveryQueue, allowedClasses);
     }
 
     /**
@@ -143,7 +162,18 @@ public record TopicConfig(
      */
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, timeout, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, timeout,
+            delivery, deliveryQueue, allowedClasses);
+    }
+
+    /**
+     * @param mode on which thread subscribers get messages
+     * @param queue the delivery queue per subscription, for {@link DeliveryMode#QUEUE}
+     * @return this topic with that delivery
+     */
+    public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, allowedClasses);
     }
 
     /**
@@ -152,6 +182,7 @@ public record TopicConfig(
      */
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, classNames);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, classNames);
     }
 }

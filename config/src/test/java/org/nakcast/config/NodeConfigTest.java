@@ -84,7 +84,22 @@ class NodeConfigTest {
         assertThat(prices.lateJoin()).isEqualTo(LateJoinPolicy.NOW);
         assertThat(prices.publisherTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(prices.flowControlTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(prices.delivery()).isEqualTo(DeliveryMode.RECEIVER_THREAD);
+        assertThat(prices.deliveryQueue()).isEqualTo(ByteSize.parse("4m"));
         assertThat(prices.allowedClasses()).isEmpty();
+    }
+
+    @Test
+    void aDeliveryQueueSmallerThan64DatagramsIsAProblem() {
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL),
+            List.of(PRICES.withDelivery(DeliveryMode.QUEUE, ByteSize.parse("64k"))));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].delivery-queue");
+            assertThat(problem.message()).contains("holds fewer than 64 datagrams");
+        });
     }
 
     @Test

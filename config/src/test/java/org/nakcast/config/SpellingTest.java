@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class SpellingTest {
     private static final List<String> TOPIC_KEYS = List.of("name", "id", "transport", "codec", "history", "heartbeat",
-        "flow-control", "flow-control-timeout", "loss-policy", "late-join", "publisher-timeout", "allowed-classes");
+        "flow-control", "flow-control-timeout", "loss-policy", "late-join", "publisher-timeout", "delivery",
+        "delivery-queue", "allowed-classes");
 
     @ParameterizedTest
     @CsvSource({
