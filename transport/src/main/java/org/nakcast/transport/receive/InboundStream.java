@@ -13,6 +13,7 @@ import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -218,22 +219,59 @@ public final class InboundStream {
     /**
      * An UNRECOVERABLE for this stream: datagrams [{@code fromSequence}, {@code toSequence}] are gone
      * from the publisher's history, and {@code firstMessageAfter} is the first message to begin
-     * after them. Ignored unless the stream still needed something up to {@code toSequence} (so a
-     * repeat, or an answer to another receiver for data this one has, changes nothing). Otherwise
-     * raises one {@link LossEvent} and goes on after the gap, or drops the stream, by the topic's
-     * loss policy.
+     * after them. The publisher reports everything below its oldest datagram, which may cover
+     * datagrams this stream holds: only what is really missing is given up. Each missing run up to
+     * {@code toSequence} raises one {@link LossEvent} (counted from the next held datagram's header,
+     * or from {@code firstMessageAfter} for the last), and delivery goes on after it, or the stream
+     * is dropped, by the topic's loss policy. Ignored when nothing up to {@code toSequence} is
+     * missing (a repeat, or an answer to another receiver).
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
         lastHeardNs = nowNs;
-        if (!started || dropped || toSequence < expected) {
-            return;
+        while (started && !dropped && expected <= toSequence) {
+            if (window.contains(expected)) {
+                deliverHeld();
+                if (window.contains(expected)) {
+                    return;
+                }
+                continue;
+            }
+            final long held = firstHeldUpTo(toSequence);
+            if (held < 0) {
+                giveUp(toSequence, firstMessageAfter);
+                return;
+            }
+            giveUp(held - 1, firstMessageIndexHeldAt(held));
         }
+    }
+
+    /** The first datagram held in the window after {@code expected} and up to {@code last}, or -1. */
+    private long firstHeldUpTo(long last) {
+        final long end = Math.min(last, expected + window.capacity() - 1);
+        for (long sequence = expected + 1; sequence <= end; sequence++) {
+            if (window.contains(sequence)) {
+                return sequence;
+            }
+        }
+        return -1;
+    }
+
+    /** The index of the first message that begins in the held datagram {@code sequence}. */
+    private long firstMessageIndexHeldAt(long sequence) {
+        final int offset = window.offsetOf(sequence);
+        dataHeader.wrap(window.buffer(), offset);
+        final int firstFrameFlags = MessageFrame.flags(window.buffer(), offset + DataFlyweight.DATA_HEADER_LENGTH);
+        return dataHeader.completedMessages() + (MessageFrame.isBegin(firstFrameFlags) ? 0 : 1);
+    }
+
+    /** Gives up [{@code expected}, {@code lastLost}]: one loss event, then the loss policy. */
+    private void giveUp(long lastLost, long firstMessageAfter) {
         final long lostFrom = expected;
         final long lost = delivery.isIndexKnown() ? Math.max(0, firstMessageAfter - delivery.nextMessageIndex()) : 0;
         unrecoverableRanges.increment();
         lostMessages.getAndAdd(lost);
-        expected = toSequence + 1;
-        highestSeen = Math.max(highestSeen, toSequence);
+        expected = lastLost + 1;
+        highestSeen = Math.max(highestSeen, lastLost);
         delivery.continueAt(firstMessageAfter);
         naks.onSkipped();
         if (dropOnLoss) {
@@ -241,7 +279,7 @@ public final class InboundStream {
             streamsDropped.increment();
             naks.cancel();
         }
-        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, toSequence, lost, dropOnLoss));
+        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, lastLost, lost, dropOnLoss));
         if (!dropped) {
             deliverHeld();
         }

@@ -657,16 +657,30 @@ class InboundStreamTest {
         }
 
         @Test
-        void heldDatagramsInsideTheRangeAreGivenUpWithIt() {
+        void heldDatagramsInsideTheRangeAreDeliveredAndOnlyWhatIsMissingIsGivenUp() {
             h.data(0, 0, "m0").data(2, 2, "m2").data(4, 4, "m4");
 
             h.stream.onUnrecoverable(1, 2, 3, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 2, false));
-            assertThat(h.deliveredTexts()).containsExactly("m0");
+            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 1, 1, false));
+            assertThat(h.deliveredTexts()).containsExactly("m0", "m2");
             assertThat(h.stream.expectedSequence()).isEqualTo(3);
             h.pollAtDeadline();
             assertThat(h.lastNakRanges()).containsExactly(new Range(3, 3));
+        }
+
+        @Test
+        void eachMissingRunUpToTheRangeEndIsOneEventCountedFromTheNextHeldDatagram() {
+            h.data(0, 0, "m0").data(2, 3, "m3").data(5, 7, "m7");
+
+            h.stream.onUnrecoverable(1, 6, 9, h.nowNs);
+
+            assertThat(h.losses()).containsExactly(
+                new LossEvent(TOPIC, SESSION, 1, 1, 2, false),
+                new LossEvent(TOPIC, SESSION, 3, 4, 3, false),
+                new LossEvent(TOPIC, SESSION, 6, 6, 1, false));
+            assertThat(h.deliveredTexts()).containsExactly("m0", "m3", "m7");
+            assertThat(h.stream.expectedSequence()).isEqualTo(7);
         }
 
         @Test
