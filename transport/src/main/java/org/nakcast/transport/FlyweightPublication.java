@@ -13,7 +13,9 @@ import org.nakcast.codecs.FlyweightCodec;
  * <pre>{@code
  * FlyweightPublication<PriceUpdateEncoder> prices =
  *     node.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
- * prices.claim().instrumentId(42).bidPrice(10_050).askPrice(10_051);
+ * PriceUpdateEncoder price = prices.claim();
+ * price.instrument().instrumentId(42).mnemonic("EURUSD");
+ * price.qty(1_000_000).price(1.0825);
  * long result = prices.commit();                   // BACK_PRESSURED: commit again later
  * }</pre>
  *

@@ -6,7 +6,9 @@ package org.nakcast.transport;
  * flyweights wrapped over the received datagram from {@code Node.subscribeFlyweight}.
  *
  * <p>Called on the receiving thread. A flyweight, and the header, are reused: read them during the
- * call. Must not block: a slow listener backs up the receiver for every topic.
+ * call. Must not block: a slow listener backs up the receiver for every topic, and with threading
+ * {@code shared} or {@code invoker} a listener that waits for a publication's back-pressure to clear
+ * waits forever (the same thread sends); see {@link MessageHandler}.
  *
  * @param <T> the message type, or the decoder flyweight type
  */
