@@ -2,7 +2,7 @@ package org.nakcast.transport;
 
 import java.net.NetworkInterface;
 import java.net.SocketException;
-import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
@@ -10,10 +10,11 @@ import java.util.stream.Collectors;
 import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.errors.DistinctErrorLog;
+import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
-import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
@@ -30,6 +31,7 @@ import org.nakcast.transport.receive.DeliveryGate;
 import org.nakcast.transport.receive.InboundStreamSettings;
 import org.nakcast.transport.receive.ReceiverAgent;
 import org.nakcast.transport.receive.SubscriptionSettings;
+import org.nakcast.transport.status.CountersFile;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 import org.slf4j.Logger;
@@ -50,11 +52,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    private static final int COUNTER_VALUES_BYTES = 64 * 1024;
     private static final int MIN_REORDER_WINDOW = 256;
+    private static final String COUNTERS_SUFFIX = ".counters";
+    private static final int MAX_COUNTERS_FILE_ATTEMPTS = 100;
 
     private final NodeContext context;
     private final NodeConfig config;
+    private final CountersFile countersFile;
     private final SystemCounters counters;
     private final SenderAgent sender;
     private final ReceiverAgent receiver;
@@ -68,18 +72,23 @@ public final class Node implements AutoCloseable {
         this.config = context.config();
         this.topicCodecs = new TopicCodecs(this.context);
         final NodeSettings settings = config.node();
-        this.counters = new SystemCounters(new CountersManager(
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES * 4)),
-            new UnsafeBuffer(ByteBuffer.allocateDirect(COUNTER_VALUES_BYTES))));
+        this.countersFile = openCountersFile(settings);
+        this.counters = new SystemCounters(
+            new CountersManager(countersFile.metadataBuffer(), countersFile.valuesBuffer()));
+        final DistinctErrorLog errorLog =
+            new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
         this.receiver = new ReceiverAgent(
             context.clock(), counters, context.sendLoss(), context.receiveLoss(), context.seed());
-        final ErrorHandler errorHandler = error -> LOG.error("node {}: {}", settings.name(), error.toString(), error);
+        final ErrorHandler errorHandler = error -> {
+            LOG.error("node {}: {}", settings.name(), error.toString(), error);
+            errorLog.record(error);
+        };
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
-        LOG.info("node {} started: threading {}, idle strategy {}",
-            settings.name(), settings.threading(), settings.idleStrategy());
+        LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
+            settings.name(), settings.threading(), settings.idleStrategy(), countersFile.path());
     }
 
     /**
@@ -236,6 +245,11 @@ public final class Node implements AutoCloseable {
         return threads.invoke();
     }
 
+    /** The file other processes read this node's counters and errors from. */
+    public Path countersFile() {
+        return countersFile.path();
+    }
+
     /** The node's counters. */
     public SystemCounters counters() {
         return counters;
@@ -251,7 +265,7 @@ public final class Node implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            CloseHelper.closeAll(threads, counters);
+            CloseHelper.closeAll(threads, counters, countersFile);
         }
     }
 
@@ -286,6 +300,29 @@ public final class Node implements AutoCloseable {
                 events.onReceiverDropped(event);
             }
         };
+    }
+
+    /**
+     * The node's counters file, or, while a live node of this process or another holds it (two
+     * nodes of one name: the default name is per process), the first free {@code name-2},
+     * {@code name-3}, ... beside it.
+     */
+    private static CountersFile openCountersFile(NodeSettings settings) {
+        final Path configured = settings.countersFile();
+        final String fileName = configured.getFileName().toString();
+        final String stem = fileName.endsWith(COUNTERS_SUFFIX)
+            ? fileName.substring(0, fileName.length() - COUNTERS_SUFFIX.length()) : fileName;
+        IllegalStateException firstRefusal = null;
+        for (int attempt = 1; attempt <= MAX_COUNTERS_FILE_ATTEMPTS; attempt++) {
+            final Path path = attempt == 1 ? configured
+                : configured.resolveSibling(stem + "-" + attempt + COUNTERS_SUFFIX);
+            try {
+                return CountersFile.create(path, settings.name());
+            } catch (IllegalStateException ex) {
+                firstRefusal = firstRefusal == null ? ex : firstRefusal;
+            }
+        }
+        throw firstRefusal;
     }
 
     private static int newSessionId() {
