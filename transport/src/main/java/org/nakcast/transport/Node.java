@@ -265,7 +265,8 @@ public final class Node implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            CloseHelper.closeAll(threads, counters, countersFile);
+            // The counters stay allocated in the file: read after the node stopped, they tell how it ended.
+            CloseHelper.closeAll(threads, countersFile);
         }
     }
 

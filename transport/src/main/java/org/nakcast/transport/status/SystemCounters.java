@@ -8,9 +8,10 @@ import org.nakcast.transport.protocol.DatagramCheck;
 
 /**
  * One {@link AtomicCounter} per {@link SystemCounter} and per cause of malformed datagram,
- * allocated once from a {@link CountersManager} when a node starts.
+ * allocated once from a {@link CountersManager} when a node starts. They are never freed: a
+ * node's counters file keeps them after it stops, to tell how it ended.
  */
-public final class SystemCounters implements AutoCloseable {
+public final class SystemCounters {
     /** Type id of the per-cause malformed counters; the cause is in the key (its ordinal). */
     public static final int MALFORMED_BY_CAUSE_TYPE_ID = 100;
 
@@ -64,12 +65,5 @@ public final class SystemCounters implements AutoCloseable {
         if (value != 0) {
             description.append(description.isEmpty() ? "" : ", ").append(label).append('=').append(value);
         }
-    }
-
-    /** Frees every counter for reuse by the manager. */
-    @Override
-    public void close() {
-        counters.values().forEach(AtomicCounter::close);
-        malformedByCause.values().forEach(AtomicCounter::close);
     }
 }
