@@ -24,7 +24,12 @@ public enum DatagramCheck {
     /** A sequence or message count that cannot occur (negative, or a range running backwards). */
     BAD_SEQUENCE("bad sequence"),
     /** Message frames that overrun the datagram or break the fragment rules. */
-    BAD_FRAMES("bad message frames");
+    BAD_FRAMES("bad message frames"),
+    /**
+     * Well-formed, but its sequence lies further ahead than its publisher can have got since the
+     * stream started (a corrupt or forged datagram): given by the stream, not by the stateless checks.
+     */
+    OUT_OF_REACH("sequence out of the publisher's reach");
 
     private final String description;
 

@@ -12,6 +12,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -37,6 +38,14 @@ import org.nakcast.transport.status.SystemCounters;
  * RETRANSMIT never does (it was meant for others and would start this receiver in the past).
  * Nothing before the start is asked for, and a message begun before it is skipped, not lost.
  *
+ * <p>Reach: a publisher cannot be further ahead than where the stream started plus
+ * {@link #REACH_MARGIN}, plus one datagram per {@link #NS_PER_DATAGRAM} since. A DATA, RETRANSMIT,
+ * HEARTBEAT or UNRECOVERABLE whose sequence lies beyond that passed the stateless checks but is
+ * corrupt or forged: it is counted as malformed ({@link DatagramCheck#OUT_OF_REACH}) and ignored,
+ * so that it can neither have the stream NAK for ever for datagrams that will not exist for ages
+ * nor give up the stream's present as lost. The last sequence, {@code Long.MAX_VALUE}, is never
+ * in reach.
+ *
  * <p>NAKs list the missing ranges that the reorder window could hold, at most what one datagram of
  * the largest datagram length carries, lowest first. This class counts NAKS_SENT; the sink counts
  * datagrams and bytes sent, as for every other datagram a node sends.
@@ -57,6 +66,17 @@ import org.nakcast.transport.status.SystemCounters;
 public final class InboundStream {
     /** What {@link #nakDeadlineNs()} answers when no NAK is due. */
     public static final long NO_DEADLINE = NakScheduler.NO_DEADLINE;
+    /**
+     * How far past the sequence it started at a stream's publisher may already be: the first
+     * datagram heard may have waited in the socket buffer while the publisher sent on.
+     */
+    public static final long REACH_MARGIN = 1 << 20;
+    /**
+     * The fastest a publisher can send, one datagram per this many nanoseconds: 200 million a
+     * second, more than a 100 GbE link carries even of minimum-size frames.
+     */
+    public static final long NS_PER_DATAGRAM = 5;
+    private static final long LAST_REACHABLE = Long.MAX_VALUE - 1;
 
     private final int topicId;
     private final int sessionId;
@@ -80,8 +100,12 @@ public final class InboundStream {
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
     private final AtomicCounter deliveryQueueFull;
+    private final AtomicCounter malformed;
+    private final AtomicCounter outOfReach;
 
     private boolean started;
+    private long startSequence;
+    private long startNs;
     private boolean dropped;
     private long lastHeardNs;
     private StatusReporter status;
@@ -140,6 +164,8 @@ public final class InboundStream {
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
         this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
         this.deliveryQueueFull = counters.get(SystemCounter.DELIVERY_QUEUE_FULL);
+        this.malformed = counters.get(SystemCounter.MALFORMED);
+        this.outOfReach = counters.malformed(DatagramCheck.OUT_OF_REACH);
     }
 
     /**
@@ -163,7 +189,10 @@ public final class InboundStream {
             if (retransmit) {
                 return;
             }
-            start(sequence);
+            start(sequence, nowNs);
+        }
+        if (outOfReach(sequence, nowNs)) {
+            return;
         }
         if (sequence < expected) {
             duplicates.increment();
@@ -207,13 +236,15 @@ public final class InboundStream {
             return;
         }
         if (!started) {
-            start(highestSequence + 1);
+            start(highestSequence + 1, nowNs);
             if (highestSequence == -1) {
                 delivery.continueAt(0);
             }
             return;
         }
-        see(highestSequence, false, nowNs);
+        if (!outOfReach(highestSequence, nowNs)) {
+            see(highestSequence, false, nowNs);
+        }
     }
 
     /**
@@ -227,6 +258,9 @@ public final class InboundStream {
      * missing (a repeat, or an answer to another receiver).
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
+        if (outOfReach(toSequence, nowNs)) {
+            return;
+        }
         lastHeardNs = nowNs;
         while (started && !dropped && expected <= toSequence) {
             if (window.contains(expected)) {
@@ -455,11 +489,28 @@ public final class InboundStream {
         return delivery.reassemblyCapacity();
     }
 
-    private void start(long sequence) {
+    private void start(long sequence, long nowNs) {
         started = true;
+        startSequence = sequence;
+        startNs = nowNs;
         expected = sequence;
         highestSeen = sequence - 1;
         listener.onStreamStarted(topicId, sessionId, sequence);
+    }
+
+    /**
+     * Whether {@code sequence} lies beyond the furthest its publisher can have reached by
+     * {@code nowNs} (see the class comment); if so it is counted as malformed.
+     */
+    private boolean outOfReach(long sequence, long nowNs) {
+        final long reach = REACH_MARGIN + Math.max(0, nowNs - startNs) / NS_PER_DATAGRAM;
+        final long limit = startSequence > LAST_REACHABLE - reach ? LAST_REACHABLE : startSequence + reach;
+        if (sequence <= limit) {
+            return false;
+        }
+        outOfReach.increment();
+        malformed.increment();
+        return true;
     }
 
     /**

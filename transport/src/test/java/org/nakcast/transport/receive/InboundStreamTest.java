@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -760,6 +761,75 @@ class InboundStreamTest {
 
             assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 10, 11, 0, false));
             assertThat(h.delivered()).containsExactly(new Delivered(30, TOPIC, SESSION, "m30"));
+        }
+    }
+
+    @Nested
+    class OutOfReach {
+        /** Further ahead than the publisher can be right after the start. */
+        private static final long FAR = InboundStream.REACH_MARGIN + 1;
+
+        private long outOfReach() {
+            return h.counters.counters().malformed(DatagramCheck.OUT_OF_REACH).get();
+        }
+
+        @Test
+        void dataFarBeyondTheStartIsCountedMalformedNeitherHeldNorAskedFor() {
+            h.data(0, 0, "0").data(FAR, 0, "forged").retransmit(Long.MAX_VALUE, 0, "forged").data(1, 1, "1");
+
+            assertThat(outOfReach()).isEqualTo(2);
+            assertThat(h.counter(SystemCounter.MALFORMED)).isEqualTo(2);
+            assertThat(h.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isZero();
+            assertThat(h.counter(SystemCounter.GAPS)).isZero();
+            assertThat(h.stream.highestSequenceSeen()).isEqualTo(1);
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.deliveredTexts()).containsExactly("0", "1");
+        }
+
+        @Test
+        void aHeartbeatFarBeyondTheStartLeavesNoTailToAskFor() {
+            h.data(0, 0, "0").heartbeat(FAR).heartbeat(Long.MAX_VALUE - 1);
+
+            assertThat(outOfReach()).isEqualTo(2);
+            assertThat(h.stream.highestSequenceSeen()).isZero();
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+        }
+
+        @Test
+        void anUnrecoverableRangeEndingFarBeyondTheStartGivesUpNothing() {
+            h.data(0, 0, "m0").data(2, 2, "m2");
+
+            h.stream.onUnrecoverable(1, FAR, 9, h.nowNs);
+            h.stream.onUnrecoverable(FAR, Long.MAX_VALUE, 9, h.nowNs);
+            h.retransmit(1, 1, "m1");
+
+            assertThat(outOfReach()).isEqualTo(2);
+            assertThat(h.losses()).isEmpty();
+            assertThat(h.counter(SystemCounter.UNRECOVERABLE_RANGES)).isZero();
+            assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
+            assertThat(h.stream.expectedSequence()).isEqualTo(3);
+        }
+
+        @Test
+        void theReachGrowsWithTheTimeSinceTheStart() {
+            h.data(0, 0, "0").data(FAR + 999, 0, "too early");
+            h.advance(1_000 * InboundStream.NS_PER_DATAGRAM).data(FAR + 999, 0, "in reach");
+
+            assertThat(outOfReach()).isEqualTo(1);
+            assertThat(h.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isEqualTo(1);
+            assertThat(h.stream.highestSequenceSeen()).isEqualTo(FAR + 999);
+        }
+
+        @Test
+        void theLastSequenceIsNeverInReach() {
+            h.data(0, 0, "0").advance(Long.MAX_VALUE - h.nowNs);
+
+            h.data(Long.MAX_VALUE, 0, "forged");
+            h.stream.onUnrecoverable(1, Long.MAX_VALUE, 9, h.nowNs);
+
+            assertThat(outOfReach()).isEqualTo(2);
+            assertThat(h.losses()).isEmpty();
+            assertThat(h.stream.expectedSequence()).isEqualTo(1);
         }
     }
 
