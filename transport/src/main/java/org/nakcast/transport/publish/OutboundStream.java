@@ -382,7 +382,15 @@ final class OutboundStream implements ControlledMessageHandler {
         return true;
     }
 
+    /**
+     * Sends one UNRECOVERABLE if the rate limiter allows: like every other send it draws on the
+     * budget, so a flood of NAKs for data long gone cannot push the publisher past its rate. An
+     * answer refused is not lost: the receiver asks again.
+     */
     private int sendUnrecoverable(long from, long to, long firstMessageAfter) {
+        if (!rateLimiter.tryAcquire(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, nowNs)) {
+            return 0;
+        }
         unrecoverable.writeHeader(
             FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, sessionId, topicId, 0);
         unrecoverable.lostRange(from, to, firstMessageAfter);

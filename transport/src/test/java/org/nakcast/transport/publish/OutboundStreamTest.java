@@ -128,6 +128,26 @@ class OutboundStreamTest {
     }
 
     @Test
+    void unrecoverableAnswersDrawOnTheRateLimiterLikeEverythingElse() {
+        final int sent = history.capacity() + 10;
+        final SendRateLimiter limiter = new SendRateLimiter(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH,
+            HeartbeatFlyweight.HEARTBEAT_LENGTH + (long) sent * DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH);
+        final OutboundStream paced = new OutboundStream(SESSION, TOPIC,
+            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, sink, counters);
+        fillDatagrams(paced, sent);
+
+        paced.onNak(nak(3, 3), nowNs);
+        paced.onNak(nak(3, 3), nowNs);
+
+        assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
+        assertThat(counters.get(SystemCounter.UNRECOVERABLE_SENT).get()).isEqualTo(1);
+
+        paced.onNak(nak(3, 3), nowNs + 1_000_000_000L);
+
+        assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(2);
+    }
+
+    @Test
     void ignoresNakedSequencesNotYetSent() {
         fillDatagrams(2);
 
@@ -217,12 +237,16 @@ class OutboundStreamTest {
     }
 
     private void fillDatagrams(int count) {
+        fillDatagrams(stream, count);
+    }
+
+    private void fillDatagrams(OutboundStream target, int count) {
         final int length = OutboundStream.maxFragmentLength(DATAGRAM);
         for (int i = 0; i < count; i++) {
             assertThat(offer(message(i, length))).isTrue();
-            stream.doWork(nowNs);
+            target.doWork(nowNs);
         }
-        assertThat(stream.sentUpTo()).isEqualTo(count);
+        assertThat(target.sentUpTo()).isEqualTo(count);
     }
 
     private boolean offer(UnsafeBuffer message) {
