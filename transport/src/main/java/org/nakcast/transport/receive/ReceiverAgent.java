@@ -49,7 +49,10 @@ public final class ReceiverAgent implements Agent {
     private final int receiverId;
     private final SplittableRandom random;
     private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(1024);
+    /** The transports the receiving thread polls; touched by that thread only. */
     private final List<ReceivingTransport> transports = new ArrayList<>();
+    /** Every transport opened, as the callers of {@link #addSubscription} know them; guarded by this. */
+    private final List<ReceivingTransport> opened = new ArrayList<>();
     private final Int2ObjectHashMap<TopicReceiver> topics = new Int2ObjectHashMap<>();
     private final List<InboundStream> streams = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
@@ -112,13 +115,20 @@ public final class ReceiverAgent implements Agent {
         });
     }
 
+    /**
+     * The transport for {@code address}, opened on first use. Looked up among those opened, not
+     * among those the receiving thread polls: that list fills later, through the command queue, so
+     * a second subscription on the same transport would otherwise open its sockets again and have
+     * every datagram read twice.
+     */
     private synchronized ReceivingTransport transportFor(MulticastAddress address) {
-        for (ReceivingTransport transport : transports) {
+        for (ReceivingTransport transport : opened) {
             if (transport.address.equals(address)) {
                 return transport;
             }
         }
         final ReceivingTransport transport = new ReceivingTransport(address);
+        opened.add(transport);
         enqueue(() -> transports.add(transport));
         return transport;
     }
@@ -309,8 +319,10 @@ public final class ReceiverAgent implements Agent {
     @Override
     public void onClose() {
         streams.forEach(InboundStream::close);
-        for (ReceivingTransport transport : transports) {
-            CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
+        synchronized (this) {
+            for (ReceivingTransport transport : opened) {
+                CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
+            }
         }
     }
 
