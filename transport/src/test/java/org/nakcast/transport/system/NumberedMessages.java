@@ -3,6 +3,7 @@ package org.nakcast.transport.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -21,9 +22,25 @@ final class NumberedMessages {
 
     /** Offers {@code count} messages numbered from {@code first}. */
     static void publishFrom(RawPublication publication, long first, long count, int length) {
+        offerNumbered(publication, length, first, count, () -> false);
+    }
+
+    /**
+     * Offers messages of {@code length} bytes, at least {@code minimum} of them and on while
+     * {@code keepGoing} says so, backing off while back-pressured.
+     *
+     * @return how many were offered
+     */
+    static long publishWhile(RawPublication publication, int length, long minimum, BooleanSupplier keepGoing) {
+        return offerNumbered(publication, length, 0, minimum, keepGoing);
+    }
+
+    private static long offerNumbered(
+        RawPublication publication, int length, long first, long minimum, BooleanSupplier keepGoing) {
         final IdleStrategy backOff = new BackoffIdleStrategy();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
-        for (long number = first; number < first + count; number++) {
+        long number = first;
+        for (; number < first + minimum || keepGoing.getAsBoolean(); number++) {
             message.putLong(0, number);
             long result;
             while ((result = publication.offer(message, 0, length)) == RawPublication.BACK_PRESSURED) {
@@ -32,5 +49,6 @@ final class NumberedMessages {
             backOff.reset();
             assertThat(result).as("offer of message %d", number).isEqualTo(RawPublication.OK);
         }
+        return number - first;
     }
 }
