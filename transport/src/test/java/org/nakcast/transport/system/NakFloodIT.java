@@ -1,0 +1,181 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A bad receiver (a plain socket) NAKs a real stream's whole history, from sequence 0 on, as fast
+ * as it can for two seconds, while the publisher, paced at 2 MB/s, streams numbered messages to a
+ * good subscriber. The publisher must stay within its budget over the flood (rate x time + burst:
+ * repairs and answers draw on the same rate limiter as data), hold off resending what it has just
+ * resent, and the good subscriber must still get every message, once, in order, with no loss event.
+ * Once with the default history (every NAK asks for datagrams held), once with a history of 256
+ * datagrams that the stream outgrows (every NAK also asks for datagrams gone: UNRECOVERABLE).
+ */
+class NakFloodIT {
+    private static final Logger LOG = LoggerFactory.getLogger(NakFloodIT.class);
+    private static final String SEND_RATE = "2m";
+    private static final int MESSAGE_LENGTH = 70;
+    private static final long MIN_MESSAGES = 30_000;
+    /** Messages delivered before the flood starts: more than 256 datagrams' worth. */
+    private static final long BEFORE_FLOOD = 8_000;
+    private static final long FLOOD_NS = TimeUnit.SECONDS.toNanos(2);
+    private static final long SMALL_HISTORY_DATAGRAMS = 256;
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void naksForTheWholeHistoryAreAnsweredWithinTheSendRate() throws Exception {
+        final Flood flood = flood(TestConfigs.paced(SEND_RATE));
+
+        flood.assertWithinBudgetAndDelivered();
+        assertThat(flood.retransmits).as(flood.outcome).isPositive();
+        assertThat(flood.heldOff).as(flood.outcome).isPositive();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void naksReachingBeforeTheHistoryAreAnsweredWithinTheSendRate() throws Exception {
+        final NodeConfig paced = TestConfigs.paced(SEND_RATE);
+        final long datagram = paced.transports().get(0).datagramSize().bytes();
+        final List<TopicConfig> topics = paced.topics().stream()
+            .map(topic -> topic.withHistory(new ByteSize(SMALL_HISTORY_DATAGRAMS * datagram))).toList();
+        final Flood flood = flood(new NodeConfig(paced.node(), paced.transports(), topics).conclude());
+
+        flood.assertWithinBudgetAndDelivered();
+        assertThat(flood.unrecoverable).as(flood.outcome).isPositive();
+        assertThat(flood.retransmits).as(flood.outcome).isPositive();
+    }
+
+    private static Flood flood(NodeConfig config) throws Exception {
+        final TransportConfig transport = config.transport(config.topic("prices").transport());
+        final SequenceChecker checker = new SequenceChecker();
+        final List<LossEvent> losses = new CopyOnWriteArrayList<>();
+        final AtomicBoolean flooding = new AtomicBoolean(true);
+        try (Node publisherNode = Node.launch(config);
+            Node subscriberNode = Node.launch(config);
+            DatagramChannel badReceiver = TestChannels.sender(transport)) {
+            subscriberNode.subscribe("prices", checker, new StreamEventListener() {
+                @Override
+                public void onLoss(LossEvent event) {
+                    losses.add(event);
+                }
+            });
+            final RawPublication publication = publisherNode.publication("prices");
+            final CompletableFuture<Long> published = CompletableFuture.supplyAsync(
+                () -> NumberedMessages.publishWhile(publication, MESSAGE_LENGTH, MIN_MESSAGES, flooding::get),
+                runnable -> new Thread(runnable, "nak-flood-publisher").start());
+            checker.awaitCount(BEFORE_FLOOD, System.currentTimeMillis() + 10_000);
+
+            final ByteBuffer nak = wholeStreamNak(publication);
+            final SystemCounters counters = publisherNode.counters();
+            final long[] before = read(counters);
+            final long startNs = System.nanoTime();
+            long naksSent = 0;
+            while (System.nanoTime() - startNs < FLOOD_NS) {
+                badReceiver.send(nak.clear(), TestChannels.controlPort(transport));
+                naksSent++;
+            }
+            final long elapsedNs = System.nanoTime() - startNs;
+            final long[] after = read(counters);
+            flooding.set(false);
+            final long sent = published.get(30, TimeUnit.SECONDS);
+            checker.awaitCount(sent, System.currentTimeMillis() + 30_000);
+
+            final Flood flood = new Flood(transport, elapsedNs, naksSent, before, after, checker, sent, losses);
+            flood.outcome += "\npublisher: " + counters.describeNonZero()
+                + "\nsubscriber: " + subscriberNode.counters().describeNonZero();
+            LOG.info("NAK flood: {}", flood.outcome);
+            return flood;
+        }
+    }
+
+    /** One NAK from a stranger for every sequence of the stream, from 0 on. */
+    private static ByteBuffer wholeStreamNak(RawPublication publication) {
+        final ByteBuffer bytes = ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1));
+        final NakFlyweight nak = new NakFlyweight();
+        nak.wrap(new UnsafeBuffer(bytes), 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), publication.sessionId(), publication.topicId(), 0);
+        nak.receiverId(0xBAD).rangeCount(1).range(0, 0, Long.MAX_VALUE);
+        return bytes;
+    }
+
+    private static final SystemCounter[] READ = {SystemCounter.BYTES_SENT, SystemCounter.NAKS_RECEIVED,
+        SystemCounter.RETRANSMITS_SENT, SystemCounter.RETRANSMITS_HELD_OFF, SystemCounter.UNRECOVERABLE_SENT};
+
+    private static long[] read(SystemCounters counters) {
+        final long[] values = new long[READ.length];
+        for (int i = 0; i < READ.length; i++) {
+            values[i] = counters.get(READ[i]).get();
+        }
+        return values;
+    }
+
+    /** What the publisher did over the flood, and what the good subscriber got. */
+    private static final class Flood {
+        final long bytes;
+        final long budget;
+        final long naksTaken;
+        final long retransmits;
+        final long heldOff;
+        final long unrecoverable;
+        final SequenceChecker checker;
+        final long sent;
+        final List<LossEvent> losses;
+        String outcome;
+
+        Flood(TransportConfig transport, long elapsedNs, long naksSent, long[] before, long[] after,
+            SequenceChecker checker, long sent, List<LossEvent> losses) {
+            final long rate = transport.sendRate().bytes();
+            final long datagram = transport.datagramSize().bytes();
+            // a publication's burst, as Node sets it; two datagrams more for counters read mid-send
+            final long burst = Math.max(64 * datagram, rate / 1000);
+            this.budget = (long) (rate * (elapsedNs / 1e9)) + burst + 2 * datagram;
+            this.bytes = after[0] - before[0];
+            this.naksTaken = after[1] - before[1];
+            this.retransmits = after[2] - before[2];
+            this.heldOff = after[3] - before[3];
+            this.unrecoverable = after[4] - before[4];
+            this.checker = checker;
+            this.sent = sent;
+            this.losses = losses;
+            this.outcome = naksSent + " NAKs sent in " + elapsedNs / 1_000_000 + " ms, " + naksTaken
+                + " taken; the publisher sent " + bytes + " bytes (budget " + budget + "): " + retransmits
+                + " retransmits, " + heldOff + " held off, " + unrecoverable + " UNRECOVERABLE; "
+                + sent + " messages published";
+        }
+
+        void assertWithinBudgetAndDelivered() {
+            assertThat(naksTaken).as(outcome).isPositive();
+            assertThat(bytes).as("bytes sent over the flood; " + outcome).isLessThanOrEqualTo(budget);
+            assertThat(checker.errors()).as(outcome).isEmpty();
+            assertThat(checker.skippedRanges()).as(outcome).isEmpty();
+            assertThat(checker.count()).as(outcome).isEqualTo(sent);
+            assertThat(losses).as(outcome).isEmpty();
+        }
+    }
+}
