@@ -158,14 +158,20 @@ final class OutboundStream implements ControlledMessageHandler {
 
     /**
      * Sends what is due: sealed datagrams, newly offered messages, a lingering datagram whose time
-     * has come, a heartbeat every heartbeat interval.
+     * has come, a heartbeat every heartbeat interval. The stream's very first datagram is a heartbeat
+     * (highest sequence -1), even when messages wait: a receiver that hears it knows the stream from
+     * its first datagram on, so losing that one is a gap it NAKs, not a later start.
      *
      * @return work done (0 when idle)
      */
     int doWork(long nowNs) {
         this.nowNs = nowNs;
         this.sendLimit = flowControl.sendLimit(sentUpTo, nowNs);
-        int work = sendRetransmits();
+        int work = 0;
+        if (lastHeartbeatNs == Long.MIN_VALUE) {
+            work += sendHeartbeat();
+        }
+        work += sendRetransmits();
         work += sendSealed();
         final int drained = ring.controlledRead(this, DRAIN_LIMIT);
         work += drained;

@@ -53,6 +53,17 @@ class OutboundStreamTest {
     }
 
     @Test
+    void theAnnouncingHeartbeatGoesBeforeMessagesOfferedEarly() {
+        offer(message(1, 10));
+
+        stream.doWork(nowNs);
+
+        assertThat(sink.datagrams).extracting(datagram -> HeaderFlyweight.typeCodeAt(datagram, 0))
+            .containsExactly(FrameType.HEARTBEAT.code(), FrameType.DATA.code());
+        assertThat(HeaderFlyweight.sequenceAt(sink.datagrams.get(0), 0)).isEqualTo(-1);
+    }
+
+    @Test
     void packsSmallMessagesIntoFullDatagramsInOrder() {
         final int count = 40;
         for (int i = 0; i < count; i++) {
