@@ -11,6 +11,7 @@ import java.nio.channels.DatagramChannel;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -83,10 +84,10 @@ class HostileInputIT {
             subscriberNode.subscribe("prices", real, real);
             final RawPublication publication = publisherNode.publication("prices");
             real.session = publication.sessionId();
+            real.awaitStartAtZero();
             final CompletableFuture<Long> published = CompletableFuture.supplyAsync(
                 () -> NumberedMessages.publishWhile(publication, MESSAGE_LENGTH, MIN_MESSAGES, () -> real.fuzzing),
                 runnable -> new Thread(runnable, "hostile-input-publisher").start());
-            real.awaitStart();
             final long heapBefore = heapAfterGc();
             final long directBefore = directBytes();
 
@@ -124,7 +125,7 @@ class HostileInputIT {
             for (int foreign : draws.foreignSessions()) {
                 legitimate.add(foreign);
             }
-            assertThat(real.sessionsStarted).as(outcome).isSubsetOf(legitimate);
+            assertThat(real.sessionsStarted.keySet()).as(outcome).isSubsetOf(legitimate);
             assertThat(heapGrowth).as(outcome).isLessThan(HEAP_GROWTH_LIMIT);
             assertThat(directGrowth).as(outcome)
                 .isLessThan(draws.foreignSessions().length * reorderWindowBytes(transport) + DIRECT_SLACK);
@@ -206,7 +207,7 @@ class HostileInputIT {
     /** The subscriber's view: the real session's messages checked, everything else counted. */
     private static final class RealStream implements MessageHandler, StreamEventListener {
         final SequenceChecker checker = new SequenceChecker();
-        final Set<Integer> sessionsStarted = ConcurrentHashMap.newKeySet();
+        final Map<Integer, Long> sessionsStarted = new ConcurrentHashMap<>();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
         final AtomicLong foreignMessages = new AtomicLong();
         final AtomicLong foreignLosses = new AtomicLong();
@@ -224,7 +225,7 @@ class HostileInputIT {
 
         @Override
         public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-            sessionsStarted.add(sessionId);
+            sessionsStarted.put(sessionId, firstSequence);
         }
 
         @Override
@@ -236,13 +237,16 @@ class HostileInputIT {
             }
         }
 
-        /** The real stream must have started before anything hostile claims its session. */
-        void awaitStart() throws InterruptedException {
+        /**
+         * The real stream must have started, at its first sequence, before anything hostile claims
+         * its session: a receiver starts a stream where it first hears it.
+         */
+        void awaitStartAtZero() throws InterruptedException {
             final long deadlineMs = System.currentTimeMillis() + 10_000;
-            while (!sessionsStarted.contains(session) && System.currentTimeMillis() < deadlineMs) {
+            while (!sessionsStarted.containsKey(session) && System.currentTimeMillis() < deadlineMs) {
                 Thread.sleep(1);
             }
-            assertThat(sessionsStarted).as("streams started").contains(session);
+            assertThat(sessionsStarted.get(session)).as("first sequence of the real stream").isZero();
         }
     }
 }

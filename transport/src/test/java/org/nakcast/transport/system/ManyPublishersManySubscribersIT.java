@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -31,6 +33,11 @@ import org.slf4j.LoggerFactory;
  * datagrams. Each subscriber must get every message of each of the six (publisher session, topic)
  * streams exactly once and in order, repaired through one another's NAKs and retransmits, with
  * no loss event.
+ *
+ * <p>Messages flow once every subscriber has heard every stream start at its first sequence:
+ * a receiver starts a stream where it first hears it ("late join = now"), so one that lost a
+ * stream's first datagrams before hearing anything of it, say to a socket overflowing while its
+ * thread waits for a core, would rightly start later.
  */
 class ManyPublishersManySubscribersIT {
     private static final Logger LOG = LoggerFactory.getLogger(ManyPublishersManySubscribersIT.class);
@@ -48,33 +55,27 @@ class ManyPublishersManySubscribersIT {
         final NodeConfig config = new NodeConfig(
             paced.node().withThreading(ThreadingMode.SHARED), paced.transports(), paced.topics()).conclude();
         final List<Node> nodes = new ArrayList<>();
-        final List<LossEvent> losses = new CopyOnWriteArrayList<>();
         try {
-            final List<List<SessionSequenceCheckers>> received = new ArrayList<>();
             final List<Node> subscribers = new ArrayList<>();
+            final List<List<Received>> received = new ArrayList<>();
             for (int s = 0; s < SUBSCRIBERS; s++) {
                 final Node subscriber = Node.launch(new NodeContext().config(config).seed(7_000 + s)
                     .receiveLoss(new RandomLossGenerator(70 + s, LOSS_RATE,
                         EnumSet.of(FrameType.DATA, FrameType.RETRANSMIT))));
                 nodes.add(subscriber);
                 subscribers.add(subscriber);
-                final List<SessionSequenceCheckers> byTopic = new ArrayList<>();
+                final List<Received> byTopic = new ArrayList<>();
                 for (String topic : TOPICS) {
-                    final SessionSequenceCheckers checkers = new SessionSequenceCheckers();
-                    subscriber.subscribe(topic, checkers, new StreamEventListener() {
-                        @Override
-                        public void onLoss(LossEvent event) {
-                            losses.add(event);
-                        }
-                    });
-                    byTopic.add(checkers);
+                    final Received topicReceived = new Received();
+                    subscriber.subscribe(topic, topicReceived.checkers, topicReceived);
+                    byTopic.add(topicReceived);
                 }
                 received.add(byTopic);
             }
             final List<Node> publishers = new ArrayList<>();
             final List<List<Integer>> sessions = new ArrayList<>();
             TOPICS.forEach(topic -> sessions.add(new ArrayList<>()));
-            final List<CompletableFuture<Void>> publishing = new ArrayList<>();
+            final List<RawPublication> publications = new ArrayList<>();
             for (int p = 0; p < PUBLISHERS; p++) {
                 final Node publisher = Node.launch(config);
                 nodes.add(publisher);
@@ -82,16 +83,26 @@ class ManyPublishersManySubscribersIT {
                 for (int t = 0; t < TOPICS.size(); t++) {
                     final RawPublication publication = publisher.publication(TOPICS.get(t));
                     sessions.get(t).add(publication.sessionId());
-                    publishing.add(CompletableFuture.runAsync(
-                        () -> NumberedMessages.publish(publication, MESSAGES, MESSAGE_LENGTH),
-                        runnable -> new Thread(runnable, "publisher-" + publication.sessionId()).start()));
+                    publications.add(publication);
                 }
+            }
+            for (List<Received> byTopic : received) {
+                for (int t = 0; t < TOPICS.size(); t++) {
+                    byTopic.get(t).awaitStartedAtZero(sessions.get(t));
+                }
+            }
+
+            final List<CompletableFuture<Void>> publishing = new ArrayList<>();
+            for (RawPublication publication : publications) {
+                publishing.add(CompletableFuture.runAsync(
+                    () -> NumberedMessages.publish(publication, MESSAGES, MESSAGE_LENGTH),
+                    runnable -> new Thread(runnable, "publisher-" + publication.sessionId()).start()));
             }
             CompletableFuture.allOf(publishing.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             final long deadlineMs = System.currentTimeMillis() + 60_000;
-            for (List<SessionSequenceCheckers> byTopic : received) {
+            for (List<Received> byTopic : received) {
                 for (int t = 0; t < TOPICS.size(); t++) {
-                    byTopic.get(t).awaitCount(sessions.get(t), MESSAGES, deadlineMs);
+                    byTopic.get(t).checkers.awaitCount(sessions.get(t), MESSAGES, deadlineMs);
                 }
             }
 
@@ -101,20 +112,20 @@ class ManyPublishersManySubscribersIT {
             LOG.info("many publishers, many subscribers:{}", counters);
             for (int s = 0; s < SUBSCRIBERS; s++) {
                 for (int t = 0; t < TOPICS.size(); t++) {
-                    final SessionSequenceCheckers checkers = received.get(s).get(t);
+                    final Received topicReceived = received.get(s).get(t);
                     final String stream = "subscriber " + s + ", topic " + TOPICS.get(t);
-                    assertThat(checkers.sessions()).as(stream + counters)
+                    assertThat(topicReceived.checkers.sessions()).as(stream + counters)
                         .containsExactlyInAnyOrderElementsOf(sessions.get(t));
                     for (int session : sessions.get(t)) {
-                        final SequenceChecker checker = checkers.session(session);
+                        final SequenceChecker checker = topicReceived.checkers.session(session);
                         final String of = stream + ", session " + session + counters;
                         assertThat(checker.errors()).as(of).isEmpty();
                         assertThat(checker.skippedRanges()).as(of).isEmpty();
                         assertThat(checker.count()).as(of).isEqualTo(MESSAGES);
                     }
+                    assertThat(topicReceived.losses).as(stream + counters).isEmpty();
                 }
             }
-            assertThat(losses).as(counters.toString()).isEmpty();
             for (Node subscriber : subscribers) {
                 assertThat(subscriber.counters().get(SystemCounter.LOSS_INJECTED).get()).as(counters.toString())
                     .isPositive();
@@ -127,6 +138,33 @@ class ManyPublishersManySubscribersIT {
             }
         } finally {
             nodes.forEach(Node::close);
+        }
+    }
+
+    /** What one subscriber got on one topic: messages per session, stream starts, loss events. */
+    private static final class Received implements StreamEventListener {
+        final SessionSequenceCheckers checkers = new SessionSequenceCheckers();
+        final Map<Integer, Long> firstSequences = new ConcurrentHashMap<>();
+        final List<LossEvent> losses = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+            firstSequences.put(sessionId, firstSequence);
+        }
+
+        @Override
+        public void onLoss(LossEvent event) {
+            losses.add(event);
+        }
+
+        void awaitStartedAtZero(List<Integer> sessions) throws InterruptedException {
+            final long deadlineMs = System.currentTimeMillis() + 10_000;
+            while (!firstSequences.keySet().containsAll(sessions) && System.currentTimeMillis() < deadlineMs) {
+                Thread.sleep(1);
+            }
+            for (int session : sessions) {
+                assertThat(firstSequences.get(session)).as("first sequence of session %d", session).isZero();
+            }
         }
     }
 }

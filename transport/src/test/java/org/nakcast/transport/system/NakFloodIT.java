@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -79,13 +80,24 @@ class NakFloodIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(config);
             DatagramChannel badReceiver = TestChannels.sender(transport)) {
+            final AtomicLong firstSequence = new AtomicLong(-1);
             subscriberNode.subscribe("prices", checker, new StreamEventListener() {
+                @Override
+                public void onStreamStarted(int topicId, int sessionId, long first) {
+                    firstSequence.set(first);
+                }
+
                 @Override
                 public void onLoss(LossEvent event) {
                     losses.add(event);
                 }
             });
             final RawPublication publication = publisherNode.publication("prices");
+            final long startDeadlineMs = System.currentTimeMillis() + 10_000;
+            while (firstSequence.get() < 0 && System.currentTimeMillis() < startDeadlineMs) {
+                Thread.sleep(1);
+            }
+            assertThat(firstSequence.get()).as("the stream starts at its first sequence").isZero();
             final CompletableFuture<Long> published = CompletableFuture.supplyAsync(
                 () -> NumberedMessages.publishWhile(publication, MESSAGE_LENGTH, MIN_MESSAGES, flooding::get),
                 runnable -> new Thread(runnable, "nak-flood-publisher").start());
