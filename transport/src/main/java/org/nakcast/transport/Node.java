@@ -120,7 +120,7 @@ public final class Node implements AutoCloseable {
         final PublicationSettings settings = new PublicationSettings(
             newSessionId(),
             topic.id(),
-            publisherIds.next(config.node().name(), topic.id()),
+            publisherIds.next(countersFileStem(), topic.id()),
             addressOf(transport),
             datagramLength,
             topic.history().bytes(),
@@ -219,7 +219,7 @@ public final class Node implements AutoCloseable {
             context.nakTiming());
         final SubscriptionSettings settings = new SubscriptionSettings(
             topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin(),
-            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
+            topic.heartbeat().toNanos(), topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
         final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
             ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
         if (queue == null) {
@@ -243,6 +243,17 @@ public final class Node implements AutoCloseable {
      */
     public int doWork() {
         return threads.invoke();
+    }
+
+    /**
+     * The counters file's name without its suffix: the node's name, made unique among the live nodes
+     * of this host (a second live node of one name gets {@code name-2}), and the same again when a
+     * node of that name restarts. Publisher ids derive from it.
+     */
+    private String countersFileStem() {
+        final String fileName = countersFile.path().getFileName().toString();
+        return fileName.endsWith(COUNTERS_SUFFIX) ? fileName.substring(0, fileName.length() - COUNTERS_SUFFIX.length())
+            : fileName;
     }
 
     /** The file other processes read this node's counters and errors from. */

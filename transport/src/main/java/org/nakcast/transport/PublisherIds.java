@@ -6,10 +6,11 @@ import org.agrona.collections.Int2IntHashMap;
 
 /**
  * Gives each publication of a node an id that stays the same when the process restarts: a 64-bit
- * FNV-1a hash of the node's name, the topic id and the publication's place among the node's
- * publications of that topic. Receivers that see a known id under a new session know the publisher
- * restarted. Two nodes given the same name would look like one publisher: names must be unique per
- * group, as the default ({@code nakcast-<pid>}) is per host.
+ * FNV-1a hash of the node's unique name on this host (its counters file's), the topic id and the
+ * publication's place among the node's publications of that topic. Receivers that see a known id
+ * under a new session, once the old one fell silent, know the publisher restarted. Nodes on
+ * different hosts need different names for a restart to be told apart; the default name
+ * ({@code nakcast-<pid>}) changes with every start, so only named nodes are recognised.
  */
 final class PublisherIds {
     private static final long FNV_OFFSET_BASIS = 0xCBF2_9CE4_8422_2325L;
@@ -17,7 +18,7 @@ final class PublisherIds {
 
     private final Int2IntHashMap publicationsPerTopic = new Int2IntHashMap(0);
 
-    /** The id of the next publication of {@code topicId} in the node named {@code nodeName}. */
+    /** The id of the next publication of {@code topicId} in the node uniquely named {@code nodeName}. */
     synchronized long next(String nodeName, int topicId) {
         final int place = publicationsPerTopic.get(topicId);
         publicationsPerTopic.put(topicId, place + 1);

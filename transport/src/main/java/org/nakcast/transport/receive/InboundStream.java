@@ -438,9 +438,9 @@ public final class InboundStream {
      * Starts a stream not started yet at {@code sequence}, before anything of it is delivered: for
      * a late joiner that replays history rather than starting at the first datagram it hears.
      */
-    public void startAt(long sequence) {
+    public void startAt(long sequence, long nowNs) {
         if (!started) {
-            start(sequence);
+            start(sequence, nowNs);
         }
     }
 

@@ -170,18 +170,19 @@ public final class ReceiverAgent implements Agent {
     }
 
     /**
-     * Learns a stream's publisher id from its heartbeat; another session of the same topic with the
-     * same publisher id is that publisher before a restart, and ends.
+     * Learns a stream's publisher id from its heartbeat. Another session of the same topic with the
+     * same publisher id that has been silent for longer than a heartbeat interval is that publisher
+     * before a restart, and ends. One still talking is not: a restarted publisher's old session
+     * falls silent, and a heartbeat alone (forged, or two publishers sharing a name) cannot end a
+     * live stream.
      */
     private void identify(TopicReceiver topic, InboundStream stream, long publisherId, long nowNs) {
-        if (stream.isIdentified() && stream.publisherId() == publisherId) {
-            return;
-        }
         stream.identify(publisherId);
+        final long heartbeatNs = topic.settings().heartbeatNs();
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream other = streams.get(i);
-            if (other != stream && other.topicId() == stream.topicId()
-                && other.isIdentified() && other.publisherId() == publisherId) {
+            if (other != stream && other.topicId() == stream.topicId() && other.isIdentified()
+                && other.publisherId() == publisherId && nowNs - other.lastHeardNs() > heartbeatNs) {
                 end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), stream.sessionId());
             }
         }
@@ -242,7 +243,7 @@ public final class ReceiverAgent implements Agent {
         }
         InboundStream stream = topic.stream(header.sessionId());
         if (stream == null) {
-            stream = join(topic, type, buffer);
+            stream = join(topic, type, buffer, nowNs);
             if (stream == null) {
                 return;
             }
@@ -264,7 +265,7 @@ public final class ReceiverAgent implements Agent {
      *
      * @return the new stream, or null while an {@code oldest} joiner waits for a heartbeat
      */
-    private InboundStream join(TopicReceiver topic, int type, UnsafeBuffer buffer) {
+    private InboundStream join(TopicReceiver topic, int type, UnsafeBuffer buffer, long nowNs) {
         final SubscriptionSettings settings = topic.settings();
         final boolean replay = settings.lateJoin() == LateJoinPolicy.OLDEST;
         if (replay && type != FrameType.HEARTBEAT.code()) {
@@ -285,7 +286,7 @@ public final class ReceiverAgent implements Agent {
             final long liveEdge = heartbeat.sequence() + 1;
             final long replayFrom = heartbeat.oldestSequence() + (liveEdge - heartbeat.oldestSequence()) / 8;
             if (replayFrom < liveEdge) {
-                stream.startAt(replayFrom);
+                stream.startAt(replayFrom, nowNs);
             }
         }
         return stream;

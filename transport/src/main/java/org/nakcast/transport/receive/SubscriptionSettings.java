@@ -13,11 +13,12 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param publisherTimeoutNs how long a publisher stream may stay silent before it is closed
  * @param lateJoin where a stream heard for the first time starts: at the live edge, or replaying
  *     what the publisher's history still holds
+ * @param heartbeatNs the topic's heartbeat interval: a publisher silent for longer is not talking
  * @param statusKeepAliveNs with flow control {@code min}, the longest time between two STATUS of a
  *     stream (the topic's heartbeat); 0 when the topic's flow control is {@code max} and no STATUS
  *     is sent
  */
 public record SubscriptionSettings(
     int topicId, MulticastAddress address, InboundStreamSettings streamSettings, long publisherTimeoutNs,
-    LateJoinPolicy lateJoin, long statusKeepAliveNs) {
+    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs) {
 }

@@ -143,8 +143,8 @@ class OutboundStreamTest {
         final int sent = history.capacity() + 10;
         final SendRateLimiter limiter = new SendRateLimiter(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH,
             HeartbeatFlyweight.HEARTBEAT_LENGTH + (long) sent * DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH);
-        final OutboundStream paced = new OutboundStream(SESSION, TOPIC,
-            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, sink, counters);
+        final OutboundStream paced = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
+            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, FlowControl.MAX, sink, counters);
         fillDatagrams(paced, sent);
 
         paced.onNak(nak(3, 3), nowNs);

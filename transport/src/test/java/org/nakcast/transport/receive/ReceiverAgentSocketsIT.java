@@ -13,6 +13,7 @@ import java.nio.channels.DatagramChannel;
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.media.MulticastAddress;
@@ -35,8 +36,9 @@ class ReceiverAgentSocketsIT {
             SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
         try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
             for (int topic = 1; topic <= 2; topic++) {
-                agent.addSubscription(new SubscriptionSettings(topic, address, InboundStreamSettings.DEFAULTS),
-                    (buffer, offset, length, header) -> { }, new StreamEventListener() { });
+                agent.addSubscription(new SubscriptionSettings(topic, address, InboundStreamSettings.DEFAULTS,
+                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0),
+                    (buffer, offset, length, header) -> { }, new StreamEventListener() { }, DeliveryGate.OPEN);
             }
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
