@@ -29,7 +29,12 @@ public enum DatagramCheck {
      * Well-formed, but its sequence lies further ahead than its publisher can have got since the
      * stream started (a corrupt or forged datagram): given by the stream, not by the stateless checks.
      */
-    OUT_OF_REACH("sequence out of the publisher's reach");
+    OUT_OF_REACH("sequence out of the publisher's reach"),
+    /**
+     * An UNRECOVERABLE whose message index says more messages were lost than its datagrams can
+     * have held (a corrupt or forged datagram): given by the stream.
+     */
+    IMPLAUSIBLE_LOSS("more messages lost than the datagrams can hold");
 
     private final String description;
 

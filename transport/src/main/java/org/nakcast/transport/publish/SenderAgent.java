@@ -42,6 +42,8 @@ public final class SenderAgent implements Agent {
     private final List<OutboundStream> streams = new ArrayList<>();
     private final Long2ObjectHashMap<OutboundStream> streamsByKey = new Long2ObjectHashMap<>();
     private final List<SendingTransport> transports = new ArrayList<>();
+    /** Every transport opened, as the callers of {@link #addPublication} know them; guarded by this. */
+    private final List<SendingTransport> opened = new ArrayList<>();
     private final NakFlyweight nak = new NakFlyweight();
     private final StatusFlyweight status = new StatusFlyweight();
     private final PublisherEventListener events;
@@ -103,14 +105,20 @@ public final class SenderAgent implements Agent {
         return (slots / 2) * OutboundStream.maxFragmentLength(settings.datagramLength());
     }
 
+    /**
+     * The sockets for {@code address}, opened on the caller's thread the first time. The caller's
+     * list ({@code opened}) is apart from the agent's ({@code transports}), which only the agent
+     * touches: the new transport reaches it through the command queue.
+     */
     private synchronized SendingTransport transportFor(MulticastAddress address) {
-        for (SendingTransport transport : transports) {
+        for (SendingTransport transport : opened) {
             if (transport.address.equals(address)) {
                 return transport;
             }
         }
         final SendingTransport transport = new SendingTransport(address);
-        transports.add(transport);
+        opened.add(transport);
+        enqueue(() -> transports.add(transport));
         return transport;
     }
 
@@ -176,8 +184,10 @@ public final class SenderAgent implements Agent {
     @Override
     public void onClose() {
         streams.forEach(OutboundStream::close);
-        for (SendingTransport transport : transports) {
-            CloseHelper.closeAll(transport.control, transport.dataSender);
+        synchronized (this) {
+            for (SendingTransport transport : opened) {
+                CloseHelper.closeAll(transport.control, transport.dataSender);
+            }
         }
     }
 

@@ -102,6 +102,8 @@ public final class InboundStream {
     private final AtomicCounter deliveryQueueFull;
     private final AtomicCounter malformed;
     private final AtomicCounter outOfReach;
+    private final AtomicCounter implausibleLoss;
+    private final long maxMessagesPerDatagram;
 
     private boolean started;
     private long startSequence;
@@ -166,6 +168,9 @@ public final class InboundStream {
         this.deliveryQueueFull = counters.get(SystemCounter.DELIVERY_QUEUE_FULL);
         this.malformed = counters.get(SystemCounter.MALFORMED);
         this.outOfReach = counters.malformed(DatagramCheck.OUT_OF_REACH);
+        this.implausibleLoss = counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS);
+        this.maxMessagesPerDatagram =
+            (settings.maxDatagramLength() - DataFlyweight.DATA_HEADER_LENGTH) / MessageFrame.FRAME_HEADER_LENGTH + 1;
     }
 
     /**
@@ -258,7 +263,7 @@ public final class InboundStream {
      * missing (a repeat, or an answer to another receiver).
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
-        if (outOfReach(toSequence, nowNs)) {
+        if (outOfReach(toSequence, nowNs) || implausibleLoss(toSequence, firstMessageAfter)) {
             return;
         }
         lastHeardNs = nowNs;
@@ -502,6 +507,24 @@ public final class InboundStream {
      * Whether {@code sequence} lies beyond the furthest its publisher can have reached by
      * {@code nowNs} (see the class comment); if so it is counted as malformed.
      */
+    /**
+     * Whether an UNRECOVERABLE claims more lost messages than datagrams up to {@code toSequence} can
+     * hold (each message takes at least a frame header): counted as malformed, and ignored.
+     */
+    private boolean implausibleLoss(long toSequence, long firstMessageAfter) {
+        if (!started || !delivery.isIndexKnown() || toSequence < expected) {
+            return false;
+        }
+        final long claimed = firstMessageAfter - delivery.nextMessageIndex();
+        final long datagrams = toSequence - expected + 1;
+        if (claimed <= datagrams * maxMessagesPerDatagram) {
+            return false;
+        }
+        implausibleLoss.increment();
+        malformed.increment();
+        return true;
+    }
+
     private boolean outOfReach(long sequence, long nowNs) {
         final long reach = REACH_MARGIN + Math.max(0, nowNs - startNs) / NS_PER_DATAGRAM;
         final long limit = startSequence > LAST_REACHABLE - reach ? LAST_REACHABLE : startSequence + reach;

@@ -735,6 +735,15 @@ class InboundStreamTest {
         }
 
         @Test
+        void anUnrecoverableClaimingMoreMessagesThanItsDatagramsCanHoldIsIgnoredAsMalformed() {
+            lose1And2();
+            h.stream.onUnrecoverable(1, 2, Long.MAX_VALUE / 2, h.nowNs);
+
+            assertThat(h.losses()).isEmpty();
+            assertThat(h.counters.counters().malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get()).isOne();
+        }
+
+        @Test
         void aMessageIndexBehindTheStreamsNeverMovesItBackwards() {
             lose1And2();
             h.stream.onUnrecoverable(1, 2, 1, h.nowNs);
