@@ -27,7 +27,8 @@ public final class Offers {
     }
 
     /**
-     * Makes {@code attempt} until it is not back-pressured, idling in between.
+     * Makes {@code attempt} until it is neither back-pressured nor waiting for a receiver (flow
+     * control {@code min} with nobody there yet), idling in between.
      *
      * @param attempt one offer or commit, answering the codes of {@link RawPublication#offer}
      * @param idle what to do between attempts; reset once the offer is taken
@@ -36,7 +37,8 @@ public final class Offers {
      */
     public static void offer(LongSupplier attempt, IdleStrategy idle) {
         long result;
-        while ((result = attempt.getAsLong()) == RawPublication.BACK_PRESSURED) {
+        while ((result = attempt.getAsLong()) == RawPublication.BACK_PRESSURED
+            || result == RawPublication.NOT_CONNECTED) {
             idle.idle();
         }
         idle.reset();
@@ -54,6 +56,8 @@ public final class Offers {
             return "ok";
         } else if (result == RawPublication.BACK_PRESSURED) {
             return "back-pressured";
+        } else if (result == RawPublication.NOT_CONNECTED) {
+            return "no receiver yet (flow control min)";
         } else if (result == RawPublication.CLOSED) {
             return "publication closed";
         } else if (result == RawPublication.MESSAGE_TOO_LARGE) {

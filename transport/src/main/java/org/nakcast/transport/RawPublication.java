@@ -15,6 +15,11 @@ import org.nakcast.transport.publish.OfferBuffer;
 public final class RawPublication implements AutoCloseable {
     /** The offer was taken. */
     public static final long OK = 0;
+    /**
+     * A topic with flow control {@code min} has no live receiver to hold its pace to: nothing was
+     * taken; offer again once a receiver is there (its first STATUS connects it).
+     */
+    public static final long NOT_CONNECTED = -1;
     /** The buffer is full: the network, the rate limit or flow control is behind. Try again. */
     public static final long BACK_PRESSURED = -2;
     /** The publication or its node was closed. */
@@ -39,7 +44,8 @@ public final class RawPublication implements AutoCloseable {
     /**
      * Offers a copy of {@code length} bytes at {@code offset}.
      *
-     * @return {@link #OK}, {@link #BACK_PRESSURED}, {@link #CLOSED} or {@link #MESSAGE_TOO_LARGE}
+     * @return {@link #OK}, {@link #BACK_PRESSURED}, {@link #NOT_CONNECTED}, {@link #CLOSED} or
+     *     {@link #MESSAGE_TOO_LARGE}; nothing was taken unless {@link #OK}
      */
     public long offer(DirectBuffer buffer, int offset, int length) {
         final long refusal = refusal(length);
@@ -80,7 +86,7 @@ public final class RawPublication implements AutoCloseable {
         if (length > offers.maxMessageLength() || length < 0) {
             return MESSAGE_TOO_LARGE;
         }
-        return OK;
+        return offers.isConnected() ? OK : NOT_CONNECTED;
     }
 
     /** Sends a partly filled datagram now instead of after the linger (no effect when linger is 0). */

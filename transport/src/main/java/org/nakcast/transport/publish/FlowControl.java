@@ -15,6 +15,11 @@ interface FlowControl {
         public long sendLimit(long sentUpTo, long nowNs) {
             return Long.MAX_VALUE;
         }
+
+        @Override
+        public boolean hasReceivers() {
+            return true;
+        }
     };
 
     /** A receiver reported that it needs {@code nextNeeded} next: everything below is delivered. */
@@ -26,4 +31,7 @@ interface FlowControl {
      * @param sentUpTo every datagram below this has been sent
      */
     long sendLimit(long sentUpTo, long nowNs);
+
+    /** Whether what is sent has someone to go to, as far as this flow control knows. */
+    boolean hasReceivers();
 }

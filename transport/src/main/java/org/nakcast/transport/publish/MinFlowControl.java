@@ -8,7 +8,8 @@ import org.nakcast.transport.ReceiverDropped;
  * Flow control {@code min}: the publisher sends at most {@code window} datagrams beyond what its
  * slowest live receiver has consumed, so no live receiver falls out of history. A receiver is live
  * from its first STATUS until it has been silent for the timeout; then it is dropped, counted and
- * reported, and the others go on. With no live receiver the publisher keeps its own pace.
+ * reported, and the others go on. With no live receiver there is nobody to send to: the
+ * publication answers offers with NOT_CONNECTED until a receiver's first STATUS.
  *
  * <p>Receivers are kept in fixed arrays (at most {@link #MAX_RECEIVERS}; more are not waited for):
  * no allocation after construction but for the drop event.
@@ -71,6 +72,11 @@ final class MinFlowControl implements FlowControl {
             }
         }
         return slowest == Long.MAX_VALUE ? Long.MAX_VALUE : slowest + window;
+    }
+
+    @Override
+    public boolean hasReceivers() {
+        return count > 0;
     }
 
     /** How many receivers it waits for now. */

@@ -22,6 +22,7 @@ public final class OfferBuffer {
     private final int maxMessageLength;
     private final AtomicBoolean flushRequested = new AtomicBoolean();
     private volatile boolean closed;
+    private volatile boolean connected = true;
 
     /**
      * @param capacity ring capacity in bytes; rounded up to a power of two
@@ -75,6 +76,21 @@ public final class OfferBuffer {
     /** Asks the sending thread to send a partly filled datagram now rather than after the linger. */
     public void requestFlush() {
         flushRequested.set(true);
+    }
+
+    /**
+     * Whether a receiver is there to take what is offered: set by the sending thread from the
+     * stream's flow control ({@code min} with no live receiver: not connected).
+     */
+    public boolean isConnected() {
+        return connected;
+    }
+
+    /** Sets whether a receiver is there; called by the sending thread. */
+    void connected(boolean receiversThere) {
+        if (connected != receiversThere) {
+            connected = receiversThere;
+        }
     }
 
     /** Marks the publication closed: later offers are refused. */

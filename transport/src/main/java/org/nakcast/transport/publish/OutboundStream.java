@@ -167,6 +167,7 @@ final class OutboundStream implements ControlledMessageHandler {
     int doWork(long nowNs) {
         this.nowNs = nowNs;
         this.sendLimit = flowControl.sendLimit(sentUpTo, nowNs);
+        offers.connected(flowControl.hasReceivers());
         int work = 0;
         if (lastHeartbeatNs == Long.MIN_VALUE) {
             work += sendHeartbeat();

@@ -78,8 +78,10 @@ public final class SenderAgent implements Agent {
         final SendRateLimiter limiter = settings.sendRateBytesPerSecond() == 0
             ? SendRateLimiter.unpaced()
             : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
+        final FlowControl flowControl = flowControl(settings, history);
+        offers.connected(flowControl.hasReceivers());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl(settings, history),
+            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl,
             transport.dataSink, counters);
         enqueue(() -> {
             streams.add(stream);

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.ByteSize;
@@ -20,6 +21,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
@@ -73,6 +75,30 @@ class FlowControlIT {
             assertThat(event.describe()).contains("dropped from flow control", "datagrams behind", "history holds");
         });
         assertThat(outcome.publisherCounter(SystemCounter.RECEIVERS_DROPPED)).isOne();
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aMinTopicWithNoReceiverSaysNotConnectedUntilOneReports() throws InterruptedException {
+        final NodeConfig config = config(FlowControlMode.MIN);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[70]);
+        try (Node publisherNode = Node.launch(config)) {
+            final RawPublication publication = publisherNode.publication("prices");
+            Thread.sleep(50);
+            assertThat(publication.offer(message, 0, 70)).isEqualTo(RawPublication.NOT_CONNECTED);
+
+            try (Node subscriberNode = Node.launch(config)) {
+                subscriberNode.subscribe("prices", (buffer, offset, length, header) -> { },
+                    new StreamEventListener() { });
+                final long deadlineMs = System.currentTimeMillis() + 10_000;
+                long result = RawPublication.NOT_CONNECTED;
+                while (result == RawPublication.NOT_CONNECTED && System.currentTimeMillis() < deadlineMs) {
+                    Thread.sleep(5);
+                    result = publication.offer(message, 0, 70);
+                }
+                assertThat(result).as("connected by the receiver's first STATUS").isEqualTo(RawPublication.OK);
+            }
+        }
     }
 
     private static Outcome run(FlowControlMode mode, long slowNsPerMessage, long stallMs) throws InterruptedException {

@@ -15,7 +15,10 @@ final class NumberedMessages {
     private NumberedMessages() {
     }
 
-    /** Offers {@code count} messages of {@code length} bytes, backing off while back-pressured. */
+    /**
+     * Offers {@code count} messages of {@code length} bytes, backing off while back-pressured or
+     * while a flow-control {@code min} topic waits for its first receiver.
+     */
     static void publish(RawPublication publication, long count, int length) {
         publishFrom(publication, 0, count, length);
     }
@@ -43,7 +46,8 @@ final class NumberedMessages {
         for (; number < first + minimum || keepGoing.getAsBoolean(); number++) {
             message.putLong(0, number);
             long result;
-            while ((result = publication.offer(message, 0, length)) == RawPublication.BACK_PRESSURED) {
+            while ((result = publication.offer(message, 0, length)) == RawPublication.BACK_PRESSURED
+                || result == RawPublication.NOT_CONNECTED) {
                 backOff.idle();
             }
             backOff.reset();
