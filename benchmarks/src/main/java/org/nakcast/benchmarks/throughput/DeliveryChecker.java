@@ -1,0 +1,112 @@
+package org.nakcast.benchmarks.throughput;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.StreamEventListener;
+
+/**
+ * The subscriber's handler: checks that the one publisher's messages arrive exactly once and in
+ * order, each carrying its number (0, 1, 2, ...) in its first eight bytes, and counts them.
+ *
+ * <p>A message is a sequence error if it is not the next one, unless the jump is covered by
+ * messages a {@link LossEvent} reported lost before it (loss is reported, never an error here);
+ * if its stream index differs from its number; if its length is not the run's message length; or
+ * if it comes from a second publisher session. The first message must be number 0: the subscriber
+ * listens before the publisher starts, so a later start would be a silent skip.
+ *
+ * <p>Runs on the node's receiving thread; other threads read the figures through
+ * {@link #delivered()} (published with an ordered store per message) or after the node closed.
+ * {@link #onMessage} allocates nothing.
+ */
+final class DeliveryChecker implements MessageHandler, StreamEventListener {
+    private static final int NO_SESSION = 0;
+
+    private final int messageLength;
+    private final AtomicLong deliveredPublished = new AtomicLong();
+    private volatile long firstMessageNs;
+    private volatile long lost;
+    private volatile long lossEvents;
+    private volatile long sequenceErrors;
+    private volatile long streamsStarted;
+    private long delivered;
+    private long expected;
+    private long lossNotYetSeen;
+    private int sessionId = NO_SESSION;
+
+    /** @param messageLength the length every message must have */
+    DeliveryChecker(int messageLength) {
+        this.messageLength = messageLength;
+    }
+
+    @Override
+    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        if (delivered == 0) {
+            firstMessageNs = System.nanoTime();
+            sessionId = header.sessionId();
+        }
+        final long number = buffer.getLong(offset);
+        if (number != expected && !skipCoveredByLoss(number)) {
+            sequenceErrors++;
+        } else if (header.messageIndex() != number || length != messageLength || header.sessionId() != sessionId) {
+            sequenceErrors++;
+        }
+        expected = number + 1;
+        delivered++;
+        deliveredPublished.lazySet(delivered);
+    }
+
+    private boolean skipCoveredByLoss(long number) {
+        final long skipped = number - expected;
+        if (skipped > 0 && skipped <= lossNotYetSeen) {
+            lossNotYetSeen -= skipped;
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public void onStreamStarted(int topicId, int startedSessionId, long firstSequence) {
+        streamsStarted++;
+    }
+
+    @Override
+    public void onLoss(LossEvent event) {
+        lossEvents++;
+        lost += event.lostMessages();
+        lossNotYetSeen += event.lostMessages();
+    }
+
+    /** Messages delivered so far; any thread. */
+    long delivered() {
+        return deliveredPublished.get();
+    }
+
+    /** When the first message arrived ({@link System#nanoTime()}), or 0 before. */
+    long firstMessageNs() {
+        return firstMessageNs;
+    }
+
+    /** Messages reported lost by loss events. */
+    long lost() {
+        return lost;
+    }
+
+    /** Loss events received. */
+    long lossEvents() {
+        return lossEvents;
+    }
+
+    /** Messages that broke the order, see the class description. */
+    long sequenceErrors() {
+        return sequenceErrors;
+    }
+
+    /** Publisher streams heard; 1 in a sound run. */
+    long streamsStarted() {
+        return streamsStarted;
+    }
+}

@@ -1,0 +1,65 @@
+package org.nakcast.benchmarks.throughput;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The publisher JVM of a throughput run (started by {@link ThroughputBench}): opens the
+ * publication, lets its first heartbeat announce the stream, offers numbered messages for the
+ * warm-up and measured seconds ({@link PublisherLoop}), says how many, keeps the node running to
+ * answer NAKs until told STOP, then reports its figures and exits.
+ */
+public final class PublisherMain {
+    /**
+     * Time between opening the publication and the first offer: the stream's first heartbeat goes
+     * out alone and tells the subscriber the stream starts at message 0, so a first DATA datagram
+     * lost on purpose is repaired instead of moving the start.
+     */
+    private static final long START_DELAY_MS = 200;
+
+    private PublisherMain() {
+    }
+
+    /**
+     * @param args the run, as {@link RunSettings#toArgs()} writes it
+     * @throws Exception if the node fails or the orchestrator goes away
+     */
+    public static void main(String[] args) throws Exception {
+        final RunSettings run = RunSettings.fromArgs(args);
+        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (Node node = Node.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
+            final RawPublication publication = node.publication(RunSettings.TOPIC);
+            Thread.sleep(START_DELAY_MS);
+            final PublisherLoop loop = new PublisherLoop(publication, run.messageLength(), run.totalSeconds());
+            final long offered = loop.run();
+            ChildProtocol.say(ChildProtocol.OFFERED, offered);
+
+            ChildProtocol.await(in, ChildProtocol.STOP);
+            final Figures figures = new Figures()
+                .put("offered", offered)
+                .put("offeredPerSecond", loop.offeredPerSecond().median(run.warmupSeconds(), run.seconds()))
+                .putAll(counters(node.counters()));
+            ChildProtocol.say(ChildProtocol.RESULT, figures.toLine());
+        }
+    }
+
+    private static Figures counters(SystemCounters counters) {
+        return new Figures()
+            .put("backPressure", counters.get(SystemCounter.BACK_PRESSURE).get())
+            .put("retransmitsSent", counters.get(SystemCounter.RETRANSMITS_SENT).get())
+            .put("retransmitsHeldOff", counters.get(SystemCounter.RETRANSMITS_HELD_OFF).get())
+            .put("naksReceived", counters.get(SystemCounter.NAKS_RECEIVED).get())
+            .put("unrecoverableSent", counters.get(SystemCounter.UNRECOVERABLE_SENT).get())
+            .put("datagramsSent", counters.get(SystemCounter.DATAGRAMS_SENT).get())
+            .put("bytesSent", counters.get(SystemCounter.BYTES_SENT).get())
+            .put("sendFailures", counters.get(SystemCounter.SEND_FAILURES).get())
+            .put("errors", counters.get(SystemCounter.ERRORS).get());
+    }
+}

@@ -1,0 +1,84 @@
+package org.nakcast.benchmarks.throughput;
+
+import java.util.Map;
+
+/**
+ * What one run measured: the publisher's and the subscriber's figures, or why the run failed.
+ *
+ * @param settings the run
+ * @param publisher the publisher's figures (empty if the run failed)
+ * @param subscriber the subscriber's figures (empty if the run failed)
+ * @param failure why the run failed, or null
+ */
+record RunResult(RunSettings settings, Figures publisher, Figures subscriber, String failure) {
+
+    static RunResult of(RunSettings settings, Figures publisher, Figures subscriber) {
+        return new RunResult(settings, publisher, subscriber, null);
+    }
+
+    static RunResult failed(RunSettings settings, String failure) {
+        return new RunResult(settings, new Figures(), new Figures(), failure == null ? "unknown failure" : failure);
+    }
+
+    boolean isFailed() {
+        return failure != null;
+    }
+
+    /** Messages offered that were neither delivered nor reported lost: silent loss, never acceptable. */
+    long unaccounted() {
+        return publisher.longValue("offered") - subscriber.longValue("delivered") - subscriber.longValue("lost");
+    }
+
+    /** Whether the transport broke its contract: a sequence error or a message gone without a loss event. */
+    boolean brokeContract() {
+        return !isFailed() && (subscriber.longValue("sequenceErrors") != 0 || unaccounted() != 0);
+    }
+
+    /** The run as one JSON object: the headline figures, then each side's figures in full. */
+    String toJson() {
+        final StringBuilder json = new StringBuilder("{");
+        json.append("\"rate\": ").append(settings.sendRate().bytes())
+            .append(", \"rateText\": \"").append(settings.rateText()).append('"')
+            .append(", \"loss\": ").append(Figures.format(settings.loss()));
+        if (isFailed()) {
+            json.append(", \"failure\": \"").append(escape(failure)).append("\"}");
+            return json.toString();
+        }
+        json.append(", \"deliveredPerSecond\": ").append(Figures.format(subscriber.doubleValue("deliveredPerSecond")))
+            .append(", \"delivered\": ").append(subscriber.longValue("delivered"))
+            .append(", \"lost\": ").append(subscriber.longValue("lost"))
+            .append(", \"sequenceErrors\": ").append(subscriber.longValue("sequenceErrors"))
+            .append(", \"unaccounted\": ").append(unaccounted())
+            .append(", \"publisher\": ");
+        appendObject(json, publisher.asMap());
+        json.append(", \"subscriber\": ");
+        appendObject(json, subscriber.asMap());
+        return json.append('}').toString();
+    }
+
+    private static void appendObject(StringBuilder json, Map<String, Number> figures) {
+        json.append('{');
+        boolean first = true;
+        for (Map.Entry<String, Number> figure : figures.entrySet()) {
+            json.append(first ? "" : ", ").append('"').append(figure.getKey()).append("\": ");
+            final String value = Figures.format(figure.getValue());
+            json.append("NaN".equals(value) ? "null" : value);
+            first = false;
+        }
+        json.append('}');
+    }
+
+    private static String escape(String text) {
+        final StringBuilder escaped = new StringBuilder();
+        for (char c : text.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                escaped.append('\\').append(c);
+            } else if (c < 0x20) {
+                escaped.append(' ');
+            } else {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
+    }
+}

@@ -1,0 +1,46 @@
+package org.nakcast.benchmarks.throughput;
+
+import java.io.IOException;
+import java.io.PrintStream;
+
+/**
+ * One throughput run: starts the subscriber JVM, waits until it listens, starts the publisher JVM,
+ * tells the subscriber how many messages were offered, collects both reports and waits for both
+ * JVMs to exit (so the next run finds the ports free). Both children inherit this process's
+ * network namespace.
+ */
+final class ThroughputRun {
+    private static final long START_TIMEOUT_SECONDS = 60;
+    private static final long REPORT_TIMEOUT_SECONDS = 30;
+
+    private ThroughputRun() {
+    }
+
+    /**
+     * Runs both JVMs for {@code settings}.
+     *
+     * @param log where the children's stray output goes
+     * @return both reports, or the reason the run failed
+     * @throws InterruptedException if interrupted while waiting for a child
+     */
+    static RunResult run(RunSettings settings, PrintStream log) throws InterruptedException {
+        try (ChildJvm subscriber = ChildJvm.start("subscriber", SubscriberMain.class, settings.toArgs(), log)) {
+            subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);
+            try (ChildJvm publisher = ChildJvm.start("publisher", PublisherMain.class, settings.toArgs(), log)) {
+                final long offered = Long.parseLong(
+                    publisher.await(ChildProtocol.OFFERED, START_TIMEOUT_SECONDS + settings.totalSeconds()));
+                subscriber.tell(ChildProtocol.EXPECT, offered);
+                final Figures subscriberFigures = Figures.parse(subscriber.await(ChildProtocol.RESULT,
+                    SubscriberMain.MAX_DRAIN_SECONDS + REPORT_TIMEOUT_SECONDS));
+                publisher.tell(ChildProtocol.STOP);
+                final Figures publisherFigures = Figures.parse(
+                    publisher.await(ChildProtocol.RESULT, REPORT_TIMEOUT_SECONDS));
+                publisher.awaitExit(REPORT_TIMEOUT_SECONDS);
+                subscriber.awaitExit(REPORT_TIMEOUT_SECONDS);
+                return RunResult.of(settings, publisherFigures, subscriberFigures);
+            }
+        } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
+            return RunResult.failed(settings, ex.getMessage());
+        }
+    }
+}
