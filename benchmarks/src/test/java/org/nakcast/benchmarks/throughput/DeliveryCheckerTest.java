@@ -1,0 +1,80 @@
+package org.nakcast.benchmarks.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHeader;
+
+class DeliveryCheckerTest {
+    private static final int LENGTH = 16;
+    private static final int SESSION = 7;
+
+    private final DeliveryChecker checker = new DeliveryChecker(LENGTH);
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[LENGTH]);
+    private final MessageHeader header = new MessageHeader();
+
+    @Test
+    void messagesInOrderAreNoErrors() {
+        deliver(0, 1, 2, 3);
+
+        assertThat(checker.delivered()).isEqualTo(4);
+        assertThat(checker.sequenceErrors()).isZero();
+        assertThat(checker.firstMessageNs()).isPositive();
+    }
+
+    @Test
+    void aSkipCoveredByAReportedLossIsNoError() {
+        deliver(0, 1);
+        checker.onLoss(new LossEvent(1, SESSION, 5, 6, 3, false));
+        deliver(5, 6);
+
+        assertThat(checker.sequenceErrors()).isZero();
+        assertThat(checker.lost()).isEqualTo(3);
+        assertThat(checker.lossEvents()).isEqualTo(1);
+    }
+
+    @Test
+    void aSkipLargerThanTheReportedLossIsAnError() {
+        deliver(0);
+        checker.onLoss(new LossEvent(1, SESSION, 1, 1, 1, false));
+        deliver(3);
+
+        assertThat(checker.sequenceErrors()).isEqualTo(1);
+    }
+
+    @Test
+    void aSilentSkipADuplicateAndAGoingBackAreErrors() {
+        deliver(0, 2, 2, 1);
+
+        assertThat(checker.sequenceErrors()).isEqualTo(3);
+    }
+
+    @Test
+    void aStartAfterMessageZeroIsAnError() {
+        deliver(5, 6);
+
+        assertThat(checker.sequenceErrors()).isEqualTo(1);
+    }
+
+    @Test
+    void aWrongIndexLengthOrSessionIsAnError() {
+        deliver(0);
+        message.putLong(0, 1);
+        checker.onMessage(message, 0, LENGTH, header.set(1, SESSION, 2));
+        message.putLong(0, 2);
+        checker.onMessage(message, 0, LENGTH - 1, header.set(1, SESSION, 2));
+        message.putLong(0, 3);
+        checker.onMessage(message, 0, LENGTH, header.set(1, SESSION + 1, 3));
+
+        assertThat(checker.sequenceErrors()).isEqualTo(3);
+    }
+
+    private void deliver(long... numbers) {
+        for (long number : numbers) {
+            message.putLong(0, number);
+            checker.onMessage(message, 0, LENGTH, header.set(1, SESSION, number));
+        }
+    }
+}
