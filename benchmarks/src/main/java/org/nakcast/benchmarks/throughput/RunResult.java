@@ -8,16 +8,19 @@ import java.util.Map;
  * @param settings the run
  * @param publisher the publisher's figures (empty if the run failed)
  * @param subscriber the subscriber's figures (empty if the run failed)
+ * @param kernelDrops datagrams the kernel dropped for a full socket receive buffer during the run
+ *     ({@link KernelUdpDrops}), or {@link KernelUdpDrops#UNKNOWN}
  * @param failure why the run failed, or null
  */
-record RunResult(RunSettings settings, Figures publisher, Figures subscriber, String failure) {
+record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, String failure) {
 
-    static RunResult of(RunSettings settings, Figures publisher, Figures subscriber) {
-        return new RunResult(settings, publisher, subscriber, null);
+    static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops) {
+        return new RunResult(settings, publisher, subscriber, kernelDrops, null);
     }
 
     static RunResult failed(RunSettings settings, String failure) {
-        return new RunResult(settings, new Figures(), new Figures(), failure == null ? "unknown failure" : failure);
+        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN,
+            failure == null ? "unknown failure" : failure);
     }
 
     boolean isFailed() {
@@ -49,6 +52,7 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, St
             .append(", \"lost\": ").append(subscriber.longValue("lost"))
             .append(", \"sequenceErrors\": ").append(subscriber.longValue("sequenceErrors"))
             .append(", \"unaccounted\": ").append(unaccounted())
+            .append(", \"kernelDrops\": ").append(kernelDrops)
             .append(", \"publisher\": ");
         appendObject(json, publisher.asMap());
         json.append(", \"subscriber\": ");

@@ -7,7 +7,7 @@ import java.io.PrintStream;
  * One throughput run: starts the subscriber JVM, waits until it listens, starts the publisher JVM,
  * tells the subscriber how many messages were offered, collects both reports and waits for both
  * JVMs to exit (so the next run finds the ports free). Both children inherit this process's
- * network namespace.
+ * network namespace, whose kernel UDP drop count is read before and after.
  */
 final class ThroughputRun {
     private static final long START_TIMEOUT_SECONDS = 60;
@@ -24,6 +24,7 @@ final class ThroughputRun {
      * @throws InterruptedException if interrupted while waiting for a child
      */
     static RunResult run(RunSettings settings, PrintStream log) throws InterruptedException {
+        final long kernelDropsBefore = KernelUdpDrops.read();
         try (ChildJvm subscriber = ChildJvm.start("subscriber", SubscriberMain.class, settings.toArgs(), log)) {
             subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);
             try (ChildJvm publisher = ChildJvm.start("publisher", PublisherMain.class, settings.toArgs(), log)) {
@@ -37,7 +38,11 @@ final class ThroughputRun {
                     publisher.await(ChildProtocol.RESULT, REPORT_TIMEOUT_SECONDS));
                 publisher.awaitExit(REPORT_TIMEOUT_SECONDS);
                 subscriber.awaitExit(REPORT_TIMEOUT_SECONDS);
-                return RunResult.of(settings, publisherFigures, subscriberFigures);
+                final long kernelDropsAfter = KernelUdpDrops.read();
+                return RunResult.of(settings, publisherFigures, subscriberFigures,
+                    kernelDropsBefore == KernelUdpDrops.UNKNOWN || kernelDropsAfter == KernelUdpDrops.UNKNOWN
+                        ? KernelUdpDrops.UNKNOWN
+                        : kernelDropsAfter - kernelDropsBefore);
             }
         } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
             return RunResult.failed(settings, ex.getMessage());

@@ -10,7 +10,7 @@ import java.util.Locale;
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-10s %6s %11s %11s %11s %9s %7s %7s %9s %9s %9s %7s %7s %10s %7s%n";
+        "%-10s %6s %9s %9s %11s %9s %7s %6s %9s %9s %9s %7s %7s %10s %7s %10s%n";
 
     private ThroughputTable() {
     }
@@ -18,7 +18,8 @@ final class ThroughputTable {
     /** The column titles. */
     static String header() {
         return String.format(Locale.ROOT, FORMAT, "rate", "loss", "recv M/s", "offer M/s", "delivered", "lost",
-            "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps", "back-press", "unrecov");
+            "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps", "back-press", "unrecov",
+            "kern drops");
     }
 
     /** One run's row. */
@@ -45,7 +46,8 @@ final class ThroughputTable {
             subscriber.longValue("duplicates"),
             subscriber.longValue("gaps"),
             publisher.longValue("backPressure"),
-            publisher.longValue("unrecoverableSent"));
+            publisher.longValue("unrecoverableSent"),
+            result.kernelDrops() == KernelUdpDrops.UNKNOWN ? "?" : Long.toString(result.kernelDrops()));
     }
 
     /**
