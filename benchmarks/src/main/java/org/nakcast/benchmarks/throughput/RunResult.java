@@ -10,16 +10,19 @@ import java.util.Map;
  * @param subscriber the subscriber's figures (empty if the run failed)
  * @param kernelDrops datagrams the kernel dropped for a full socket receive buffer during the run
  *     ({@link KernelUdpDrops}), or {@link KernelUdpDrops#UNKNOWN}
+ * @param loadBefore the host's one-minute load average when the run started ({@link HostLoad})
  * @param failure why the run failed, or null
  */
-record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, String failure) {
+record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, double loadBefore,
+    String failure) {
 
-    static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops) {
-        return new RunResult(settings, publisher, subscriber, kernelDrops, null);
+    static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops,
+        double loadBefore) {
+        return new RunResult(settings, publisher, subscriber, kernelDrops, loadBefore, null);
     }
 
-    static RunResult failed(RunSettings settings, String failure) {
-        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN,
+    static RunResult failed(RunSettings settings, double loadBefore, String failure) {
+        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, loadBefore,
             failure == null ? "unknown failure" : failure);
     }
 
@@ -42,7 +45,8 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
         final StringBuilder json = new StringBuilder("{");
         json.append("\"rate\": ").append(settings.sendRate().bytes())
             .append(", \"rateText\": \"").append(settings.rateText()).append('"')
-            .append(", \"loss\": ").append(Figures.format(settings.loss()));
+            .append(", \"loss\": ").append(Figures.format(settings.loss()))
+            .append(", \"loadBefore\": ").append(Double.isNaN(loadBefore) ? "null" : Figures.format(loadBefore));
         if (isFailed()) {
             json.append(", \"failure\": \"").append(escape(failure)).append("\"}");
             return json.toString();

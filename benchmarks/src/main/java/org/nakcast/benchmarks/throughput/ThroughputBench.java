@@ -114,9 +114,9 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: rate %s, loss %.1f%%, %d s warm-up + %d s measured, %d-byte messages%n",
-                i + 1, runs.size(), run.rateText(), run.loss() * 100, run.warmupSeconds(), run.seconds(),
-                run.messageLength());
+            log.printf(Locale.ROOT, "run %d/%d: rate %s, loss %.1f%%, %d s warm-up + %d s measured, %d-byte messages,"
+                    + " host load %.2f%n", i + 1, runs.size(), run.rateText(), run.loss() * 100, run.warmupSeconds(),
+                run.seconds(), run.messageLength(), HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
             out.print(ThroughputTable.row(result));

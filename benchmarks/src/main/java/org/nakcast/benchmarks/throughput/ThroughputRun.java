@@ -24,6 +24,7 @@ final class ThroughputRun {
      * @throws InterruptedException if interrupted while waiting for a child
      */
     static RunResult run(RunSettings settings, PrintStream log) throws InterruptedException {
+        final double loadBefore = HostLoad.oneMinute();
         final long kernelDropsBefore = KernelUdpDrops.read();
         try (ChildJvm subscriber = ChildJvm.start("subscriber", SubscriberMain.class, settings.toArgs(), log)) {
             subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);
@@ -42,10 +43,11 @@ final class ThroughputRun {
                 return RunResult.of(settings, publisherFigures, subscriberFigures,
                     kernelDropsBefore == KernelUdpDrops.UNKNOWN || kernelDropsAfter == KernelUdpDrops.UNKNOWN
                         ? KernelUdpDrops.UNKNOWN
-                        : kernelDropsAfter - kernelDropsBefore);
+                        : kernelDropsAfter - kernelDropsBefore,
+                    loadBefore);
             }
         } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
-            return RunResult.failed(settings, ex.getMessage());
+            return RunResult.failed(settings, loadBefore, ex.getMessage());
         }
     }
 }
