@@ -2,6 +2,8 @@ package org.nakcast.benchmarks.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
+
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
@@ -69,6 +71,27 @@ class DeliveryCheckerTest {
         checker.onMessage(message, 0, LENGTH, header.set(1, SESSION + 1, 3));
 
         assertThat(checker.sequenceErrors()).isEqualTo(3);
+    }
+
+    @Test
+    void deliveringAllocatesNothing() {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final long threadId = Thread.currentThread().getId();
+        deliverRange(0, 200_000);
+        final long before = threads.getThreadAllocatedBytes(threadId);
+        deliverRange(200_000, 1_000_000);
+        final long allocated = threads.getThreadAllocatedBytes(threadId) - before;
+
+        assertThat(allocated).isZero();
+        assertThat(checker.sequenceErrors()).isZero();
+    }
+
+    private void deliverRange(long from, long to) {
+        for (long number = from; number < to; number++) {
+            message.putLong(0, number);
+            checker.onMessage(message, 0, LENGTH, header.set(1, SESSION, number));
+        }
     }
 
     private void deliver(long... numbers) {

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
-        "\"loss\": ([0-9.]+), \"deliveredPerSecond\": [0-9.]+, \"delivered\": (\\d+), \"lost\": (\\d+),"
+        "\"loss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+, \"delivered\": (\\d+),"
+            + " \"lost\": (\\d+),"
             + " \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+)");
 
     @Test
