@@ -1,6 +1,7 @@
 package org.nakcast.benchmarks.throughput;
 
 import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,9 +26,11 @@ import picocli.CommandLine.Option;
  *
  * <p>Exit status: 0 when every run completed and kept the contract (loss reported by loss events
  * is a result, not a failure); 1 when a run saw a sequence error or a message neither delivered
- * nor reported lost; 2 when a run failed to complete; 3 outside a private network namespace.
+ * nor reported lost; 2 when a run failed to complete; 3 outside a private network namespace; 64
+ * for a bad option.
  */
 @Command(name = "ops/throughput", sortOptions = false, usageHelpAutoWidth = true,
+    exitCodeOnInvalidInput = ThroughputBench.BAD_OPTION,
     description = "Transport throughput: a publisher JVM and a subscriber JVM on loopback multicast, inside a"
         + " private network namespace. One run per rate x loss, one table row per run; the last line is JSON.")
 public final class ThroughputBench implements Callable<Integer> {
@@ -42,6 +45,8 @@ public final class ThroughputBench implements Callable<Integer> {
      * transport and not the machine's scheduling.
      */
     static final String DEFAULT_RATE = "128m";
+    /** The exit status for a bad option (sysexits' EX_USAGE). */
+    static final int BAD_OPTION = 64;
 
     private final PrintStream out;
     private final PrintStream log;
@@ -64,9 +69,10 @@ public final class ThroughputBench implements Callable<Integer> {
     private List<Double> losses;
 
     @Option(names = "--rate", defaultValue = DEFAULT_RATE, split = ",", paramLabel = "BYTES/S",
+        converter = ByteSizeConverter.class,
         description = "the publisher's send-rate cap in bytes per second, with k, m or g (x1024), or 0 for"
             + " unpaced; a list runs each in turn (default: ${DEFAULT-VALUE}, a rate the subscriber keeps up with)")
-    private List<String> rates;
+    private List<ByteSize> rates;
 
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
         description = "seeds the loss pattern (default: ${DEFAULT-VALUE})")
@@ -93,8 +99,10 @@ public final class ThroughputBench implements Callable<Integer> {
      * @return the exit status
      */
     static int run(String[] args, PrintStream out, PrintStream log) {
-        return new CommandLine(new ThroughputBench(out, log)).setOut(new java.io.PrintWriter(out, true))
-            .setErr(new java.io.PrintWriter(log, true)).execute(args);
+        return new CommandLine(new ThroughputBench(out, log))
+            .setOut(new PrintWriter(out, true))
+            .setErr(new PrintWriter(log, true))
+            .execute(args);
     }
 
     @Override
@@ -105,10 +113,15 @@ public final class ThroughputBench implements Callable<Integer> {
             return 3;
         }
         final List<RunSettings> runs = new ArrayList<>();
-        for (String rate : rates) {
-            for (double loss : losses) {
-                runs.add(new RunSettings(seconds, warmup, size, loss, ByteSize.parse(rate), seed));
+        try {
+            for (ByteSize rate : rates) {
+                for (double loss : losses) {
+                    runs.add(new RunSettings(seconds, warmup, size, loss, rate, seed));
+                }
             }
+        } catch (IllegalArgumentException ex) {
+            log.println("ops/throughput: " + ex.getMessage());
+            return BAD_OPTION;
         }
         out.print(ThroughputTable.header());
         out.flush();
@@ -126,6 +139,18 @@ public final class ThroughputBench implements Callable<Integer> {
         out.println(ThroughputTable.json(runs.get(0), results));
         out.flush();
         return exitStatus(results);
+    }
+
+    /** Reads a send rate as configuration writes sizes: {@code 0}, {@code 64m}, {@code 1g}. */
+    static final class ByteSizeConverter implements CommandLine.ITypeConverter<ByteSize> {
+        @Override
+        public ByteSize convert(String value) {
+            try {
+                return ByteSize.parse(value);
+            } catch (IllegalArgumentException ex) {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
     }
 
     private static int exitStatus(List<RunResult> results) {
