@@ -134,11 +134,13 @@ public final class SenderAgent implements Agent {
     public int doWork() {
         int work = commands.drain(Runnable::run, COMMAND_LIMIT);
         final long nowNs = clock.nanoTime();
-        for (int i = 0, size = streams.size(); i < size; i++) {
-            work += streams.get(i).doWork(nowNs);
-        }
+        // Control first: NAKs and STATUS that waited while this thread was off the CPU count before a
+        // silent receiver is judged gone or new data takes the send budget.
         for (int i = 0, size = transports.size(); i < size; i++) {
             work += pollControl(transports.get(i).control, nowNs);
+        }
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            work += streams.get(i).doWork(nowNs);
         }
         return work;
     }
