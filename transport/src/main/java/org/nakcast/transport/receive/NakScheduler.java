@@ -94,10 +94,15 @@ final class NakScheduler {
 
     /**
      * A datagram that was missing arrived; a retransmit that the latest NAK asked for first gives a
-     * repair time sample.
+     * repair time sample. While repairs keep arriving the retry waits: a long range comes back at
+     * the publisher's pace, and asking again for what is still on its way only brings it twice.
+     * The retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
         retries = 0;
+        if (deadlineNs != NO_DEADLINE && !firstNakPending) {
+            deadlineNs = Math.max(deadlineNs, nowNs + Math.max(timing.retryMinNs(), 2 * estimator.estimateNs()));
+        }
         if (sampling && retransmit && sequence >= sampleFrom && sequence <= sampleTo) {
             estimator.sample(nowNs - sampleSentNs);
             sampling = false;
