@@ -132,9 +132,12 @@ public final class Node implements AutoCloseable {
         final OfferBuffer offers = new OfferBuffer(
             context.offerBufferBytes(), SenderAgent.maxMessageLength(settings));
         sender.addPublication(settings, offers);
-        LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} bytes, max message {} bytes",
+        final int historyDatagrams = SenderAgent.historyDatagrams(settings);
+        LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} datagrams ({} of {} bytes"
+                + " configured), offer buffer {} bytes, max message {} bytes",
             config.node().name(), topicName, topic.id(), settings.sessionId(),
-            settings.address().describe(settings.address().dataPort()), topic.history().bytes(),
+            settings.address().describe(settings.address().dataPort()), historyDatagrams,
+            (long) historyDatagrams * datagramLength, topic.history().bytes(), context.offerBufferBytes(),
             offers.maxMessageLength());
         return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,
             counters.get(SystemCounter.BACK_PRESSURE));

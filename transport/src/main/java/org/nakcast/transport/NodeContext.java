@@ -20,7 +20,7 @@ import org.nakcast.transport.receive.NakTiming;
 public final class NodeContext {
     /** Default hold-off between two retransmits of one datagram: half the smallest NAK retry interval. */
     public static final long DEFAULT_RETRANSMIT_HOLD_OFF_NS = 50_000;
-    /** Default size of a publication's offer buffer: a quarter of it is the largest message. */
+    /** Default size of a publication's offer buffer: an eighth of it is the largest message. */
     public static final int DEFAULT_OFFER_BUFFER_BYTES = 2 << 20;
 
     private NodeConfig config;

@@ -101,6 +101,11 @@ public final class SenderAgent implements Agent {
             settings.flowControlTimeoutNs(), history.capacity(), events, counters.get(SystemCounter.RECEIVERS_DROPPED));
     }
 
+    /** How many datagrams the history of a publication with these settings keeps. */
+    public static int historyDatagrams(PublicationSettings settings) {
+        return DatagramHistory.slotsFor(settings.historyBytes(), settings.datagramLength());
+    }
+
     /** The most bytes one message may have on a publication with these settings. */
     public static int maxMessageLength(PublicationSettings settings) {
         final int slots = DatagramHistory.slotsFor(settings.historyBytes(), settings.datagramLength());

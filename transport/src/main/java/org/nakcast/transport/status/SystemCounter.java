@@ -39,7 +39,10 @@ public enum SystemCounter {
     REORDER_WINDOW_OVERFLOWS(16, "reorder window overflows"),
     /** Messages a receiver refused because their reassembled size passed the limit. */
     MESSAGES_TOO_LARGE(17, "messages too large"),
-    /** Offers refused because the publication's buffer was full. */
+    /**
+     * Offers refused because the publication's buffer was full: every refused call counts, so a
+     * caller that retries in a tight loop moves it fast; compare it with messages offered.
+     */
     BACK_PRESSURE(18, "back-pressure events"),
     /** Sends the kernel refused (buffer full, network down). */
     SEND_FAILURES(19, "send failures"),
