@@ -322,17 +322,17 @@ final class OutboundStream implements ControlledMessageHandler {
         return Math.max(0, nextSequence - history.capacity() + 1);
     }
 
+    /** A receiver's STATUS for this stream: it needs {@code nextNeeded} next. */
+    void onStatus(int receiverId, long nextNeeded, long nowNs) {
+        flowControl.onStatus(receiverId, nextNeeded, nowNs);
+    }
+
     /**
      * Answers a NAK for this stream: queues what history holds for resending (repairs go out
      * before new data), and reports what it no longer holds with one UNRECOVERABLE per range.
      *
      * @return datagrams sent
      */
-    /** A receiver's STATUS for this stream: it needs {@code nextNeeded} next. */
-    void onStatus(int receiverId, long nextNeeded, long nowNs) {
-        flowControl.onStatus(receiverId, nextNeeded, nowNs);
-    }
-
     int onNak(NakFlyweight nak, long nowNs) {
         this.nowNs = nowNs;
         naksReceived.increment();

@@ -504,10 +504,6 @@ public final class InboundStream {
     }
 
     /**
-     * Whether {@code sequence} lies beyond the furthest its publisher can have reached by
-     * {@code nowNs} (see the class comment); if so it is counted as malformed.
-     */
-    /**
      * Whether an UNRECOVERABLE claims more lost messages than datagrams up to {@code toSequence} can
      * hold (each message takes at least a frame header): counted as malformed, and ignored.
      */
@@ -525,6 +521,10 @@ public final class InboundStream {
         return true;
     }
 
+    /**
+     * Whether {@code sequence} lies beyond the furthest its publisher can have reached by
+     * {@code nowNs} (see the class comment); if so it is counted as malformed.
+     */
     private boolean outOfReach(long sequence, long nowNs) {
         final long reach = REACH_MARGIN + Math.max(0, nowNs - startNs) / NS_PER_DATAGRAM;
         final long limit = startSequence > LAST_REACHABLE - reach ? LAST_REACHABLE : startSequence + reach;
