@@ -55,6 +55,11 @@ final class TransportChecks {
             checkIntSize("socket-send-buffer", transport.socketSendBuffer(), path);
             checkIntSize("socket-receive-buffer", transport.socketReceiveBuffer(), path);
             checkRange("datagram-size", transport.datagramSize().bytes(), MIN_DATAGRAM_SIZE, MAX_DATAGRAM_SIZE, path);
+            if (!transport.sendBurst().isZero() && transport.sendBurst().compareTo(transport.datagramSize()) < 0) {
+                problems.add(KeyPaths.child(path, "send-burst"), "send-burst " + transport.sendBurst()
+                    + " is smaller than one datagram (" + transport.datagramSize() + ")",
+                    "no datagram could ever be sent; leave it out for the default");
+            }
             resolved.add(resolveInterface(transport, path)
                 .map(transport::withNetworkInterface)
                 .orElse(transport));

@@ -23,6 +23,9 @@ import java.net.InetAddress;
  *     slow receiver for longer before the kernel drops (capped by {@code net.core.rmem_max})
  * @param sendRate the most bytes per second the publisher sends; default {@code 0}: not paced.
  *     Pacing below the link speed keeps switches and receivers from dropping bursts
+ * @param sendBurst with a send rate, the most bytes that may go out back to back after a quiet
+ *     spell; default {@code 0}: the larger of 64 datagrams and one millisecond at the send rate.
+ *     Smaller spares shallow switch buffers; larger lets short bursts through at line rate
  */
 public record TransportConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -33,7 +36,8 @@ public record TransportConfig(
     @JsonProperty("datagram-size") ByteSize datagramSize,
     @JsonProperty("socket-send-buffer") ByteSize socketSendBuffer,
     @JsonProperty("socket-receive-buffer") ByteSize socketReceiveBuffer,
-    @JsonProperty("send-rate") ByteSize sendRate) {
+    @JsonProperty("send-rate") ByteSize sendRate,
+    @JsonProperty("send-burst") ByteSize sendBurst) {
 
     /** The default TTL: datagrams stay on this host. */
     public static final int DEFAULT_TTL = 0;
@@ -50,6 +54,7 @@ public record TransportConfig(
         socketSendBuffer = socketSendBuffer == null ? DEFAULT_SOCKET_BUFFER : socketSendBuffer;
         socketReceiveBuffer = socketReceiveBuffer == null ? DEFAULT_SOCKET_BUFFER : socketReceiveBuffer;
         sendRate = sendRate == null ? DEFAULT_SEND_RATE : sendRate;
+        sendBurst = sendBurst == null ? ByteSize.ZERO : sendBurst;
     }
 
     /**
@@ -63,7 +68,7 @@ public record TransportConfig(
      */
     public TransportConfig(String name, String networkInterface, String group, int port) {
         this(name, NetworkInterfaceRef.of(networkInterface), IpLiterals.parse(group), port,
-            DEFAULT_TTL, null, null, null, null);
+            DEFAULT_TTL, null, null, null, null, null);
     }
 
     /**
@@ -72,7 +77,7 @@ public record TransportConfig(
      */
     public TransportConfig withNetworkInterface(NetworkInterfaceRef ref) {
         return new TransportConfig(name, ref, group, port, ttl, datagramSize, socketSendBuffer, socketReceiveBuffer,
-            sendRate);
+            sendRate, sendBurst);
     }
 
     /**
@@ -81,7 +86,7 @@ public record TransportConfig(
      */
     public TransportConfig withTtl(int hops) {
         return new TransportConfig(name, networkInterface, group, port, hops, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate);
+            socketReceiveBuffer, sendRate, sendBurst);
     }
 
     /**
@@ -90,7 +95,7 @@ public record TransportConfig(
      */
     public TransportConfig withDatagramSize(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, size, socketSendBuffer,
-            socketReceiveBuffer, sendRate);
+            socketReceiveBuffer, sendRate, sendBurst);
     }
 
     /**
@@ -99,7 +104,7 @@ public record TransportConfig(
      */
     public TransportConfig withSocketSendBuffer(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, size, socketReceiveBuffer,
-            sendRate);
+            sendRate, sendBurst);
     }
 
     /**
@@ -108,7 +113,7 @@ public record TransportConfig(
      */
     public TransportConfig withSocketReceiveBuffer(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer, size,
-            sendRate);
+            sendRate, sendBurst);
     }
 
     /**
@@ -117,6 +122,20 @@ public record TransportConfig(
      */
     public TransportConfig withSendRate(ByteSize bytesPerSecond) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, bytesPerSecond);
+            socketReceiveBuffer, bytesPerSecond, sendBurst);
+    }
+
+    /**
+     * @param bytes the largest burst; zero for the default
+     * @return this transport with that send burst
+     */
+    public TransportConfig withSendBurst(ByteSize bytes) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
+            socketReceiveBuffer, sendRate, bytes);
+    }
+
+    /** The send burst in bytes, the default worked out: max(64 datagrams, 1 ms at the send rate). */
+    public long sendBurstBytes() {
+        return sendBurst.isZero() ? Math.max(64 * datagramSize.bytes(), sendRate.bytes() / 1000) : sendBurst.bytes();
     }
 }

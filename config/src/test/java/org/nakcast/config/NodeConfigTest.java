@@ -90,6 +90,21 @@ class NodeConfigTest {
     }
 
     @Test
+    void aSendBurstSmallerThanADatagramIsAProblemAndZeroMeansTheDefault() {
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL.withSendBurst(ByteSize.parse("1k"))), List.of(PRICES));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("transports[0].send-burst");
+            assertThat(problem.message()).contains("smaller than one datagram");
+        });
+        assertThat(LOCAL.sendBurstBytes()).isEqualTo(64 * 1408);
+        assertThat(LOCAL.withSendRate(ByteSize.parse("1g")).sendBurstBytes()).isEqualTo((1L << 30) / 1000);
+        assertThat(LOCAL.withSendBurst(ByteSize.parse("256k")).sendBurstBytes()).isEqualTo(256 * 1024);
+    }
+
+    @Test
     void aDeliveryQueueSmallerThan64DatagramsIsAProblem() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
             List.of(PRICES.withDelivery(DeliveryMode.QUEUE, ByteSize.parse("64k"))));
@@ -161,7 +176,7 @@ class NodeConfigTest {
     @Test
     void emptyEntriesAndMissingValuesOfACodeBuiltConfigAreNamed() {
         NodeConfig config = new NodeConfig(null,
-            Arrays.asList(new TransportConfig(null, null, null, 1, 0, null, null, null, null), null),
+            Arrays.asList(new TransportConfig(null, null, null, 1, 0, null, null, null, null, null), null),
             Arrays.asList(new TopicConfig(null, 1, null, null), null));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));

@@ -125,7 +125,7 @@ public final class Node implements AutoCloseable {
             datagramLength,
             topic.history().bytes(),
             sendRate,
-            Math.max(64L * datagramLength, sendRate / 1000),
+            transport.sendBurstBytes(),
             new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());
