@@ -314,6 +314,12 @@ public final class Node implements AutoCloseable {
                 LOG.warn("node {}: {}", nodeName, event.describe());
                 events.onReceiverDropped(event);
             }
+
+            @Override
+            public void onReceiverOutrun(ReceiverOutrun event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+                events.onReceiverOutrun(event);
+            }
         };
     }
 

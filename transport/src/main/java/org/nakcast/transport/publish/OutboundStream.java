@@ -8,6 +8,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
@@ -63,6 +65,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final RetransmitQueue retransmits = new RetransmitQueue(RETRANSMIT_QUEUE_RANGES);
     private final FlowControl flowControl;
+    private final PublisherEventListener events;
     private final AtomicCounter flowControlHolds;
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
@@ -88,6 +91,7 @@ final class OutboundStream implements ControlledMessageHandler {
      * @param history where datagrams are built and kept
      * @param rateLimiter the send budget, shared by data and retransmits
      * @param flowControl how far ahead of its receivers the stream may send
+     * @param events told when a receiver asks for what history no longer holds
      * @param sink where datagrams go
      * @param counters the node's counters
      */
@@ -100,6 +104,7 @@ final class OutboundStream implements ControlledMessageHandler {
         DatagramHistory history,
         SendRateLimiter rateLimiter,
         FlowControl flowControl,
+        PublisherEventListener events,
         DatagramSink sink,
         SystemCounters counters) {
         this.sessionId = sessionId;
@@ -115,6 +120,7 @@ final class OutboundStream implements ControlledMessageHandler {
         this.sealedAheadLimit = Math.max(1, Math.min(MAX_SEALED_AHEAD, history.capacity() / 4));
         this.rateLimiter = rateLimiter;
         this.flowControl = flowControl;
+        this.events = events;
         this.flowControlHolds = counters.get(SystemCounter.FLOW_CONTROL_HOLDS);
         this.sink = sink;
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
@@ -343,6 +349,8 @@ final class OutboundStream implements ControlledMessageHandler {
             final long to = Math.min(nak.rangeTo(i), sentUpTo - 1);
             if (from < oldest) {
                 work += sendUnrecoverable(from, oldest - 1, firstMessageIndexOf(oldest));
+                events.onReceiverOutrun(new ReceiverOutrun(topicId, sessionId, nak.receiverId(), from, oldest - 1,
+                    oldest, sentUpTo - 1));
             }
             if (Math.max(from, oldest) <= to) {
                 retransmits.add(Math.max(from, oldest), to);

@@ -81,7 +81,7 @@ public final class SenderAgent implements Agent {
         final FlowControl flowControl = flowControl(settings, history);
         offers.connected(flowControl.hasReceivers());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl,
+            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events,
             transport.dataSink, counters);
         enqueue(() -> {
             streams.add(stream);

@@ -14,6 +14,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -50,6 +51,7 @@ class InMemoryRepairTest {
             ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, 64 * 1024);
         final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
             offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter, FlowControl.MAX,
+            new PublisherEventListener() { },
             (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
             counters);
         final List<Long> received = new ArrayList<>();

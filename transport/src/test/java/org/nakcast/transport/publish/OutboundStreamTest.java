@@ -9,6 +9,8 @@ import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
+import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -31,10 +33,18 @@ class OutboundStreamTest {
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
     private final CapturingSink sink = new CapturingSink();
+    private final List<ReceiverOutrun> outrun = new ArrayList<>();
+    private final PublisherEventListener events = new PublisherEventListener() {
+        @Override
+        public void onReceiverOutrun(ReceiverOutrun event) {
+            outrun.add(event);
+        }
+    };
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
     private final OutboundStream stream = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
         new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), FlowControl.MAX,
+        events,
         sink, counters);
     private long nowNs = 1_000_000_000L;
 
@@ -135,6 +145,13 @@ class OutboundStreamTest {
         final DataFlyweight oldestHeader = new DataFlyweight();
         oldestHeader.wrap(sink.ofType(FrameType.DATA).get((int) oldest), 0);
         assertThat(answer.firstMessageAfter()).isEqualTo(oldestHeader.completedMessages());
+        assertThat(outrun).singleElement().satisfies(event -> {
+            assertThat(event.receiverId()).isEqualTo(9);
+            assertThat(event.fromSequence()).isEqualTo(3);
+            assertThat(event.toSequence()).isEqualTo(oldest - 1);
+            assertThat(event.oldestHeld()).isEqualTo(oldest);
+            assertThat(event.describe()).contains("receiver 00000009 asked for datagrams from 3");
+        });
         assertThat(sink.ofType(FrameType.RETRANSMIT)).hasSize(2);
     }
 
@@ -144,7 +161,8 @@ class OutboundStreamTest {
         final SendRateLimiter limiter = new SendRateLimiter(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH,
             HeartbeatFlyweight.HEARTBEAT_LENGTH + (long) sent * DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH);
         final OutboundStream paced = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
-            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, FlowControl.MAX, sink, counters);
+            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, FlowControl.MAX, events, sink,
+            counters);
         fillDatagrams(paced, sent);
 
         paced.onNak(nak(3, 3), nowNs);

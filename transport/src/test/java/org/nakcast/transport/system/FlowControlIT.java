@@ -23,6 +23,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.ReceiverDropped;
+import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -61,6 +62,8 @@ class FlowControlIT {
         assertThat(outcome.slow.checker.count() + outcome.slow.lostMessages())
             .as("every message delivered or counted lost, none silently").isEqualTo(COUNT);
         assertThat(outcome.publisherCounter(SystemCounter.FLOW_CONTROL_HOLDS)).isZero();
+        assertThat(outcome.outrun).as("the publisher's side of it").isNotEmpty()
+            .allSatisfy(event -> assertThat(event.toSequence()).isGreaterThanOrEqualTo(event.fromSequence()));
     }
 
     @Test
@@ -106,11 +109,17 @@ class FlowControlIT {
         final Subscriber fast = new Subscriber(0, 0);
         final Subscriber slow = new Subscriber(slowNsPerMessage, stallMs);
         final List<ReceiverDropped> dropped = new CopyOnWriteArrayList<>();
+        final List<ReceiverOutrun> outrun = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(new NodeContext().config(config).publisherEvents(
                 new PublisherEventListener() {
                     @Override
                     public void onReceiverDropped(ReceiverDropped event) {
                         dropped.add(event);
+                    }
+
+                    @Override
+                    public void onReceiverOutrun(ReceiverOutrun event) {
+                        outrun.add(event);
                     }
                 }));
             Node fastNode = Node.launch(config);
@@ -126,7 +135,7 @@ class FlowControlIT {
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
                 + "\nfast: " + fastNode.counters().describeNonZero()
                 + "\nslow: " + slowNode.counters().describeNonZero();
-            return new Outcome(fast, slow, dropped, counters, publisherNode);
+            return new Outcome(fast, slow, dropped, outrun, counters, publisherNode);
         }
     }
 
@@ -196,8 +205,8 @@ class FlowControlIT {
     }
 
     /** What a run left behind. */
-    private record Outcome(Subscriber fast, Subscriber slow, List<ReceiverDropped> dropped, String counters,
-        Node publisherNode) {
+    private record Outcome(Subscriber fast, Subscriber slow, List<ReceiverDropped> dropped,
+        List<ReceiverOutrun> outrun, String counters, Node publisherNode) {
 
         long publisherCounter(SystemCounter counter) {
             return publisherNode.counters().get(counter).get();
