@@ -6,11 +6,11 @@ import java.util.List;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.MulticastAddress;
@@ -31,19 +31,15 @@ import org.nakcast.transport.status.SystemCounters;
  * command queue, so the application thread never touches the streams.
  */
 public final class SenderAgent implements Agent {
-    private static final int COMMAND_LIMIT = 16;
     private static final int CONTROL_POLL_LIMIT = 64;
 
     private final NanoClock clock;
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
     private final LossGenerator receiveLoss;
-    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(1024);
     private final List<OutboundStream> streams = new ArrayList<>();
     private final Long2ObjectHashMap<OutboundStream> streamsByKey = new Long2ObjectHashMap<>();
-    private final List<SendingTransport> transports = new ArrayList<>();
-    /** Every transport opened, as the callers of {@link #addPublication} know them; guarded by this. */
-    private final List<SendingTransport> opened = new ArrayList<>();
+    private final AgentTransports<SendingTransport> transports = new AgentTransports<>(transport -> transport.address);
     private final NakFlyweight nak = new NakFlyweight();
     private final StatusFlyweight status = new StatusFlyweight();
     private final PublisherEventListener events;
@@ -73,7 +69,7 @@ public final class SenderAgent implements Agent {
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
     public void addPublication(PublicationSettings settings, OfferBuffer offers) {
-        final SendingTransport transport = transportFor(settings.address());
+        final SendingTransport transport = transports.open(settings.address(), SendingTransport::new);
         final DatagramHistory history = new DatagramHistory(settings.historyBytes(), settings.datagramLength());
         final SendRateLimiter limiter = settings.sendRateBytesPerSecond() == 0
             ? SendRateLimiter.unpaced()
@@ -83,7 +79,7 @@ public final class SenderAgent implements Agent {
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
             settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events,
             transport.dataSink, counters);
-        enqueue(() -> {
+        transports.enqueue(() -> {
             streams.add(stream);
             streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);
         });
@@ -112,32 +108,9 @@ public final class SenderAgent implements Agent {
         return (slots / 2) * OutboundStream.maxFragmentLength(settings.datagramLength());
     }
 
-    /**
-     * The sockets for {@code address}, opened on the caller's thread the first time. The caller's
-     * list ({@code opened}) is apart from the agent's ({@code transports}), which only the agent
-     * touches: the new transport reaches it through the command queue.
-     */
-    private synchronized SendingTransport transportFor(MulticastAddress address) {
-        for (SendingTransport transport : opened) {
-            if (transport.address.equals(address)) {
-                return transport;
-            }
-        }
-        final SendingTransport transport = new SendingTransport(address);
-        opened.add(transport);
-        enqueue(() -> transports.add(transport));
-        return transport;
-    }
-
-    private void enqueue(Runnable command) {
-        while (!commands.offer(command)) {
-            Thread.onSpinWait();
-        }
-    }
-
     @Override
     public int doWork() {
-        int work = commands.drain(Runnable::run, COMMAND_LIMIT);
+        int work = transports.runCommands();
         final long nowNs = clock.nanoTime();
         // Control first: NAKs and STATUS that waited while this thread was off the CPU count before a
         // silent receiver is judged gone or new data takes the send budget.
@@ -193,11 +166,7 @@ public final class SenderAgent implements Agent {
     @Override
     public void onClose() {
         streams.forEach(OutboundStream::close);
-        synchronized (this) {
-            for (SendingTransport transport : opened) {
-                CloseHelper.closeAll(transport.control, transport.dataSender);
-            }
-        }
+        transports.forEachOpened(transport -> CloseHelper.closeAll(transport.control, transport.dataSender));
     }
 
     @Override

@@ -8,7 +8,6 @@ import java.util.SplittableRandom;
 import org.agrona.CloseHelper;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.Agent;
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.LateJoinPolicy;
@@ -17,6 +16,7 @@ import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
+import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.MulticastReceiver;
@@ -39,7 +39,6 @@ import org.nakcast.transport.status.SystemCounters;
  * buffers. New subscriptions arrive through a bounded command queue.
  */
 public final class ReceiverAgent implements Agent {
-    private static final int COMMAND_LIMIT = 16;
     private static final int POLL_LIMIT = 64;
 
     private final NanoClock clock;
@@ -48,11 +47,8 @@ public final class ReceiverAgent implements Agent {
     private final LossGenerator receiveLoss;
     private final int receiverId;
     private final SplittableRandom random;
-    private final ManyToOneConcurrentArrayQueue<Runnable> commands = new ManyToOneConcurrentArrayQueue<>(1024);
-    /** The transports the receiving thread polls; touched by that thread only. */
-    private final List<ReceivingTransport> transports = new ArrayList<>();
-    /** Every transport opened, as the callers of {@link #addSubscription} know them; guarded by this. */
-    private final List<ReceivingTransport> opened = new ArrayList<>();
+    private final AgentTransports<ReceivingTransport> transports =
+        new AgentTransports<>(transport -> transport.address);
     private final Int2ObjectHashMap<TopicReceiver> topics = new Int2ObjectHashMap<>();
     private final List<InboundStream> streams = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
@@ -92,8 +88,8 @@ public final class ReceiverAgent implements Agent {
      */
     public void addSubscription(
         SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
-        final ReceivingTransport transport = transportFor(settings.address());
-        enqueue(() -> {
+        final ReceivingTransport transport = transports.open(settings.address(), ReceivingTransport::new);
+        transports.enqueue(() -> {
             TopicReceiver topic = topics.get(settings.topicId());
             if (topic == null) {
                 topic = new TopicReceiver(settings, transport);
@@ -105,7 +101,7 @@ public final class ReceiverAgent implements Agent {
 
     /** Ends the subscription whose handler is {@code handler}; its streams go when the topic has none left. */
     public void removeSubscription(int topicId, MessageHandler handler) {
-        enqueue(() -> {
+        transports.enqueue(() -> {
             final TopicReceiver topic = topics.get(topicId);
             if (topic != null && topic.remove(handler)) {
                 topics.remove(topicId);
@@ -115,33 +111,9 @@ public final class ReceiverAgent implements Agent {
         });
     }
 
-    /**
-     * The transport for {@code address}, opened on first use. Looked up among those opened, not
-     * among those the receiving thread polls: that list fills later, through the command queue, so
-     * a second subscription on the same transport would otherwise open its sockets again and have
-     * every datagram read twice.
-     */
-    private synchronized ReceivingTransport transportFor(MulticastAddress address) {
-        for (ReceivingTransport transport : opened) {
-            if (transport.address.equals(address)) {
-                return transport;
-            }
-        }
-        final ReceivingTransport transport = new ReceivingTransport(address);
-        opened.add(transport);
-        enqueue(() -> transports.add(transport));
-        return transport;
-    }
-
-    private void enqueue(Runnable command) {
-        while (!commands.offer(command)) {
-            Thread.onSpinWait();
-        }
-    }
-
     @Override
     public int doWork() {
-        int work = commands.drain(Runnable::run, COMMAND_LIMIT);
+        int work = transports.runCommands();
         final long nowNs = clock.nanoTime();
         for (int i = 0, size = transports.size(); i < size; i++) {
             final ReceivingTransport transport = transports.get(i);
@@ -320,11 +292,8 @@ public final class ReceiverAgent implements Agent {
     @Override
     public void onClose() {
         streams.forEach(InboundStream::close);
-        synchronized (this) {
-            for (ReceivingTransport transport : opened) {
-                CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
-            }
-        }
+        transports.forEachOpened(
+            transport -> CloseHelper.closeAll(transport.data, transport.control, transport.nakSender));
     }
 
     @Override
