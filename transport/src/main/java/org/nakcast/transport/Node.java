@@ -119,6 +119,7 @@ public final class Node implements AutoCloseable {
         final long sendRate = transport.sendRate().bytes();
         final PublicationSettings settings = new PublicationSettings(
             newSessionId(),
+            topicName,
             topic.id(),
             publisherIds.next(countersFileStem(), topic.id()),
             addressOf(transport),
@@ -221,8 +222,9 @@ public final class Node implements AutoCloseable {
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         final SubscriptionSettings settings = new SubscriptionSettings(
-            topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(), topic.lateJoin(),
-            topic.heartbeat().toNanos(), topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
+            topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
+            topic.lateJoin(), topic.heartbeat().toNanos(),
+            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
         final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
             ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
         if (queue == null) {

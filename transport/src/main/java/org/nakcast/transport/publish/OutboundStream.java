@@ -16,6 +16,7 @@ import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -81,6 +82,8 @@ final class OutboundStream implements ControlledMessageHandler {
     private long lastHeartbeatNs = Long.MIN_VALUE;
     private long nowNs;
     private long sendLimit = Long.MAX_VALUE;
+    private StreamCounters streamCounters;
+    private AtomicCounter position;
 
     /**
      * @param sessionId this publisher's session
@@ -137,9 +140,21 @@ final class OutboundStream implements ControlledMessageHandler {
         return datagramLength - DataFlyweight.DATA_HEADER_LENGTH - MessageFrame.FRAME_HEADER_LENGTH;
     }
 
-    /** Frees the history's off-heap memory; called by the sending thread once it stops. */
+    /**
+     * Makes this stream publish its position (every datagram below it sent) in the node's counters
+     * file; {@link #close()} gives the counter back.
+     */
+    void reportPosition(StreamCounters counters, String topicName) {
+        streamCounters = counters;
+        position = counters.publisherPosition(topicName, topicId, sessionId);
+    }
+
+    /** Frees the history's off-heap memory and the position counter; called by the sending thread once it stops. */
     void close() {
         history.free();
+        if (position != null) {
+            streamCounters.free(position);
+        }
     }
 
     /** This stream's session id. */
@@ -190,6 +205,9 @@ final class OutboundStream implements ControlledMessageHandler {
         }
         if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE) {
             work += sendHeartbeat();
+        }
+        if (position != null) {
+            position.setOrdered(sentUpTo);
         }
         return work;
     }

@@ -6,6 +6,7 @@ import org.nakcast.transport.media.MulticastAddress;
  * What a publisher stream needs to know, resolved from the topic's and transport's configuration.
  *
  * @param sessionId random per publication start
+ * @param topicName the topic's name, for counters and logs
  * @param topicId the topic's numeric id
  * @param publisherId stable across restarts of this publisher; carried by its heartbeats
  * @param address where the transport sends and listens
@@ -19,6 +20,7 @@ import org.nakcast.transport.media.MulticastAddress;
  */
 public record PublicationSettings(
     int sessionId,
+    String topicName,
     int topicId,
     long publisherId,
     MulticastAddress address,

@@ -79,6 +79,7 @@ public final class SenderAgent implements Agent {
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
             settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events,
             transport.dataSink, counters);
+        stream.reportPosition(counters.streams(), settings.topicName());
         transports.enqueue(() -> {
             streams.add(stream);
             streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);

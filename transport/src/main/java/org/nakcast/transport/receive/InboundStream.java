@@ -111,6 +111,7 @@ public final class InboundStream {
     private boolean dropped;
     private long lastHeardNs;
     private StatusReporter status;
+    private ReceiverPositionCounters positions;
     private DeliveryGate gate = DeliveryGate.OPEN;
     private boolean identified;
     private long publisherId;
@@ -350,6 +351,9 @@ public final class InboundStream {
             }
             armNakForMissingHead(nowNs);
         }
+        if (positions != null && started) {
+            positions.update(expected, highestSeen);
+        }
         final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
         return statusSent + pollNak(nowNs);
     }
@@ -370,6 +374,14 @@ public final class InboundStream {
      */
     public void reportStatus(long keepAliveNs) {
         status = new StatusReporter(sessionId, topicId, receiverId, nakSink, keepAliveNs);
+    }
+
+    /**
+     * Makes this stream publish its position and lag in the node's counters file on every poll;
+     * {@link #close()} gives the counters back.
+     */
+    void reportPositions(ReceiverPositionCounters counters) {
+        positions = counters;
     }
 
     /**
@@ -449,9 +461,15 @@ public final class InboundStream {
         }
     }
 
-    /** Frees the reorder window's off-heap memory; called by the receiving thread when the stream goes. */
+    /**
+     * Frees the reorder window's off-heap memory and the stream's counters; called by the receiving
+     * thread when the stream goes.
+     */
     public void close() {
         window.free();
+        if (positions != null) {
+            positions.free();
+        }
     }
 
     /** Whether the first DATA or HEARTBEAT has been heard. */

@@ -250,6 +250,8 @@ public final class ReceiverAgent implements Agent {
         topic.addStream(sessionId, stream);
         streams.add(stream);
         stream.deliverWhen(topic);
+        stream.reportPositions(
+            new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
         if (settings.statusKeepAliveNs() > 0) {
             stream.reportStatus(settings.statusKeepAliveNs());
         }

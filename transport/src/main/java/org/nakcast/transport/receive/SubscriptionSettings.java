@@ -7,6 +7,7 @@ import org.nakcast.transport.media.MulticastAddress;
 /**
  * What a subscription to one topic needs, resolved from the topic's and transport's configuration.
  *
+ * @param topicName the topic's name, for counters and logs
  * @param topicId the topic's numeric id
  * @param address where the topic's transport listens
  * @param streamSettings how each publisher stream of the topic is received
@@ -19,6 +20,7 @@ import org.nakcast.transport.media.MulticastAddress;
  *     is sent
  */
 public record SubscriptionSettings(
-    int topicId, MulticastAddress address, InboundStreamSettings streamSettings, long publisherTimeoutNs,
+    String topicName, int topicId, MulticastAddress address, InboundStreamSettings streamSettings,
+    long publisherTimeoutNs,
     LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs) {
 }

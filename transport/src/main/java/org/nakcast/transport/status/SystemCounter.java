@@ -63,7 +63,9 @@ public enum SystemCounter {
     /** Times a flow-control {@code min} publisher held data back for its slowest receiver. */
     FLOW_CONTROL_HOLDS(27, "flow-control holds"),
     /** In-order datagrams a stream held back because a subscription's delivery queue was full. */
-    DELIVERY_QUEUE_FULL(28, "datagrams held for a full delivery queue");
+    DELIVERY_QUEUE_FULL(28, "datagrams held for a full delivery queue"),
+    /** Stream counters the counters file had no room for: those streams' positions are not visible outside. */
+    STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file");
 
     private final int typeId;
     private final String label;

@@ -9,7 +9,8 @@ import org.nakcast.transport.protocol.DatagramCheck;
 /**
  * One {@link AtomicCounter} per {@link SystemCounter} and per cause of malformed datagram,
  * allocated once from a {@link CountersManager} when a node starts. They are never freed: a
- * node's counters file keeps them after it stops, to tell how it ended.
+ * node's counters file keeps them after it stops, to tell how it ended. The counters of single
+ * streams come from the same file through {@link #streams()}.
  */
 public final class SystemCounters {
     /** Type id of the per-cause malformed counters; the cause is in the key (its ordinal). */
@@ -17,6 +18,7 @@ public final class SystemCounters {
 
     private final EnumMap<SystemCounter, AtomicCounter> counters = new EnumMap<>(SystemCounter.class);
     private final EnumMap<DatagramCheck, AtomicCounter> malformedByCause = new EnumMap<>(DatagramCheck.class);
+    private final StreamCounters streamCounters;
 
     /** Allocates every system counter from {@code manager}. */
     public SystemCounters(CountersManager manager) {
@@ -31,6 +33,12 @@ public final class SystemCounters {
                     keyBuffer -> keyBuffer.putInt(0, cause.ordinal())));
             }
         }
+        this.streamCounters = new StreamCounters(manager, counters.get(SystemCounter.STREAM_COUNTERS_UNAVAILABLE));
+    }
+
+    /** Where the counters of single streams come from. */
+    public StreamCounters streams() {
+        return streamCounters;
     }
 
     /** The counter for {@code counter}. */

@@ -36,7 +36,8 @@ class ReceiverAgentSocketsIT {
             SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
         try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
             for (int topic = 1; topic <= 2; topic++) {
-                agent.addSubscription(new SubscriptionSettings(topic, address, InboundStreamSettings.DEFAULTS,
+                agent.addSubscription(new SubscriptionSettings(
+                    "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
                     1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0),
                     (buffer, offset, length, header) -> { }, new StreamEventListener() { }, DeliveryGate.OPEN);
             }

@@ -1,0 +1,94 @@
+package org.nakcast.transport.status;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+
+/**
+ * Hands out the counters of single streams (a publisher's position, a receiver's position and lag)
+ * from the node's counters file, and takes them back when a stream ends, so that a node whose
+ * publishers come and go for weeks does not fill the file. The sending and receiving threads both
+ * allocate; this class serialises them. Allocation builds a label, so it happens when a stream
+ * starts or ends, never per datagram.
+ *
+ * <p>Each counter's key identifies its stream, so a reader can group them without parsing labels:
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------------------------------------------------------+
+ *  |                           topic id                            |
+ *  +---------------------------------------------------------------+
+ *  |                       publisher session id                    |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <p>When the file has no room left, a stream gets a counter that lives only in the node's memory
+ * (its value is right, but no other process sees it), and {@link SystemCounter#STREAM_COUNTERS_UNAVAILABLE}
+ * says how often that happened.
+ */
+public final class StreamCounters {
+    /** Type id of a publisher's position: the sequence below which every datagram has been sent. */
+    public static final int PUBLISHER_POSITION_TYPE_ID = 200;
+    /** Type id of a receiver's position: the sequence of the next datagram it delivers. */
+    public static final int RECEIVER_POSITION_TYPE_ID = 201;
+    /** Type id of a receiver's lag: datagrams known to exist that it has not delivered yet. */
+    public static final int RECEIVER_LAG_TYPE_ID = 202;
+    /** Offset of the topic id in a stream counter's key. */
+    public static final int KEY_TOPIC_ID_OFFSET = 0;
+    /** Offset of the session id in a stream counter's key. */
+    public static final int KEY_SESSION_ID_OFFSET = 4;
+
+    private final CountersManager manager;
+    private final AtomicCounter unavailable;
+
+    /**
+     * @param manager the node's counters, shared with the system counters
+     * @param unavailable counts the streams whose counter the file had no room for
+     */
+    public StreamCounters(CountersManager manager, AtomicCounter unavailable) {
+        this.manager = manager;
+        this.unavailable = unavailable;
+    }
+
+    /** A new publisher position counter for the stream of {@code sessionId} on a topic. */
+    public AtomicCounter publisherPosition(String topicName, int topicId, int sessionId) {
+        return allocate(PUBLISHER_POSITION_TYPE_ID, "publisher position", topicName, topicId, sessionId);
+    }
+
+    /** A new receiver position counter for the stream of {@code sessionId} on a topic. */
+    public AtomicCounter receiverPosition(String topicName, int topicId, int sessionId) {
+        return allocate(RECEIVER_POSITION_TYPE_ID, "receiver position", topicName, topicId, sessionId);
+    }
+
+    /** A new receiver lag counter (datagrams) for the stream of {@code sessionId} on a topic. */
+    public AtomicCounter receiverLag(String topicName, int topicId, int sessionId) {
+        return allocate(RECEIVER_LAG_TYPE_ID, "receiver lag (datagrams)", topicName, topicId, sessionId);
+    }
+
+    /** Gives a counter back when its stream ends; its slot goes to the next stream. */
+    public synchronized void free(AtomicCounter counter) {
+        counter.close();
+    }
+
+    private synchronized AtomicCounter allocate(int typeId, String what, String topicName, int topicId, int sessionId) {
+        if (manager.available() > 0) {
+            try {
+                return manager.newCounter(label(what, topicName, topicId, sessionId), typeId, key -> {
+                    key.putInt(KEY_TOPIC_ID_OFFSET, topicId);
+                    key.putInt(KEY_SESSION_ID_OFFSET, sessionId);
+                });
+            } catch (IllegalStateException full) {
+                // the metadata ran out before the values: same outcome as no counter available
+            }
+        }
+        unavailable.increment();
+        return new AtomicCounter(new UnsafeBuffer(new byte[CountersReader.COUNTER_LENGTH]), 0);
+    }
+
+    /** The label a reading tool prints, e.g. {@code receiver position: topic 'prices' (1), session 42}. */
+    static String label(String what, String topicName, int topicId, int sessionId) {
+        return what + ": topic '" + topicName + "' (" + topicId + "), session " + sessionId;
+    }
+}

@@ -1,0 +1,74 @@
+package org.nakcast.transport.status;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
+import org.junit.jupiter.api.Test;
+
+class StreamCountersTest {
+    private static final int ROOM_FOR_COUNTERS = 4;
+
+    private final CountersManager manager = new CountersManager(
+        new UnsafeBuffer(ByteBuffer.allocateDirect(ROOM_FOR_COUNTERS * CountersReader.METADATA_LENGTH)),
+        new UnsafeBuffer(ByteBuffer.allocateDirect(ROOM_FOR_COUNTERS * CountersReader.COUNTER_LENGTH)));
+    private final AtomicCounter unavailable = manager.newCounter("unavailable", 1);
+    private final StreamCounters streams = new StreamCounters(manager, unavailable);
+
+    @Test
+    void eachCounterNamesItsStreamInItsLabelAndKey() {
+        streams.publisherPosition("prices", 1, 42).set(7);
+        streams.receiverLag("orders", 2, -5).set(3);
+
+        final List<String> seen = new ArrayList<>();
+        manager.forEach((counterId, typeId, key, label) -> {
+            if (typeId != 1) {
+                seen.add(typeId + " " + key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) + "/"
+                    + key.getInt(StreamCounters.KEY_SESSION_ID_OFFSET) + " " + label + "="
+                    + manager.getCounterValue(counterId));
+            }
+        });
+        assertThat(seen).containsExactly(
+            StreamCounters.PUBLISHER_POSITION_TYPE_ID + " 1/42 publisher position: topic 'prices' (1), session 42=7",
+            StreamCounters.RECEIVER_LAG_TYPE_ID + " 2/-5 receiver lag (datagrams): topic 'orders' (2), session -5=3");
+    }
+
+    @Test
+    void aFreedCounterLeavesTheFileAndItsSlotServesTheNextStream() {
+        final AtomicCounter first = streams.receiverPosition("prices", 1, 10);
+        streams.free(first);
+
+        final AtomicCounter next = streams.receiverPosition("prices", 1, 11);
+
+        assertThat(next.id()).isEqualTo(first.id());
+        assertThat(labels()).containsExactly("unavailable", "receiver position: topic 'prices' (1), session 11");
+    }
+
+    @Test
+    void whenTheFileIsFullAStreamStillGetsAWorkingCounterAndTheShortfallIsCounted() {
+        for (int session = 0; session < ROOM_FOR_COUNTERS - 1; session++) {
+            streams.receiverPosition("prices", 1, session);
+        }
+
+        final AtomicCounter overflow = streams.receiverPosition("prices", 1, 99);
+        overflow.setOrdered(1234);
+
+        assertThat(overflow.get()).isEqualTo(1234);
+        assertThat(unavailable.get()).isOne();
+        assertThat(labels()).hasSize(ROOM_FOR_COUNTERS).noneMatch(label -> label.contains("session 99"));
+        streams.free(overflow);
+        assertThat(labels()).hasSize(ROOM_FOR_COUNTERS);
+    }
+
+    private List<String> labels() {
+        final List<String> labels = new ArrayList<>();
+        manager.forEach((counterId, label) -> labels.add(label));
+        return labels;
+    }
+}

@@ -1,0 +1,68 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.status.CountersFile;
+import org.nakcast.transport.status.StreamCounters;
+
+/** The position and lag of each stream, read from the counters files as another process would. */
+class StreamCountersIT {
+    private static final long MISSING = Long.MIN_VALUE;
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void theReceiverPositionCatchesUpWithThePublisherPositionAndTheLagFallsToZero() throws InterruptedException {
+        final int count = 50_000;
+        final SequenceChecker checker = new SequenceChecker();
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
+            final RawPublication publication = publisherNode.publication("prices");
+            NumberedMessages.publish(publication, count, 70);
+            checker.awaitCount(count, System.currentTimeMillis() + 30_000);
+
+            final int topicId = publication.topicId();
+            final int session = publication.sessionId();
+            final long deadline = System.currentTimeMillis() + 10_000;
+            long published;
+            long received;
+            do {
+                published =
+                    read(publisherNode.countersFile(), StreamCounters.PUBLISHER_POSITION_TYPE_ID, topicId, session);
+                received =
+                    read(subscriberNode.countersFile(), StreamCounters.RECEIVER_POSITION_TYPE_ID, topicId, session);
+                Thread.sleep(10);
+            } while (published != received && System.currentTimeMillis() < deadline);
+
+            assertThat(published).as("datagrams of %d messages of 70 bytes", count).isBetween(count / 18L, count / 2L);
+            assertThat(received).isEqualTo(published);
+            assertThat(read(subscriberNode.countersFile(), StreamCounters.RECEIVER_LAG_TYPE_ID, topicId, session))
+                .isZero();
+            publication.close();
+        }
+        assertThat(checker.errors()).isEmpty();
+    }
+
+    /** The value of the stream counter of that type and stream, or {@link #MISSING}. */
+    private static long read(Path file, int typeId, int topicId, int sessionId) {
+        try (CountersFile.View view = CountersFile.open(file)) {
+            final long[] value = {MISSING};
+            view.counters().forEach((counterId, type, key, label) -> {
+                if (type == typeId && key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) == topicId
+                    && key.getInt(StreamCounters.KEY_SESSION_ID_OFFSET) == sessionId) {
+                    value[0] = view.counters().getCounterValue(counterId);
+                }
+            });
+            return value[0];
+        }
+    }
+}
