@@ -1,0 +1,342 @@
+-- Wireshark dissector for nakcast, reliable UDP multicast messaging.
+--
+-- Decodes every nakcast datagram: the 24-byte common header, then per type DATA and RETRANSMIT
+-- (message count and the message frames), HEARTBEAT, NAK (its ranges), UNRECOVERABLE and STATUS.
+-- The layouts are those drawn in org.nakcast.transport.protocol (HeaderFlyweight and friends);
+-- every field is little-endian. What nakcast's own DatagramValidator would reject is shown as
+-- expert info (Analyze > Expert Information, or the filter `_ws.expert`), never as a Lua error.
+--
+-- It finds nakcast on any UDP port (a heuristic that checks the magic 'N' 'K') and is also bound
+-- to a data port and the control port after it (preference "nakcast.port", default 40456 as in
+-- the embedded default config), where even foreign bytes are shown as a bad magic.
+--
+--   wireshark -X lua_script:ops/wireshark/nakcast.lua capture.pcap
+--   tshark -X lua_script:ops/wireshark/nakcast.lua -r capture.pcap -Y nakcast
+--
+-- See ops/wireshark/README.md.
+
+local nakcast = Proto("nakcast", "nakcast reliable multicast")
+
+local MAGIC = 0x4B4E
+local CURRENT_VERSION = 1
+local HEADER_LENGTH = 24
+local DATA_HEADER_LENGTH = HEADER_LENGTH + 8
+local FRAME_HEADER_LENGTH = 4
+local HEARTBEAT_LENGTH = HEADER_LENGTH + 16
+local NAK_HEADER_LENGTH = HEADER_LENGTH + 8
+local NAK_RANGE_LENGTH = 16
+local UNRECOVERABLE_LENGTH = HEADER_LENGTH + 24
+local STATUS_LENGTH = HEADER_LENGTH + 8
+local ZERO, MINUS_ONE = Int64(0), Int64(-1)
+local FRAME_BEGIN = 0x80
+local FRAME_END = 0x40
+
+local DATA, RETRANSMIT, HEARTBEAT, NAK, UNRECOVERABLE, STATUS = 1, 2, 3, 4, 5, 6
+local type_names = {
+    [DATA] = "DATA",
+    [RETRANSMIT] = "RETRANSMIT",
+    [HEARTBEAT] = "HEARTBEAT",
+    [NAK] = "NAK",
+    [UNRECOVERABLE] = "UNRECOVERABLE",
+    [STATUS] = "STATUS",
+}
+
+local f = {
+    magic = ProtoField.uint16("nakcast.magic", "Magic", base.HEX),
+    version = ProtoField.uint8("nakcast.version", "Version", base.DEC),
+    type = ProtoField.uint8("nakcast.type", "Type", base.DEC, type_names),
+    flags = ProtoField.uint16("nakcast.flags", "Flags", base.HEX),
+    length = ProtoField.uint16("nakcast.length", "Datagram length", base.DEC),
+    session_id = ProtoField.int32("nakcast.session_id", "Publisher session id", base.DEC),
+    topic_id = ProtoField.int32("nakcast.topic_id", "Topic id", base.DEC),
+    sequence = ProtoField.int64("nakcast.sequence", "Sequence", base.DEC),
+
+    completed_messages = ProtoField.int64("nakcast.data.completed_messages",
+        "Messages completed before this datagram", base.DEC),
+    frame_count = ProtoField.uint32("nakcast.data.frame_count", "Message frames", base.DEC),
+    messages_ended = ProtoField.uint32("nakcast.data.messages_ended",
+        "Messages that end in this datagram", base.DEC),
+    frame = ProtoField.none("nakcast.frame", "Message frame"),
+    frame_length = ProtoField.uint16("nakcast.frame.length", "Fragment length", base.DEC),
+    frame_flags = ProtoField.uint8("nakcast.frame.flags", "Frame flags", base.HEX),
+    frame_begin = ProtoField.bool("nakcast.frame.begin", "BEGIN (first fragment)", 8, nil, FRAME_BEGIN),
+    frame_end = ProtoField.bool("nakcast.frame.end", "END (last fragment)", 8, nil, FRAME_END),
+    frame_reserved = ProtoField.uint8("nakcast.frame.reserved", "Reserved", base.HEX),
+    frame_payload = ProtoField.bytes("nakcast.frame.payload", "Fragment bytes"),
+
+    oldest_sequence = ProtoField.int64("nakcast.heartbeat.oldest_sequence",
+        "Oldest sequence still in history", base.DEC),
+    publisher_id = ProtoField.uint64("nakcast.heartbeat.publisher_id", "Publisher id", base.HEX),
+
+    nak_receiver_id = ProtoField.uint32("nakcast.nak.receiver_id", "Receiver id", base.HEX),
+    range_count = ProtoField.int32("nakcast.nak.range_count", "Range count", base.DEC),
+    range = ProtoField.none("nakcast.nak.range", "Missing range"),
+    range_from = ProtoField.int64("nakcast.nak.range.from", "First missing sequence", base.DEC),
+    range_to = ProtoField.int64("nakcast.nak.range.to", "Last missing sequence", base.DEC),
+
+    lost_from = ProtoField.int64("nakcast.unrecoverable.from", "First sequence gone from history", base.DEC),
+    lost_to = ProtoField.int64("nakcast.unrecoverable.to", "Last sequence gone from history", base.DEC),
+    first_message_after = ProtoField.int64("nakcast.unrecoverable.first_message_after",
+        "Index of the first whole message after the range", base.DEC),
+
+    status_receiver_id = ProtoField.uint32("nakcast.status.receiver_id", "Receiver id", base.HEX),
+    status_reserved = ProtoField.uint32("nakcast.status.reserved", "Reserved", base.HEX),
+}
+nakcast.fields = f
+
+local function malformed(abbrev, text)
+    return ProtoExpert.new("nakcast.malformed." .. abbrev, text, expert.group.MALFORMED, expert.severity.ERROR)
+end
+
+local e = {
+    too_short = malformed("too_short", "Shorter than the 24-byte header"),
+    bad_magic = malformed("bad_magic", "Foreign magic: not a nakcast datagram"),
+    bad_version = malformed("bad_version", "Unsupported protocol version"),
+    unknown_type = malformed("unknown_type", "Unknown type code"),
+    bad_flags = malformed("bad_flags", "Undefined header flags set"),
+    length_mismatch = malformed("length_mismatch", "Length disagrees with the bytes received or the type"),
+    bad_topic = malformed("bad_topic", "Topic id outside 1..2^31-1"),
+    bad_sequence = malformed("bad_sequence", "Sequence, count or range that cannot occur"),
+    bad_frames = malformed("bad_frames", "Message frames overrun the datagram or break the fragment rules"),
+}
+nakcast.experts = e
+
+nakcast.prefs.port = Pref.uint("Data port", 40456,
+    "The transport's data port; the control port (NAK, STATUS) is the next one. 0: heuristic only")
+
+local function int64_at(tvb, offset)
+    return tvb(offset, 8):le_int64()
+end
+
+-- Adds the message frames of a DATA or RETRANSMIT datagram; answers frames and messages ended.
+local function add_frames(tvb, pinfo, tree, first, finish)
+    local frames, ended = 0, 0
+    local offset = first
+    while offset < finish do
+        if finish - offset < FRAME_HEADER_LENGTH then
+            tree:add_proto_expert_info(e.bad_frames, "Frame header cut off at offset " .. offset)
+            break
+        end
+        local length = tvb(offset, 2):le_uint()
+        local flags = tvb(offset + 2, 1):uint()
+        local next_offset = offset + FRAME_HEADER_LENGTH + length
+        local shown = math.min(next_offset, finish) - offset
+        local frame = tree:add(f.frame, tvb(offset, shown))
+        frame:add_le(f.frame_length, tvb(offset, 2))
+        local flags_item = frame:add(f.frame_flags, tvb(offset + 2, 1))
+        flags_item:add(f.frame_begin, tvb(offset + 2, 1))
+        flags_item:add(f.frame_end, tvb(offset + 2, 1))
+        frame:add(f.frame_reserved, tvb(offset + 3, 1))
+        if length > 0 and next_offset <= finish then
+            frame:add(f.frame_payload, tvb(offset + FRAME_HEADER_LENGTH, length))
+        end
+        local kind = (flags == FRAME_BEGIN + FRAME_END) and "whole message"
+            or (flags == FRAME_BEGIN) and "first fragment"
+            or (flags == FRAME_END) and "last fragment" or "middle fragment"
+        frame:append_text(string.format(" %d: %s, %d bytes", frames, kind, length))
+        frames = frames + 1
+        if bit.band(flags, FRAME_END) ~= 0 then
+            ended = ended + 1
+        end
+        if bit.band(flags, bit.bnot(FRAME_BEGIN + FRAME_END)) ~= 0 or tvb(offset + 3, 1):uint() ~= 0 then
+            frame:add_proto_expert_info(e.bad_frames, "Undefined frame flags or reserved byte set")
+        elseif next_offset > finish then
+            frame:add_proto_expert_info(e.bad_frames, "Fragment overruns the datagram")
+        elseif bit.band(flags, FRAME_BEGIN) == 0 and offset ~= first then
+            frame:add_proto_expert_info(e.bad_frames, "Only the first frame may continue an earlier message")
+        elseif bit.band(flags, FRAME_END) == 0 and next_offset ~= finish then
+            frame:add_proto_expert_info(e.bad_frames, "Only the last frame may leave its message unfinished")
+        end
+        offset = next_offset
+    end
+    return frames, ended
+end
+
+local function dissect_data(tvb, pinfo, tree, length)
+    if length < DATA_HEADER_LENGTH + FRAME_HEADER_LENGTH then
+        tree:add_proto_expert_info(e.length_mismatch, "DATA needs at least 36 bytes")
+        return ""
+    end
+    local completed = tree:add_le(f.completed_messages, tvb(HEADER_LENGTH, 8))
+    if int64_at(tvb, HEADER_LENGTH) < ZERO or int64_at(tvb, 16) < ZERO then
+        completed:add_proto_expert_info(e.bad_sequence, "Negative sequence or message count")
+    end
+    local frames, ended = add_frames(tvb, pinfo, tree, DATA_HEADER_LENGTH, length)
+    tree:add(f.frame_count, frames):set_generated()
+    tree:add(f.messages_ended, ended):set_generated()
+    return string.format(" frames=%d", frames)
+end
+
+local function dissect_heartbeat(tvb, pinfo, tree, length)
+    if length ~= HEARTBEAT_LENGTH then
+        tree:add_proto_expert_info(e.length_mismatch, "HEARTBEAT is 40 bytes")
+        return ""
+    end
+    local oldest_item = tree:add_le(f.oldest_sequence, tvb(HEADER_LENGTH, 8))
+    tree:add_le(f.publisher_id, tvb(HEADER_LENGTH + 8, 8))
+    local highest, oldest = int64_at(tvb, 16), int64_at(tvb, HEADER_LENGTH)
+    if highest < MINUS_ONE or oldest < ZERO or oldest > highest + 1 then
+        oldest_item:add_proto_expert_info(e.bad_sequence, "Oldest must lie in 0..highest + 1")
+    end
+    return string.format(" highest=%s oldest=%s", tostring(highest), tostring(oldest))
+end
+
+local function dissect_nak(tvb, pinfo, tree, length)
+    if length < NAK_HEADER_LENGTH then
+        tree:add_proto_expert_info(e.length_mismatch, "NAK needs at least 32 bytes")
+        return ""
+    end
+    tree:add_le(f.nak_receiver_id, tvb(HEADER_LENGTH, 4))
+    local count_item = tree:add_le(f.range_count, tvb(HEADER_LENGTH + 4, 4))
+    local count = tvb(HEADER_LENGTH + 4, 4):le_int()
+    local room = math.floor((length - NAK_HEADER_LENGTH) / NAK_RANGE_LENGTH)
+    if count < 1 or count ~= room or length ~= NAK_HEADER_LENGTH + room * NAK_RANGE_LENGTH then
+        count_item:add_proto_expert_info(e.length_mismatch,
+            string.format("Range count %d, room for %d ranges", count, room))
+    end
+    local shown = {}
+    local previous_to
+    for i = 0, math.min(count, room) - 1 do
+        local offset = NAK_HEADER_LENGTH + i * NAK_RANGE_LENGTH
+        local from, to = int64_at(tvb, offset), int64_at(tvb, offset + 8)
+        local range = tree:add(f.range, tvb(offset, NAK_RANGE_LENGTH))
+        range:append_text(string.format(" %d: %s..%s", i, tostring(from), tostring(to)))
+        range:add_le(f.range_from, tvb(offset, 8))
+        range:add_le(f.range_to, tvb(offset + 8, 8))
+        if to < from or (previous_to ~= nil and from <= previous_to) or from < ZERO then
+            range:add_proto_expert_info(e.bad_sequence, "Ranges must be ascending, disjoint and not backwards")
+        end
+        previous_to = to
+        shown[#shown + 1] = tostring(from) .. ".." .. tostring(to)
+    end
+    return " ranges=" .. table.concat(shown, ",")
+end
+
+local function dissect_unrecoverable(tvb, pinfo, tree, length)
+    if length ~= UNRECOVERABLE_LENGTH then
+        tree:add_proto_expert_info(e.length_mismatch, "UNRECOVERABLE is 48 bytes")
+        return ""
+    end
+    local from_item = tree:add_le(f.lost_from, tvb(HEADER_LENGTH, 8))
+    tree:add_le(f.lost_to, tvb(HEADER_LENGTH + 8, 8))
+    tree:add_le(f.first_message_after, tvb(HEADER_LENGTH + 16, 8))
+    local from, to = int64_at(tvb, HEADER_LENGTH), int64_at(tvb, HEADER_LENGTH + 8)
+    if from < ZERO or to < from or int64_at(tvb, HEADER_LENGTH + 16) < ZERO then
+        from_item:add_proto_expert_info(e.bad_sequence, "Range backwards or negative")
+    end
+    return string.format(" lost=%s..%s", tostring(from), tostring(to))
+end
+
+local function dissect_status(tvb, pinfo, tree, length)
+    if length ~= STATUS_LENGTH then
+        tree:add_proto_expert_info(e.length_mismatch, "STATUS is 32 bytes")
+        return ""
+    end
+    tree:add_le(f.status_receiver_id, tvb(HEADER_LENGTH, 4))
+    tree:add_le(f.status_reserved, tvb(HEADER_LENGTH + 4, 4))
+    return ""
+end
+
+local body_of = {
+    [DATA] = dissect_data,
+    [RETRANSMIT] = dissect_data,
+    [HEARTBEAT] = dissect_heartbeat,
+    [NAK] = dissect_nak,
+    [UNRECOVERABLE] = dissect_unrecoverable,
+    [STATUS] = dissect_status,
+}
+
+-- Checks and adds the common header; answers the type's body dissector, or nil to stop there.
+local function dissect_header(tvb, tree)
+    local length = tvb:reported_length_remaining()
+    local magic_item = tree:add_le(f.magic, tvb(0, 2))
+    if tvb(0, 2):le_uint() ~= MAGIC then
+        magic_item:add_proto_expert_info(e.bad_magic)
+        return nil
+    end
+    local version_item = tree:add(f.version, tvb(2, 1))
+    local type_item = tree:add(f.type, tvb(3, 1))
+    local flags_item = tree:add_le(f.flags, tvb(4, 2))
+    local length_item = tree:add_le(f.length, tvb(6, 2))
+    tree:add_le(f.session_id, tvb(8, 4))
+    local topic_item = tree:add_le(f.topic_id, tvb(12, 4))
+    tree:add_le(f.sequence, tvb(16, 8))
+    if tvb(2, 1):uint() ~= CURRENT_VERSION then
+        version_item:add_proto_expert_info(e.bad_version)
+        return nil
+    end
+    local body = body_of[tvb(3, 1):uint()]
+    if body == nil then
+        type_item:add_proto_expert_info(e.unknown_type)
+    end
+    if tvb(4, 2):le_uint() ~= 0 then
+        flags_item:add_proto_expert_info(e.bad_flags)
+    end
+    if tvb(6, 2):le_uint() ~= length then
+        length_item:add_proto_expert_info(e.length_mismatch,
+            string.format("Length field %d, datagram %d bytes", tvb(6, 2):le_uint(), length))
+        return nil
+    end
+    if tvb(12, 4):le_int() <= 0 then
+        topic_item:add_proto_expert_info(e.bad_topic)
+    end
+    return body
+end
+
+function nakcast.dissector(tvb, pinfo, tree)
+    local length = tvb:reported_length_remaining()
+    if length == 0 then
+        return 0
+    end
+    pinfo.cols.protocol = nakcast.name
+    local root = tree:add(nakcast, tvb(), "nakcast")
+    if length < HEADER_LENGTH then
+        root:add_proto_expert_info(e.too_short,
+            string.format("%d bytes, the header alone is %d", length, HEADER_LENGTH))
+        pinfo.cols.info = "nakcast: too short"
+        return length
+    end
+    local body = dissect_header(tvb, root)
+    local type_code = tvb(3, 1):uint()
+    local name = type_names[type_code] or string.format("type %d", type_code)
+    local info = string.format("%s topic=%d session=%d seq=%s", name, tvb(12, 4):le_int(), tvb(8, 4):le_int(),
+        tostring(int64_at(tvb, 16)))
+    if body ~= nil then
+        info = info .. body(tvb, pinfo, root, length)
+    elseif tvb(0, 2):le_uint() ~= MAGIC then
+        info = "not nakcast (foreign magic)"
+    end
+    root:append_text(", " .. info)
+    pinfo.cols.info = info
+    return length
+end
+
+local function heuristic(tvb, pinfo, tree)
+    if tvb:len() < 4 or tvb(0, 2):le_uint() ~= MAGIC then
+        return false
+    end
+    nakcast.dissector(tvb, pinfo, tree)
+    return true
+end
+nakcast:register_heuristic("udp", heuristic)
+
+local udp_port = DissectorTable.get("udp.port")
+local registered_port = 0
+
+local function bind_port(port)
+    if registered_port ~= 0 then
+        udp_port:remove(registered_port, nakcast)
+        udp_port:remove(registered_port + 1, nakcast)
+    end
+    registered_port = port
+    if port ~= 0 then
+        udp_port:add(port, nakcast)
+        udp_port:add(port + 1, nakcast)
+    end
+end
+
+function nakcast.prefs_changed()
+    bind_port(nakcast.prefs.port)
+end
+
+bind_port(nakcast.prefs.port)
