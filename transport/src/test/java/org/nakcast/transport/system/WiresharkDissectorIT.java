@@ -1,0 +1,304 @@
+package org.nakcast.transport.system;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.protocol.FrameType;
+
+/**
+ * Captures a short real run with {@code tshark} on {@code lo} of this test's private network
+ * namespace and decodes it with {@code ops/wireshark/nakcast.lua}: every datagram type appears, and
+ * every decoded field agrees with what the run sent.
+ *
+ * <p>Topic {@code prices} (id 1) carries one message per datagram with a 16-datagram history;
+ * topic {@code orders} (id 2) packs small messages and fragments large ones, under flow control
+ * {@code min}, so its subscriber sends STATUS. The subscriber loses the first sends of datagrams
+ * 10..59 of both streams: it NAKs them, {@code orders} gets them as RETRANSMIT, {@code prices} as
+ * UNRECOVERABLE (its history has moved on); HEARTBEATs go throughout.
+ */
+class WiresharkDissectorIT {
+    private static final int DATAGRAM_LENGTH = 1408;
+    /** Fills one datagram: its 32-byte header, a 4-byte frame header and this. */
+    private static final int FULL_MESSAGE_LENGTH = DATAGRAM_LENGTH - 32 - 4;
+    private static final int PRICES = 200;
+    private static final int SMALL_ORDERS = 2_000;
+    private static final int LARGE_ORDERS = 10;
+    private static final long FIRST_LOST = 10;
+    private static final long LAST_LOST = 59;
+    private static final int DATA_PORT = 40456;
+    private static final List<String> FIELDS = List.of("udp.dstport", "udp.length", "nakcast.magic",
+        "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.length", "nakcast.session_id",
+        "nakcast.topic_id", "nakcast.sequence", "nakcast.data.completed_messages", "nakcast.data.frame_count",
+        "nakcast.data.messages_ended", "nakcast.frame.length", "nakcast.frame.flags",
+        "nakcast.heartbeat.oldest_sequence", "nakcast.heartbeat.publisher_id", "nakcast.nak.receiver_id",
+        "nakcast.nak.range_count", "nakcast.nak.range.from", "nakcast.nak.range.to", "nakcast.unrecoverable.from",
+        "nakcast.unrecoverable.to", "nakcast.unrecoverable.first_message_after", "nakcast.status.receiver_id",
+        "_ws.expert.message");
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void everyDatagramTypeOfARealRunDecodesWithTheFieldsItWasSentWith(@TempDir Path directory) throws Exception {
+        final Map<Integer, Integer> sessionOfTopic = new HashMap<>();
+        final List<DissectedPacket> packets;
+        try (TsharkCapture capture = TsharkCapture.start(directory)) {
+            run(sessionOfTopic);
+            packets = capture.decode(dissector(), FIELDS);
+        }
+        final Map<FrameType, List<DissectedPacket>> byType = packets.stream()
+            .filter(packet -> packet.has("nakcast.type"))
+            .collect(Collectors.groupingBy(packet -> FrameType.fromCode((int) packet.number("nakcast.type"))));
+
+        assertThat(packets).as("every UDP datagram is nakcast, found by the heuristic").isNotEmpty()
+            .allSatisfy(packet -> assertCommonHeader(packet, sessionOfTopic));
+        assertThat(byType).as("types seen").containsOnlyKeys(EnumSet.allOf(FrameType.class));
+        assertPricesData(of(byType, FrameType.DATA, 1));
+        assertOrdersData(of(byType, FrameType.DATA, 2));
+        assertRetransmits(byType);
+        assertHeartbeats(packets);
+        assertNaks(byType.get(FrameType.NAK));
+        assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
+        assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
+            byType.get(FrameType.NAK).get(0).text("nakcast.nak.receiver_id"));
+    }
+
+    private static void run(Map<Integer, Integer> sessionOfTopic) throws InterruptedException {
+        final NodeConfig config = config();
+        final SequenceChecker prices = new SequenceChecker();
+        final SequenceChecker orders = new SequenceChecker();
+        final List<LossEvent> losses = new CopyOnWriteArrayList<>();
+        try (Node publisherNode = Node.launch(config);
+            Node subscriberNode = Node.launch(new NodeContext().config(config)
+                .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
+            subscriberNode.subscribe("prices", prices, new StreamEventListener() {
+                @Override
+                public void onLoss(LossEvent event) {
+                    losses.add(event);
+                }
+            });
+            subscriberNode.subscribe("orders", orders, new StreamEventListener() { });
+            final RawPublication pricesPublication = publisherNode.publication("prices");
+            final RawPublication ordersPublication = publisherNode.publication("orders");
+            sessionOfTopic.put(1, pricesPublication.sessionId());
+            sessionOfTopic.put(2, ordersPublication.sessionId());
+
+            NumberedMessages.publish(ordersPublication, SMALL_ORDERS, 100);
+            NumberedMessages.publishFrom(ordersPublication, SMALL_ORDERS, LARGE_ORDERS, 3 * DATAGRAM_LENGTH);
+            NumberedMessages.publish(pricesPublication, PRICES, FULL_MESSAGE_LENGTH);
+            final long deadlineMs = System.currentTimeMillis() + 30_000;
+            orders.awaitCount(SMALL_ORDERS + LARGE_ORDERS, deadlineMs);
+            while (losses.isEmpty() && System.currentTimeMillis() < deadlineMs) {
+                Thread.sleep(5);
+            }
+            prices.awaitCount(PRICES - losses.stream().mapToLong(LossEvent::lostMessages).sum(), deadlineMs);
+            Thread.sleep(250);
+            final String counters = "publisher: " + publisherNode.counters().describeNonZero()
+                + "\nsubscriber: " + subscriberNode.counters().describeNonZero();
+            assertThat(orders.count()).as(counters).isEqualTo(SMALL_ORDERS + LARGE_ORDERS);
+            assertThat(losses).as(counters).isNotEmpty();
+        }
+    }
+
+    private static void assertCommonHeader(DissectedPacket packet, Map<Integer, Integer> sessionOfTopic) {
+        assertThat(packet.has("nakcast.type")).as("decoded as nakcast: %s", packet).isTrue();
+        assertThat(packet.text("nakcast.magic")).as("%s", packet).isEqualTo("0x4b4e");
+        assertThat(packet.number("nakcast.version")).as("%s", packet).isOne();
+        assertThat(packet.number("nakcast.flags")).as("%s", packet).isZero();
+        assertThat(packet.number("nakcast.length")).as("%s", packet).isEqualTo(packet.number("udp.length") - 8);
+        final int topic = (int) packet.number("nakcast.topic_id");
+        assertThat(sessionOfTopic).as("%s", packet).containsKey(topic);
+        assertThat(packet.number("nakcast.session_id")).as("%s", packet).isEqualTo((long) sessionOfTopic.get(topic));
+        final FrameType type = FrameType.fromCode((int) packet.number("nakcast.type"));
+        final boolean toControlPort = type == FrameType.NAK || type == FrameType.STATUS;
+        assertThat(packet.number("udp.dstport")).as("%s", packet).isEqualTo(DATA_PORT + (toControlPort ? 1 : 0));
+        assertThat(packet.text("_ws.expert.message")).as("no malformed datagram: %s", packet).isEmpty();
+    }
+
+    /** Prices: datagram n carries message n, whole, and nothing else. */
+    private static void assertPricesData(List<DissectedPacket> data) {
+        assertThat(data).hasSize(PRICES);
+        for (int n = 0; n < PRICES; n++) {
+            final DissectedPacket packet = data.get(n);
+            assertThat(packet.number("nakcast.sequence")).as("%s", packet).isEqualTo(n);
+            assertThat(packet.number("nakcast.data.completed_messages")).as("%s", packet).isEqualTo(n);
+            assertThat(packet.number("nakcast.data.frame_count")).as("%s", packet).isOne();
+            assertThat(packet.number("nakcast.data.messages_ended")).as("%s", packet).isOne();
+            assertThat(packet.number("nakcast.frame.length")).as("%s", packet).isEqualTo(FULL_MESSAGE_LENGTH);
+            assertThat(packet.text("nakcast.frame.flags")).as("%s", packet).isEqualTo("0xc0");
+        }
+    }
+
+    /**
+     * Orders: sequences 0, 1, 2, ... in order; each datagram's message count is the previous one's
+     * plus the messages that ended in it, so the frames were walked right; some datagrams pack
+     * several messages and the large ones come as first, middle and last fragments.
+     */
+    private static void assertOrdersData(List<DissectedPacket> data) {
+        long completed = 0;
+        for (int n = 0; n < data.size(); n++) {
+            final DissectedPacket packet = data.get(n);
+            assertThat(packet.number("nakcast.sequence")).as("%s", packet).isEqualTo(n);
+            assertThat(packet.number("nakcast.data.completed_messages")).as("%s", packet).isEqualTo(completed);
+            assertThat(packet.numbers("nakcast.frame.length")).as("%s", packet)
+                .hasSize((int) packet.number("nakcast.data.frame_count"));
+            completed += packet.number("nakcast.data.messages_ended");
+        }
+        assertThat(completed).isEqualTo(SMALL_ORDERS + LARGE_ORDERS);
+        assertThat(data).anySatisfy(packet -> assertThat(packet.number("nakcast.data.frame_count")).isGreaterThan(1));
+        assertThat(data.stream().flatMap(packet -> List.of(packet.text("nakcast.frame.flags").split(",")).stream()))
+            .contains("0xc0", "0x80", "0x00", "0x40");
+    }
+
+    /** A RETRANSMIT is the DATA datagram of that sequence again, field for field, and was NAKed. */
+    private static void assertRetransmits(Map<FrameType, List<DissectedPacket>> byType) {
+        final List<DissectedPacket> retransmits = byType.get(FrameType.RETRANSMIT);
+        for (DissectedPacket retransmit : retransmits) {
+            final long sequence = retransmit.number("nakcast.sequence");
+            final DissectedPacket data = of(byType, FrameType.DATA, (int) retransmit.number("nakcast.topic_id"))
+                .get((int) sequence);
+            for (String field : List.of("nakcast.length", "nakcast.data.completed_messages",
+                "nakcast.data.frame_count", "nakcast.frame.length", "nakcast.frame.flags")) {
+                assertThat(retransmit.text(field)).as("%s of %s", field, retransmit).isEqualTo(data.text(field));
+            }
+            assertThat(sequence).as("%s", retransmit).isBetween(FIRST_LOST, LAST_LOST);
+        }
+        assertThat(of(byType, FrameType.RETRANSMIT, 2).stream().map(packet -> packet.number("nakcast.sequence")))
+            .as("orders arrived whole: each lost datagram came again").containsAll(lost());
+    }
+
+    private static List<Long> lost() {
+        return LongStream.rangeClosed(FIRST_LOST, LAST_LOST).boxed().toList();
+    }
+
+    /**
+     * A HEARTBEAT's sequence is the highest DATA sequence of its stream sent before it; its oldest
+     * sequence is at most one past that; its publisher id stays the same.
+     */
+    private static void assertHeartbeats(List<DissectedPacket> packets) {
+        final Map<Long, Long> highestOfTopic = new HashMap<>();
+        final Map<Long, String> publisherOfTopic = new HashMap<>();
+        for (DissectedPacket packet : packets) {
+            final long topic = packet.number("nakcast.topic_id");
+            final FrameType type = FrameType.fromCode((int) packet.number("nakcast.type"));
+            if (type == FrameType.DATA) {
+                highestOfTopic.put(topic, packet.number("nakcast.sequence"));
+            } else if (type == FrameType.HEARTBEAT) {
+                final long highest = highestOfTopic.getOrDefault(topic, -1L);
+                assertThat(packet.number("nakcast.sequence")).as("%s", packet).isEqualTo(highest);
+                assertThat(packet.number("nakcast.heartbeat.oldest_sequence")).as("%s", packet)
+                    .isBetween(0L, highest + 1);
+                assertThat(publisherOfTopic.computeIfAbsent(topic, t -> packet.text("nakcast.heartbeat.publisher_id")))
+                    .as("%s", packet).isEqualTo(packet.text("nakcast.heartbeat.publisher_id"));
+            }
+        }
+        assertThat(publisherOfTopic).containsOnlyKeys(1L, 2L);
+        assertThat(publisherOfTopic.get(1L)).isNotEqualTo(publisherOfTopic.get(2L));
+    }
+
+    /**
+     * NAK ranges: as many as counted, ascending, disjoint, inside what the subscriber lost; for
+     * orders, together they cover all it lost.
+     */
+    private static void assertNaks(List<DissectedPacket> naks) {
+        final Set<Long> askedForOrders = new HashSet<>();
+        for (DissectedPacket nak : naks) {
+            final List<Long> from = nak.numbers("nakcast.nak.range.from");
+            final List<Long> to = nak.numbers("nakcast.nak.range.to");
+            assertThat(from).as("%s", nak).hasSize((int) nak.number("nakcast.nak.range_count")).hasSameSizeAs(to);
+            for (int i = 0; i < from.size(); i++) {
+                assertThat(from.get(i)).as("%s", nak).isGreaterThanOrEqualTo(i == 0 ? FIRST_LOST : to.get(i - 1) + 1);
+                assertThat(to.get(i)).as("%s", nak).isBetween(from.get(i), LAST_LOST);
+                if (nak.number("nakcast.topic_id") == 2) {
+                    LongStream.rangeClosed(from.get(i), to.get(i)).forEach(askedForOrders::add);
+                }
+            }
+        }
+        assertThat(askedForOrders).containsExactlyInAnyOrderElementsOf(lost());
+        assertThat(naks.stream().map(nak -> nak.text("nakcast.nak.receiver_id")).distinct())
+            .as("one subscriber asks").hasSize(1);
+    }
+
+    /**
+     * UNRECOVERABLE answers a NAK of prices for a range that starts where the NAK's did; one message
+     * per datagram, so the first message after it is the one of the datagram after it.
+     */
+    private static void assertUnrecoverables(List<DissectedPacket> unrecoverables, List<DissectedPacket> naks) {
+        final List<Long> nakedFrom = naks.stream()
+            .filter(nak -> nak.number("nakcast.topic_id") == 1)
+            .flatMap(nak -> nak.numbers("nakcast.nak.range.from").stream())
+            .toList();
+        for (DissectedPacket packet : unrecoverables) {
+            assertThat(packet.number("nakcast.topic_id")).as("%s", packet).isOne();
+            final long from = packet.number("nakcast.unrecoverable.from");
+            final long to = packet.number("nakcast.unrecoverable.to");
+            assertThat(nakedFrom).as("%s", packet).contains(from);
+            assertThat(to).as("%s", packet).isGreaterThanOrEqualTo(from);
+            assertThat(packet.number("nakcast.unrecoverable.first_message_after")).as("%s", packet).isEqualTo(to + 1);
+        }
+    }
+
+    /** STATUS: orders only, from the subscriber that NAKs, the next sequence it needs never going back. */
+    private static void assertStatuses(List<DissectedPacket> statuses, List<DissectedPacket> ordersData,
+        String receiverId) {
+        long previous = 0;
+        for (DissectedPacket status : statuses) {
+            assertThat(status.number("nakcast.topic_id")).as("%s", status).isEqualTo(2);
+            assertThat(status.text("nakcast.status.receiver_id")).as("%s", status).isEqualTo(receiverId);
+            final long next = status.number("nakcast.sequence");
+            assertThat(next).as("%s", status).isBetween(previous, (long) ordersData.size());
+            previous = next;
+        }
+        assertThat(previous).as("the last STATUS").isEqualTo(ordersData.size());
+    }
+
+    private static List<DissectedPacket> of(Map<FrameType, List<DissectedPacket>> byType, FrameType type, int topic) {
+        return byType.get(type).stream().filter(packet -> packet.number("nakcast.topic_id") == topic).toList();
+    }
+
+    /** prices: a 16-datagram history, paced; orders: flow control min. */
+    private static NodeConfig config() {
+        final NodeConfig paced = TestConfigs.paced("300k");
+        final List<TopicConfig> topics = paced.topics().stream()
+            .map(topic -> topic.id() == 1
+                ? topic.withHistory(new ByteSize(16L * DATAGRAM_LENGTH))
+                : topic.withFlowControl(FlowControlMode.MIN))
+            .toList();
+        return new NodeConfig(paced.node(), paced.transports(), topics).conclude();
+    }
+
+    /** ops/wireshark/nakcast.lua, found upwards from the working directory (the module's). */
+    private static Path dissector() throws IOException {
+        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            final Path script = dir.resolve("ops/wireshark/nakcast.lua");
+            if (Files.isRegularFile(script)) {
+                return script;
+            }
+        }
+        throw new IOException("no ops/wireshark/nakcast.lua above " + Path.of("").toAbsolutePath());
+    }
+}
