@@ -1,0 +1,130 @@
+package org.nakcast.dist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Unpacks the distribution archive the build just made and runs its launchers as a user would,
+ * from the unpacked tree alone: no Maven, no source tree. This test's JVM runs in a private
+ * network namespace, and the launchers it starts inherit it.
+ */
+class DistributionIT {
+    private static final long TIMEOUT_SECONDS = 120;
+
+    @TempDir
+    static Path unpacked;
+
+    static Path home;
+
+    @BeforeAll
+    static void unpack() throws IOException, InterruptedException {
+        final Path archive = Path.of(System.getProperty("nakcast.dist.archive"));
+        final Result tar = run(unpacked, "tar", "-xzf", archive.toString(), "-C", unpacked.toString());
+        assertThat(tar.code).as(tar.output).isZero();
+        try (Stream<Path> top = Files.list(unpacked)) {
+            home = top.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+    }
+
+    @Test
+    void theArchiveHoldsLaunchersLibrariesConfigsAndDocs() throws IOException {
+        assertThat(home.getFileName().toString()).startsWith("nakcast-");
+        for (String tool : List.of("nakcast", "nakcast-stat", "nakcast-errors", "check-host", "example", "throughput",
+            "codec-bench")) {
+            assertThat(home.resolve("bin").resolve(tool)).as(tool).isExecutable();
+        }
+        try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
+            assertThat(jars.map(jar -> jar.getFileName().toString()))
+                .anyMatch(name -> name.startsWith("nakcast-transport-"))
+                .anyMatch(name -> name.startsWith("agrona-"))
+                .noneMatch(name -> name.startsWith("junit"));
+        }
+        assertThat(home.resolve("config/jvm.options")).content().contains("--add-exports=java.base/jdk.internal.misc");
+        assertThat(home.resolve("config/nakcast.yaml")).exists();
+        assertThat(home.resolve("config/lan-example.yaml")).exists();
+        assertThat(home.resolve("docs/ops/RUNBOOK.md")).exists();
+        assertThat(home.resolve("docs/ops/wireshark/nakcast.lua")).exists();
+        assertThat(home.resolve("docs/README.md")).exists();
+    }
+
+    @Test
+    void pubAndSubFromTheUnpackedTreeDeliverEveryMessage() throws IOException, InterruptedException {
+        final Path subscriberLog = unpacked.resolve("sub.log");
+        final Process subscriber = start(subscriberLog, home.resolve("bin/nakcast").toString(), "sub", "--expect",
+            "20000", "--timeout", "60");
+        awaitListening(subscriberLog);
+        final Result publisher = run(home, home.resolve("bin/nakcast").toString(), "pub", "--count", "20000");
+        final Result received = finish(subscriber);
+
+        assertThat(publisher.code).as(publisher.output).isZero();
+        assertThat(received.code).as(received.output).isZero();
+        assertThat(lastLine(received.output)).contains("\"received\":20000").contains("\"lost\":0");
+        final Result stat = run(home, home.resolve("bin/nakcast-stat").toString());
+        assertThat(stat.code).as(stat.output).isZero();
+        assertThat(stat.output).contains("datagrams received");
+    }
+
+    @Test
+    void everyLauncherAnswersHelp() throws IOException, InterruptedException {
+        for (String tool : List.of("nakcast", "check-host")) {
+            final Result help = run(home, home.resolve("bin").resolve(tool).toString(), "--help");
+            assertThat(help.code).as(tool + ": " + help.output).isZero();
+            assertThat(help.output).as(tool).contains("Usage:");
+        }
+        final Result example = run(home, home.resolve("bin/example").toString(), "NoSuchExample");
+        assertThat(example.code).isEqualTo(64);
+        assertThat(example.output).contains("MarketDataFanOut");
+    }
+
+    private static String lastLine(String output) {
+        final List<String> lines = output.lines().filter(line -> !line.isBlank()).toList();
+        return lines.isEmpty() ? "" : lines.get(lines.size() - 1);
+    }
+
+    /** Starts a command whose standard error goes to {@code log}. */
+    private static Process start(Path log, String... command) throws IOException {
+        final ProcessBuilder builder = new ProcessBuilder(command).directory(unpacked.toFile())
+            .redirectError(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        return builder.start();
+    }
+
+    /** Waits until the subscriber says it listens, so the publisher's first message finds it. */
+    private static void awaitListening(Path log) throws IOException, InterruptedException {
+        final long deadline = System.currentTimeMillis() + TimeUnit.SECONDS.toMillis(TIMEOUT_SECONDS);
+        while (!(Files.exists(log) && Files.readString(log).contains("sub: listening"))) {
+            assertThat(System.currentTimeMillis()).as("sub did not start listening").isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    private static Result run(Path directory, String... command) throws IOException, InterruptedException {
+        final ProcessBuilder builder =
+            new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true);
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        return finish(builder.start());
+    }
+
+    private static Result finish(Process process) throws IOException, InterruptedException {
+        final byte[] output = process.getInputStream().readAllBytes();
+        if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("still running after " + TIMEOUT_SECONDS + " s: " + process.info());
+        }
+        return new Result(process.exitValue(), new String(output, StandardCharsets.UTF_8));
+    }
+
+    private record Result(int code, String output) {
+    }
+}
