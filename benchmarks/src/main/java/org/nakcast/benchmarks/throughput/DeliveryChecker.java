@@ -2,30 +2,30 @@ package org.nakcast.benchmarks.throughput;
 
 import java.util.concurrent.atomic.AtomicLong;
 
-import org.agrona.DirectBuffer;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 
 /**
- * The subscriber's handler: checks that the one publisher's messages arrive exactly once and in
- * order, each carrying its number (0, 1, 2, ...) in its first eight bytes, and counts them.
+ * The subscriber's check: the one publisher's messages arrive exactly once and in order, each
+ * carrying its number (0, 1, 2, ...), and are counted. The run's {@link Payload} reads the number
+ * out of each message (raw bytes or a decoded price update) and hands it here with whether the
+ * rest of the message is intact.
  *
  * <p>A message is a sequence error if it is not the next one, unless the jump is covered by
  * messages a {@link LossEvent} reported lost before it (loss is reported, never an error here);
- * if its stream index differs from its number; if its length is not the run's message length; or
- * if it comes from a second publisher session. The first message must be number 0: the subscriber
+ * if its stream index differs from its number; if it is not intact (raw bytes of another length, a
+ * price update whose other fields are not the sample's); or if it comes from a second publisher
+ * session. The first message must be number 0: the subscriber
  * listens before the publisher starts, so a later start would be a silent skip.
  *
  * <p>Runs on the node's receiving thread; other threads read the figures through
  * {@link #delivered()} (published with an ordered store per message) or after the node closed.
  * {@link #onMessage} allocates nothing.
  */
-final class DeliveryChecker implements MessageHandler, StreamEventListener {
+final class DeliveryChecker implements StreamEventListener {
     private static final int NO_SESSION = 0;
 
-    private final int messageLength;
     private final AtomicLong deliveredPublished = new AtomicLong();
     private volatile long firstMessageNs;
     private volatile long lost;
@@ -37,21 +37,21 @@ final class DeliveryChecker implements MessageHandler, StreamEventListener {
     private long lossNotYetSeen;
     private int sessionId = NO_SESSION;
 
-    /** @param messageLength the length every message must have */
-    DeliveryChecker(int messageLength) {
-        this.messageLength = messageLength;
-    }
-
-    @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+    /**
+     * Checks and counts one delivered message.
+     *
+     * @param number the number the message carries
+     * @param intact whether the rest of the message is as the publisher wrote it
+     * @param header where it came from
+     */
+    void onMessage(long number, boolean intact, MessageHeader header) {
         if (delivered == 0) {
             firstMessageNs = System.nanoTime();
             sessionId = header.sessionId();
         }
-        final long number = buffer.getLong(offset);
         if (number != expected && !skipCoveredByLoss(number)) {
             sequenceErrors++;
-        } else if (header.messageIndex() != number || length != messageLength || header.sessionId() != sessionId) {
+        } else if (header.messageIndex() != number || !intact || header.sessionId() != sessionId) {
             sequenceErrors++;
         }
         expected = number + 1;

@@ -6,13 +6,13 @@ import java.nio.charset.StandardCharsets;
 
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The publisher JVM of a throughput run (started by {@link ThroughputBench}): opens the
- * publication, lets its first heartbeat announce the stream, offers numbered messages for the
+ * publication the run's payload needs, lets its first heartbeat announce the stream, offers
+ * numbered messages for the
  * warm-up and measured seconds ({@link PublisherLoop}), says how many, keeps the node running to
  * answer NAKs until told STOP, then reports its figures and exits.
  */
@@ -35,9 +35,9 @@ public final class PublisherMain {
         final RunSettings run = RunSettings.fromArgs(args);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (Node node = Node.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
-            final RawPublication publication = node.publication(RunSettings.TOPIC);
+            final SequencedPublisher publisher = run.payload().publish(node, RunSettings.TOPIC);
             Thread.sleep(START_DELAY_MS);
-            final PublisherLoop loop = new PublisherLoop(publication, run.messageLength(), run.totalSeconds());
+            final PublisherLoop loop = new PublisherLoop(publisher, run.totalSeconds());
             final long offered = loop.run();
             ChildProtocol.say(ChildProtocol.OFFERED, offered);
 

@@ -15,10 +15,11 @@ import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The subscriber JVM of a throughput run (started by {@link ThroughputBench}): subscribes with a
- * {@link DeliveryChecker}, losing the run's share of DATA and RETRANSMIT datagrams on receipt
- * (seeded), says READY, counts deliveries per second from the first message, and once told how
- * many messages were offered waits until each was delivered or reported lost, or until nothing
- * moves for {@value #STALL_SECONDS} s. Then it reports its figures and exits.
+ * {@link DeliveryChecker} as the run's payload says (decoding with its codec), losing the run's
+ * share of DATA and RETRANSMIT datagrams on receipt (seeded), says READY, counts deliveries per
+ * second from the first message, and once told how many messages were offered waits until each
+ * was delivered or reported lost, or until nothing moves for {@value #STALL_SECONDS} s. Then it
+ * reports its figures and exits.
  */
 public final class SubscriberMain {
     /** The drain gives up after this long without a delivery or a loss event. */
@@ -37,13 +38,13 @@ public final class SubscriberMain {
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        final DeliveryChecker checker = new DeliveryChecker(run.messageLength());
+        final DeliveryChecker checker = new DeliveryChecker();
         final NodeContext context = new NodeContext().config(run.nodeConfig()).seed(run.seed())
             .receiveLoss(receiveLoss(run));
         try (Node node = Node.launch(context)) {
             final DeliverySampler sampler = new DeliverySampler(checker, run.totalSeconds() + MAX_DRAIN_SECONDS + 10);
             sampler.start();
-            node.subscribe(RunSettings.TOPIC, checker, checker);
+            run.payload().subscribe(node, RunSettings.TOPIC, checker);
             ChildProtocol.say(ChildProtocol.READY);
 
             final long offered = Long.parseLong(ChildProtocol.await(in, ChildProtocol.EXPECT));

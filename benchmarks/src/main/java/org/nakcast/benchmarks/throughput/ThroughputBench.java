@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
  * {@code ops/throughput}: messages per second delivered by the transport, publisher and
  * subscriber in two JVMs on loopback multicast, with a seeded loss injected at the subscriber.
  * For each send rate and each loss level given, one run ({@link ThroughputRun}) starts both JVMs,
- * offers numbered messages for the warm-up and measured seconds, checks that every message
+ * offers numbered messages (raw bytes, or the sample price update through a codec: {@link Payload})
+ * for the warm-up and measured seconds, checks that every message
  * arrives once and in order or is reported lost, and prints one table row; the last line on
  * standard output is a JSON object with every figure of every run.
  *
@@ -59,8 +60,15 @@ public final class ThroughputBench implements Callable<Integer> {
         description = "seconds of traffic before the measured ones (default: ${DEFAULT-VALUE})")
     private int warmup;
 
+    @Option(names = "--codec", defaultValue = Payload.RAW, paramLabel = "NAME",
+        description = "raw: raw bytes, the number in the first 8; or a codec (flyweight, fst, fst-unshared, jdk,"
+            + " jdk-externalizable, kryo) that encodes the sample PriceUpdate on the publisher and decodes it on the"
+            + " subscriber, the number as its instrument id, the topic on flow control min (default: ${DEFAULT-VALUE})")
+    private String codec;
+
     @Option(names = "--size", defaultValue = "70", paramLabel = "BYTES",
-        description = "bytes per message; each carries its 64-bit sequence number (default: ${DEFAULT-VALUE})")
+        description = "bytes per raw message; each carries its 64-bit sequence number; a codec sizes its own"
+            + " (default: ${DEFAULT-VALUE})")
     private int size;
 
     @Option(names = "--loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
@@ -116,7 +124,7 @@ public final class ThroughputBench implements Callable<Integer> {
         try {
             for (ByteSize rate : rates) {
                 for (double loss : losses) {
-                    runs.add(new RunSettings(seconds, warmup, size, loss, rate, seed));
+                    runs.add(new RunSettings(seconds, warmup, size, loss, rate, seed, codec));
                 }
             }
         } catch (IllegalArgumentException ex) {
@@ -128,9 +136,9 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: rate %s, loss %.1f%%, %d s warm-up + %d s measured, %d-byte messages,"
+            log.printf(Locale.ROOT, "run %d/%d: rate %s, loss %.1f%%, %d s warm-up + %d s measured, %s,"
                     + " host load %.2f%n", i + 1, runs.size(), run.rateText(), run.loss() * 100, run.warmupSeconds(),
-                run.seconds(), run.messageLength(), HostLoad.oneMinute());
+                run.seconds(), run.messagesText(), HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
             out.print(ThroughputTable.row(result));

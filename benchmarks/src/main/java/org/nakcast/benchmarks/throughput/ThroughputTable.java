@@ -53,10 +53,11 @@ final class ThroughputTable {
     /**
      * Every run of one invocation as one JSON object on one line.
      *
-     * @param base the settings the runs share (seconds, warm-up, size, seed)
+     * @param base the settings the runs share (codec, seconds, warm-up, size, seed)
      */
     static String json(RunSettings base, List<RunResult> results) {
         final StringBuilder json = new StringBuilder("{\"system\": \"nakcast\"")
+            .append(", \"codec\": \"").append(base.codec()).append('"')
             .append(", \"seconds\": ").append(base.seconds())
             .append(", \"warmup\": ").append(base.warmupSeconds())
             .append(", \"size\": ").append(base.messageLength())

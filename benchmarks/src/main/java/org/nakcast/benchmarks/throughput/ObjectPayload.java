@@ -1,0 +1,88 @@
+package org.nakcast.benchmarks.throughput;
+
+import java.util.List;
+
+import org.nakcast.codecs.CodecSpec;
+import org.nakcast.codecs.sample.ExternalizablePriceUpdate;
+import org.nakcast.codecs.sample.Instrument;
+import org.nakcast.codecs.sample.PriceUpdate;
+import org.nakcast.codecs.sample.SampleMessages;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.MessageListener;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.Publication;
+
+/**
+ * An object codec ({@code fst}, {@code fst-unshared}, {@code jdk}, {@code jdk-externalizable},
+ * {@code kryo}): the publisher offers one sample {@link PriceUpdate} object (carried in an
+ * {@link ExternalizablePriceUpdate} for {@code jdk-externalizable}) with message n's number set
+ * as its instrument id, and the topic's codec encodes it; the subscriber gets each message decoded
+ * into a new object. The topic allows {@link Instrument} besides the message class. The harness
+ * allocates nothing; the codec decides what encoding and decoding allocate.
+ *
+ * @param name the codec's name
+ */
+record ObjectPayload(String name) implements Payload {
+    @Override
+    public TopicConfig topic(TopicConfig base) {
+        return Payload.codecTopic(base, name, List.of(Instrument.class.getName()));
+    }
+
+    @Override
+    public SequencedPublisher publish(Node node, String topic) {
+        @SuppressWarnings("unchecked") // the sample below is of this class
+        final Class<Object> messageClass = (Class<Object>) spec().messageClass();
+        final Object message = SampleMessages.samplePriceUpdate(name);
+        return new Publisher(node.publication(topic, messageClass), message);
+    }
+
+    @Override
+    public void subscribe(Node node, String topic, DeliveryChecker checker) {
+        node.subscribe(topic, spec().messageClass(), new Listener(checker), checker);
+    }
+
+    private CodecSpec<?> spec() {
+        return SampleMessages.priceUpdateSpec(name);
+    }
+
+    /** The price update a message is or carries. */
+    private static PriceUpdate priceUpdateOf(Object message) {
+        return message instanceof ExternalizablePriceUpdate carrier ? carrier.update() : (PriceUpdate) message;
+    }
+
+    /** Sets the number into the one sample object and offers it. */
+    private static final class Publisher implements SequencedPublisher {
+        private final Publication<Object> publication;
+        private final Object message;
+        private final Instrument instrument;
+
+        Publisher(Publication<Object> publication, Object message) {
+            this.publication = publication;
+            this.message = message;
+            this.instrument = priceUpdateOf(message).instrument();
+        }
+
+        @Override
+        public long offer(long sequence) {
+            instrument.instrumentId(sequence);
+            return publication.offer(message);
+        }
+    }
+
+    /** Reads the number from the decoded instrument id; other fields must be the sample's. */
+    private static final class Listener implements MessageListener<Object> {
+        private final DeliveryChecker checker;
+
+        Listener(DeliveryChecker checker) {
+            this.checker = checker;
+        }
+
+        @Override
+        public void onMessage(Object message, MessageHeader header) {
+            final PriceUpdate update = priceUpdateOf(message);
+            checker.onMessage(update.instrument().instrumentId(), SamplePrice.matches(update.qty(), update.price()),
+                header);
+        }
+    }
+}
