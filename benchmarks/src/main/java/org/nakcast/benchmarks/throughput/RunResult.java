@@ -76,7 +76,8 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
         json.append('}');
     }
 
-    private static String escape(String text) {
+    /** {@code text} as the inside of a JSON string: quotes and backslashes escaped, control characters blanked. */
+    static String escape(String text) {
         final StringBuilder escaped = new StringBuilder();
         for (char c : text.toCharArray()) {
             if (c == '"' || c == '\\') {
