@@ -41,7 +41,7 @@ class DistributionIT {
     void theArchiveHoldsLaunchersLibrariesConfigsAndDocs() throws IOException {
         assertThat(home.getFileName().toString()).startsWith("nakcast-");
         for (String tool : List.of("nakcast", "nakcast-stat", "nakcast-errors", "check-host", "example", "throughput",
-            "codec-bench")) {
+            "codec-bench", "quickstart")) {
             assertThat(home.resolve("bin").resolve(tool)).as(tool).isExecutable();
         }
         try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
