@@ -36,8 +36,8 @@ import picocli.CommandLine.Option;
         + " private network namespace. One run per rate x loss, one table row per run; the last line is JSON.")
 public final class ThroughputBench implements Callable<Integer> {
     /**
-     * The default send-rate cap: 128 MiB/s, about 1.76 M messages of 70 bytes per second. Flow
-     * control does not exist yet, so a publisher that outruns the subscriber (unpaced, or capped
+     * The default send-rate cap: 128 MiB/s, about 1.76 M messages of 70 bytes per second. A raw
+     * run's topic has flow control {@code max}, so a publisher that outruns the subscriber (unpaced, or capped
      * high while the subscriber's thread waits for a core) overflows the subscriber's socket buffer
      * and its history, and the loss policy reports the gap. On a shared 2-core machine, 128m
      * delivered everything at 0% and 1% loss in every run but one made under a load average of 6
