@@ -1,5 +1,7 @@
 package org.nakcast.benchmarks.throughput;
 
+import org.nakcast.benchmarks.child.ChildProtocol;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.benchmarks.codec.QuickCodecSpeed;
 
 /**

@@ -4,6 +4,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 
+import org.nakcast.benchmarks.child.ChildProtocol;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.status.SystemCounter;

@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.nakcast.benchmarks.child.ChildJvm;
+import org.nakcast.benchmarks.child.ChildProtocol;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 
 import picocli.CommandLine;

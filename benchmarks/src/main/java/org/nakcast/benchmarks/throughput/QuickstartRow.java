@@ -1,5 +1,7 @@
 package org.nakcast.benchmarks.throughput;
 
+import org.nakcast.benchmarks.child.Figures;
+
 /**
  * One codec's line of the quickstart: its encode and decode rates, and its end-to-end run.
  *

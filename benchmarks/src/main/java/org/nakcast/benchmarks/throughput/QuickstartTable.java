@@ -3,6 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.nakcast.benchmarks.child.Figures;
 
 /**
  * The quickstart's table, one row per codec: encode/s, decode/s, min(enc,dec), end-to-end

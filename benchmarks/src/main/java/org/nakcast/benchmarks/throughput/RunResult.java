@@ -1,6 +1,7 @@
 package org.nakcast.benchmarks.throughput;
 
 import java.util.Map;
+import org.nakcast.benchmarks.child.Figures;
 
 /**
  * What one run measured: the publisher's and the subscriber's figures, or why the run failed.

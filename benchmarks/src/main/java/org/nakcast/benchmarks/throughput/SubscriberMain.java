@@ -5,6 +5,8 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 
+import org.nakcast.benchmarks.child.ChildProtocol;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.loss.LossGenerator;

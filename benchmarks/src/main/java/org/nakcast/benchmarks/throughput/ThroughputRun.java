@@ -2,6 +2,9 @@ package org.nakcast.benchmarks.throughput;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import org.nakcast.benchmarks.child.ChildJvm;
+import org.nakcast.benchmarks.child.ChildProtocol;
+import org.nakcast.benchmarks.child.Figures;
 
 /**
  * One throughput run: starts the subscriber JVM, waits until it listens, starts the publisher JVM,

@@ -2,6 +2,7 @@ package org.nakcast.benchmarks.throughput;
 
 import java.util.List;
 import java.util.Locale;
+import org.nakcast.benchmarks.child.Figures;
 
 /**
  * The throughput table: one row per run, printed as each run ends, and the whole invocation as

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
+
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 
 class QuickstartTableTest {

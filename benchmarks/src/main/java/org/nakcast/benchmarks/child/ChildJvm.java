@@ -1,4 +1,4 @@
-package org.nakcast.benchmarks.throughput;
+package org.nakcast.benchmarks.child;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * protocol lines ({@link ChildProtocol}) are handed to {@link #await}, anything else goes to
  * standard error with the child's name in front; its standard error is inherited.
  */
-final class ChildJvm implements AutoCloseable {
+public final class ChildJvm implements AutoCloseable {
     /** System properties the children get on top of this JVM's flags. */
     private static final List<String> CHILD_PROPERTIES = List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     private static final String EOF = "\u0000EOF";
@@ -50,9 +50,23 @@ final class ChildJvm implements AutoCloseable {
      * @param passThrough where the child's non-protocol output goes
      * @throws IOException if the process cannot start
      */
-    static ChildJvm start(String name, Class<?> mainClass, List<String> args, PrintStream passThrough)
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> args, PrintStream passThrough)
         throws IOException {
-        final List<String> command = new ArrayList<>();
+        return startThrough(List.of(), name, mainClass, args, passThrough);
+    }
+
+    /**
+     * Starts {@code mainClass} in a new JVM through a launcher that runs a command somewhere else,
+     * such as {@code ops/lan exec 2} (on simulated host 2); the launcher must exec the command, so
+     * that killing the child kills the JVM.
+     *
+     * @param launcher the words before {@code java}; empty for none
+     * @throws IOException if the process cannot start
+     */
+    public static ChildJvm startThrough(
+        List<String> launcher, String name, Class<?> mainClass, List<String> args, PrintStream passThrough)
+        throws IOException {
+        final List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(inheritedJvmFlags());
         command.addAll(CHILD_PROPERTIES);
@@ -112,7 +126,7 @@ final class ChildJvm implements AutoCloseable {
      * @throws ChildFailedException if another line comes, the child exits, or time runs out
      * @throws InterruptedException if interrupted while waiting
      */
-    String await(String word, long timeoutSeconds) throws InterruptedException {
+    public String await(String word, long timeoutSeconds) throws InterruptedException {
         final String line = lines.poll(timeoutSeconds, TimeUnit.SECONDS);
         if (line == null) {
             throw new ChildFailedException(name + " said no " + word + " within " + timeoutSeconds + " s");
@@ -127,7 +141,7 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** Sends one protocol line to the child. */
-    void tell(String word, Object... rest) throws IOException {
+    public void tell(String word, Object... rest) throws IOException {
         final StringBuilder line = new StringBuilder(word);
         for (Object part : rest) {
             line.append(' ').append(part);
@@ -142,7 +156,7 @@ final class ChildJvm implements AutoCloseable {
      * @throws ChildFailedException if it does not exit in time or exits with an error
      * @throws InterruptedException if interrupted while waiting
      */
-    void awaitExit(long timeoutSeconds) throws InterruptedException {
+    public void awaitExit(long timeoutSeconds) throws InterruptedException {
         if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
             throw new ChildFailedException(name + " did not exit within " + timeoutSeconds + " s");
         }
@@ -174,10 +188,10 @@ final class ChildJvm implements AutoCloseable {
     }
 
     /** A child JVM did not follow the protocol: it failed, stalled or exited early. */
-    static final class ChildFailedException extends RuntimeException {
+    public static final class ChildFailedException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
-        ChildFailedException(String message) {
+        public ChildFailedException(String message) {
             super(message);
         }
     }

@@ -1,4 +1,4 @@
-package org.nakcast.benchmarks.throughput;
+package org.nakcast.benchmarks.child;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,18 +19,18 @@ import java.io.IOException;
  * Anything else a child prints on standard output is passed through to the orchestrator's
  * standard error.
  */
-final class ChildProtocol {
-    static final String READY = "READY";
-    static final String OFFERED = "OFFERED";
-    static final String EXPECT = "EXPECT";
-    static final String STOP = "STOP";
-    static final String RESULT = "RESULT";
+public final class ChildProtocol {
+    public static final String READY = "READY";
+    public static final String OFFERED = "OFFERED";
+    public static final String EXPECT = "EXPECT";
+    public static final String STOP = "STOP";
+    public static final String RESULT = "RESULT";
 
     private ChildProtocol() {
     }
 
     /** Prints one protocol line on standard output and flushes it. */
-    static void say(String word, Object... rest) {
+    public static void say(String word, Object... rest) {
         final StringBuilder line = new StringBuilder(word);
         for (Object part : rest) {
             line.append(' ').append(part);
@@ -45,7 +45,7 @@ final class ChildProtocol {
      * @return the rest of that line, trimmed
      * @throws IOException if the input ends first
      */
-    static String await(BufferedReader in, String word) throws IOException {
+    public static String await(BufferedReader in, String word) throws IOException {
         String line;
         while ((line = in.readLine()) != null) {
             if (line.equals(word) || line.startsWith(word + " ")) {

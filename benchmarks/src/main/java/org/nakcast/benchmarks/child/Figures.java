@@ -1,4 +1,4 @@
-package org.nakcast.benchmarks.throughput;
+package org.nakcast.benchmarks.child;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,7 +10,7 @@ import java.util.Map;
  * line of {@code name=value} pairs, and what the orchestrator reads back. Whole numbers stay
  * {@code long}; the rest are {@code double}.
  */
-final class Figures {
+public final class Figures {
     private final Map<String, Number> values = new LinkedHashMap<>();
 
     /**
@@ -18,7 +18,7 @@ final class Figures {
      *
      * @return this
      */
-    Figures put(String name, long value) {
+    public Figures put(String name, long value) {
         values.put(name, value);
         return this;
     }
@@ -28,7 +28,7 @@ final class Figures {
      *
      * @return this
      */
-    Figures put(String name, double value) {
+    public Figures put(String name, double value) {
         values.put(name, value);
         return this;
     }
@@ -38,30 +38,30 @@ final class Figures {
      *
      * @return this
      */
-    Figures putAll(Figures other) {
+    public Figures putAll(Figures other) {
         values.putAll(other.values);
         return this;
     }
 
     /** A whole number by name; 0 if there is none. */
-    long longValue(String name) {
+    public long longValue(String name) {
         final Number value = values.get(name);
         return value == null ? 0 : value.longValue();
     }
 
     /** A number by name; NaN if there is none. */
-    double doubleValue(String name) {
+    public double doubleValue(String name) {
         final Number value = values.get(name);
         return value == null ? Double.NaN : value.doubleValue();
     }
 
     /** Every figure, in the order put. */
-    Map<String, Number> asMap() {
+    public Map<String, Number> asMap() {
         return Collections.unmodifiableMap(values);
     }
 
     /** The figures as one line of space-separated {@code name=value} pairs. */
-    String toLine() {
+    public String toLine() {
         final StringBuilder line = new StringBuilder();
         values.forEach((name, value) -> line.append(line.isEmpty() ? "" : " ").append(name).append('=')
             .append(format(value)));
@@ -69,7 +69,7 @@ final class Figures {
     }
 
     /** Reads a line {@link #toLine()} wrote. */
-    static Figures parse(String line) {
+    public static Figures parse(String line) {
         final Figures figures = new Figures();
         for (String pair : line.trim().split("\\s+")) {
             if (pair.isEmpty()) {
@@ -91,7 +91,7 @@ final class Figures {
     }
 
     /** A number as JSON and {@link #toLine()} write it: whole numbers plainly, fractions to 6 places. */
-    static String format(Number value) {
+    public static String format(Number value) {
         if (value instanceof Double fraction) {
             return Double.isFinite(fraction) ? String.format(Locale.ROOT, "%.6f", fraction) : "NaN";
         }
