@@ -1,0 +1,76 @@
+package org.nakcast.rtt;
+
+import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.Subscription;
+
+/**
+ * The measured path: a nakcast node in threading mode {@code invoker}, so the side's own thread
+ * runs the node's send and receive work in {@link #poll()}; a raw publication out and a raw
+ * subscription in.
+ */
+final class NakcastLink implements RttLink {
+    private final Node node;
+    private final RawPublication publication;
+    private final Subscription subscription;
+
+    /**
+     * Launches the node, opens the publication and subscribes.
+     *
+     * @param config the concluded config; its node section's threading is replaced by {@code invoker}
+     * @param nodeName the node's name (logs, counters file)
+     * @param sendTopic the topic this side publishes
+     * @param receiveTopic the topic this side subscribes to
+     * @param receiver gets the messages of {@code receiveTopic}
+     */
+    NakcastLink(NodeConfig config, String nodeName, String sendTopic, String receiveTopic, Receiver receiver) {
+        final NodeConfig invoked = new NodeConfig(
+            config.node().withThreading(ThreadingMode.INVOKER).withName(nodeName).withCountersFile(null),
+            config.transports(), config.topics()).conclude();
+        final MessageHandler handler = (buffer, offset, length, header) -> receiver.onMessage(buffer, offset, length);
+        Node launched = null;
+        try {
+            launched = Node.launch(invoked);
+            this.publication = launched.publication(sendTopic);
+            this.subscription = launched.subscribe(receiveTopic, handler, new StreamEventListener() { });
+            this.node = launched;
+        } catch (RuntimeException ex) {
+            CloseHelper.quietClose(launched);
+            throw ex;
+        }
+    }
+
+    @Override
+    public boolean send(DirectBuffer buffer, int length) {
+        final long result = publication.offer(buffer, 0, length);
+        if (result == RawPublication.OK) {
+            return true;
+        }
+        if (result == RawPublication.BACK_PRESSURED || result == RawPublication.NOT_CONNECTED) {
+            return false;
+        }
+        throw new IllegalStateException("topic '" + publication.topicName() + "' refused a message of " + length
+            + " bytes: " + (result == RawPublication.CLOSED ? "closed" : "too large (code " + result + ")"));
+    }
+
+    @Override
+    public int poll() {
+        return node.doWork();
+    }
+
+    @Override
+    public String name() {
+        return "nakcast";
+    }
+
+    @Override
+    public void close() {
+        CloseHelper.closeAll(subscription, publication, node);
+    }
+}

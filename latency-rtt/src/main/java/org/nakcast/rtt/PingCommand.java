@@ -1,0 +1,64 @@
+package org.nakcast.rtt;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.nakcast.config.NodeConfig;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code latency-rtt ping}: sends pings, waits for each echo, records and reports the round trips. */
+@Command(name = "ping", sortOptions = false, mixinStandardHelpOptions = true,
+    description = {
+        "Sends pings on --ping-topic, waits for each echo on --pong-topic and records the round trip. Start "
+            + "`pong` first, with the same --config, topics, --size and --baseline. With --baseline raw-udp the "
+            + "bare UDP ping-pong runs first, then nakcast.",
+        "",
+        "Writes PREFIX-<path>.hlog (interval log, 1 s intervals, nanoseconds), PREFIX-<path>.hgrm (percentile "
+            + "distribution, microseconds) and PREFIX.png (percentile plot, every path on one chart) into --output. "
+            + "Prints the percentiles (p50, p90, p99, p99.9, p99.99, max, in microseconds); the last line of "
+            + "stdout is one JSON object: size, mode, idle, count, p50Us .. p9999Us, maxUs, gcCount, and with a "
+            + "baseline the same figures prefixed `baseline` and ratioP50, ratioP99 (nakcast / raw-udp)."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:measured and reported",
+        "1:an echo did not come within --timeout (is pong running, with the same options?)",
+        "2:bad command line",
+        "3:could not start: config, topic, option value, socket or output directory (the message says which)"})
+final class PingCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    LinkOptions links;
+
+    @Mixin
+    RunOptions run;
+
+    @Override
+    public Integer call() {
+        links.check();
+        run.check();
+        final NodeConfig config = links.loadConfig();
+        final List<RttResult> results = PingSession.run(links, run, config, spec.commandLine().getErr());
+        report(links, run, results, spec.commandLine().getOut(), spec.commandLine().getErr());
+        return 0;
+    }
+
+    /** Writes the files, prints the table, then the JSON line last. */
+    static void report(LinkOptions links, RunOptions run, List<RttResult> results, PrintWriter out, PrintWriter err) {
+        final RttReport report = new RttReport(links.size, run.mode(), links.idle, results);
+        final Path png = ReportFiles.write(report, run, "latency-rtt: " + links.size + "-byte round trips, "
+            + run.mode() + ", idle " + links.idle);
+        err.printf("ping: wrote %s and the .hgrm and .hlog files beside it%n", png);
+        out.print(report.table());
+        out.println("plot: " + png);
+        out.println(report.json(png.toString()));
+        out.flush();
+    }
+}

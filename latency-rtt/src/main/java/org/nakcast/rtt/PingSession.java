@@ -1,0 +1,80 @@
+package org.nakcast.rtt;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.nakcast.config.NodeConfig;
+
+/**
+ * The ping side of a run: for each path in turn (the baseline first, then nakcast) it connects,
+ * warms up, measures into a {@link LatencyLog} and ends the phase, so the pong side moves on too.
+ */
+final class PingSession {
+    private static final long HLOG_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
+
+    private PingSession() {
+    }
+
+    /**
+     * Runs every phase on the caller's thread.
+     *
+     * @return one result per path, in order
+     * @throws IllegalStateException if an echo does not come in time
+     */
+    static List<RttResult> run(LinkOptions links, RunOptions options, NodeConfig config, PrintWriter err) {
+        createDirectories(options.output);
+        final List<RttResult> results = new ArrayList<>();
+        for (LinkKind kind : links.phases()) {
+            final EchoWatch echoes = new EchoWatch();
+            try (RttLink link = links.open(kind, true, echoes, config)) {
+                final Pinger pinger =
+                    new Pinger(link, echoes, links.newIdleStrategy(), links.size, options.timeoutNs());
+                err.printf("ping %s: waiting for pong%n", kind.label());
+                pinger.connect();
+                err.printf("ping %s: warming up, %d round trips of %d bytes, %s%n", kind.label(), options.warmup,
+                    links.size, options.mode());
+                pinger.run(options.warmup, 0, options.intervalNs(), null);
+                err.printf("ping %s: measuring %s%n", kind.label(), options.duration > 0
+                    ? "for " + options.duration + " s" : options.count + " round trips");
+                final Path hlog = options.file(kind.label(), ".hlog");
+                final long collectionsBefore = collections();
+                final long roundTrips;
+                final LatencyLog log = new LatencyLog(hlog, HLOG_INTERVAL_NS);
+                try {
+                    roundTrips = pinger.run(options.measuredCount(), options.durationNs(), options.intervalNs(), log);
+                } finally {
+                    log.close();
+                }
+                final long collections = collections() - collectionsBefore;
+                pinger.finish();
+                results.add(new RttResult(kind.label(), log.total(), roundTrips, collections, hlog));
+            }
+        }
+        return results;
+    }
+
+    /** Garbage collections so far, all collectors. */
+    static long collections() {
+        long sum = 0;
+        for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+            sum += Math.max(0, collector.getCollectionCount());
+        }
+        return sum;
+    }
+
+    private static void createDirectories(Path directory) {
+        try {
+            Files.createDirectories(directory);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot create --output " + directory + ": " + ex.getMessage(), ex);
+        }
+    }
+}

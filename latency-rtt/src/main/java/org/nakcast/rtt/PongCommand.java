@@ -1,0 +1,46 @@
+package org.nakcast.rtt;
+
+import java.util.concurrent.Callable;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code latency-rtt pong}: echoes every ping until the ping side is done. */
+@Command(name = "pong", sortOptions = false, mixinStandardHelpOptions = true,
+    description = {
+        "Echoes every message of --ping-topic back on --pong-topic, byte for byte, until the ping side ends its "
+            + "run (then exits 0), or until interrupted. Start it before `ping`, with the same --config, topics, "
+            + "--size and --baseline (with --baseline raw-udp it echoes over bare UDP first, then over nakcast)."},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:the ping side ended its run",
+        "1:interrupted before the ping side was done",
+        "2:bad command line",
+        "3:could not start: config, topic, option value or socket (the message says which)"})
+final class PongCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    LinkOptions links;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        links.check();
+        final PongSession session = new PongSession(links, links.loadConfig(), spec.commandLine().getErr());
+        final Thread main = Thread.currentThread();
+        final Thread hook = new Thread(() -> {
+            session.stop();
+            try {
+                main.join();
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }, "latency-rtt-pong-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        session.run();
+        return session.completed() ? 0 : LatencyRtt.FAILED;
+    }
+}

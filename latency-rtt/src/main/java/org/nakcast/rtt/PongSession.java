@@ -1,0 +1,60 @@
+package org.nakcast.rtt;
+
+import java.io.PrintWriter;
+
+import org.nakcast.config.NodeConfig;
+
+/**
+ * The pong side of a run: for each path in turn (the baseline first, then nakcast) it opens the
+ * link and echoes until the ping side ends the phase. Runs on one thread; {@link #stop()} from
+ * another ends it early.
+ */
+final class PongSession implements Runnable {
+    private final LinkOptions links;
+    private final NodeConfig config;
+    private final PrintWriter err;
+    private volatile Ponger current;
+    private volatile boolean stopped;
+    private volatile boolean completed;
+
+    PongSession(LinkOptions links, NodeConfig config, PrintWriter err) {
+        this.links = links;
+        this.config = config;
+        this.err = err;
+    }
+
+    /** Serves every phase; returns when the last one ended or on {@link #stop()}. */
+    @Override
+    public void run() {
+        for (LinkKind kind : links.phases()) {
+            final EchoBuffer echo = new EchoBuffer();
+            try (RttLink link = links.open(kind, false, echo, config)) {
+                final Ponger ponger = new Ponger(link, echo, links.newIdleStrategy());
+                current = ponger;
+                if (stopped) {
+                    return;
+                }
+                err.printf("pong %s: echoing%n", kind.label());
+                if (!ponger.serve()) {
+                    return;
+                }
+                err.printf("pong %s: the ping side ended this phase%n", kind.label());
+            }
+        }
+        completed = true;
+    }
+
+    /** Whether every phase ended with the ping side's END. */
+    boolean completed() {
+        return completed;
+    }
+
+    /** Ends {@link #run()} soon; from any thread. */
+    void stop() {
+        stopped = true;
+        final Ponger ponger = current;
+        if (ponger != null) {
+            ponger.stop();
+        }
+    }
+}

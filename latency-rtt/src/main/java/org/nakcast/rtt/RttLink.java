@@ -1,0 +1,47 @@
+package org.nakcast.rtt;
+
+import org.agrona.DirectBuffer;
+
+/**
+ * One side's path to the other: sends ping or echo messages and hands what arrives to a
+ * {@link Receiver}. Driven entirely by the caller's thread ({@link #poll()}), so one thread per side
+ * does all the work: nothing else needs a core. Implementations allocate nothing in
+ * {@link #send} and {@link #poll}.
+ */
+interface RttLink extends AutoCloseable {
+    /** Gets each message that arrives, on the thread that called {@link #poll()}. */
+    @FunctionalInterface
+    interface Receiver {
+        /**
+         * One message; the bytes are valid only during the call.
+         *
+         * @param buffer holds the message
+         * @param offset where it starts
+         * @param length its length
+         */
+        void onMessage(DirectBuffer buffer, int offset, int length);
+    }
+
+    /**
+     * Hands a message to the link.
+     *
+     * @param buffer holds the message at offset 0; a direct buffer
+     * @param length its length
+     * @return false if the link is back-pressured: poll, then try again
+     * @throws IllegalStateException if the link refuses the message for good
+     */
+    boolean send(DirectBuffer buffer, int length);
+
+    /**
+     * Does one round of sending and receiving on the caller's thread, delivering what arrived.
+     *
+     * @return the work done; 0 means nothing happened
+     */
+    int poll();
+
+    /** The name this link's figures are reported under: {@code nakcast} or {@code raw-udp}. */
+    String name();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,124 @@
+package org.nakcast.rtt;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The figures of a run as a human reads them (a table of percentiles in microseconds, the ratios
+ * nakcast / raw-udp) and as a script reads them (one JSON object on one line).
+ */
+final class RttReport {
+    /** The percentiles reported, in percent. */
+    static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
+    private static final String[] PERCENTILE_NAMES = {"p50", "p90", "p99", "p99.9", "p99.99"};
+    private static final String[] JSON_NAMES = {"p50Us", "p90Us", "p99Us", "p999Us", "p9999Us"};
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final int size;
+    private final String mode;
+    private final String idle;
+    private final List<RttResult> results;
+
+    /**
+     * @param size bytes per message
+     * @param mode "back-to-back" or "rate N/s"
+     * @param idle the idle strategy
+     * @param results nakcast last, a baseline before it
+     */
+    RttReport(int size, String mode, String idle, List<RttResult> results) {
+        this.size = size;
+        this.mode = mode;
+        this.idle = idle;
+        this.results = List.copyOf(results);
+    }
+
+    /** The results, in the order measured. */
+    List<RttResult> results() {
+        return results;
+    }
+
+    /** The table: a header, one row per path, and the ratio row when there is a baseline. */
+    String table() {
+        final StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
+            "round trip in microseconds: %d-byte messages, %s, idle %s%n", size, mode, idle));
+        text.append(String.format(Locale.ROOT, "%-18s", "path"));
+        for (String name : PERCENTILE_NAMES) {
+            text.append(String.format(Locale.ROOT, "%10s", name));
+        }
+        text.append(String.format(Locale.ROOT, "%10s%12s%6s%n", "max", "round trips", "GCs"));
+        for (RttResult result : results) {
+            text.append(String.format(Locale.ROOT, "%-18s", result.link()));
+            for (double percentile : PERCENTILES) {
+                text.append(String.format(Locale.ROOT, "%10.2f", result.micros(percentile)));
+            }
+            text.append(String.format(Locale.ROOT, "%10.2f%12d%6d%n", result.maxMicros(), result.roundTrips(),
+                result.collections()));
+        }
+        if (results.size() > 1) {
+            text.append(String.format(Locale.ROOT, "%-18s", nakcast().link() + " / " + baseline().link()));
+            for (double percentile : PERCENTILES) {
+                text.append(String.format(Locale.ROOT, "%9.2fx", ratio(percentile)));
+            }
+            text.append(String.format(Locale.ROOT, "%9.2fx%n", nakcast().maxMicros() / baseline().maxMicros()));
+        }
+        return text.toString();
+    }
+
+    /**
+     * The JSON line: size, mode, idle, nakcast's count and percentiles; with a baseline its figures
+     * and the ratios of p50 and p99.
+     *
+     * @param plot the PNG's path, or null
+     */
+    String json(String plot) {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("size", size);
+        fields.put("mode", mode);
+        fields.put("idle", idle);
+        putFigures(fields, "", nakcast());
+        if (results.size() > 1) {
+            fields.put("baseline", baseline().link());
+            putFigures(fields, "baseline", baseline());
+            fields.put("ratioP50", round(ratio(50)));
+            fields.put("ratioP99", round(ratio(99)));
+        }
+        if (plot != null) {
+            fields.put("plot", plot);
+        }
+        return JSON.writeValueAsString(fields);
+    }
+
+    /** nakcast's percentile over the baseline's. */
+    double ratio(double percentile) {
+        return nakcast().micros(percentile) / baseline().micros(percentile);
+    }
+
+    private RttResult nakcast() {
+        return results.get(results.size() - 1);
+    }
+
+    private RttResult baseline() {
+        return results.get(0);
+    }
+
+    private static void putFigures(Map<String, Object> fields, String prefix, RttResult result) {
+        fields.put(name(prefix, "count"), result.roundTrips());
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            fields.put(name(prefix, JSON_NAMES[i]), round(result.micros(PERCENTILES[i])));
+        }
+        fields.put(name(prefix, "maxUs"), round(result.maxMicros()));
+        fields.put(name(prefix, "gcCount"), result.collections());
+    }
+
+    private static String name(String prefix, String field) {
+        return prefix.isEmpty() ? field : prefix + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 1000) / 1000.0;
+    }
+}
