@@ -21,7 +21,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * The percentile plot, as HdrHistogram's plotter draws it: latency against percentile, the
  * percentile axis logarithmic in 1 / (1 - percentile), so 90%, 99%, 99.9%, 99.99% are evenly spaced
- * and the tail gets the room. One curve per path, on one chart; a headless PNG.
+ * and the tail gets the room. The latency axis is logarithmic too, so a microsecond median and a
+ * millisecond maximum both stay readable. One curve per path, on one chart; a headless PNG.
  */
 final class PercentilePlot {
     private static final int WIDTH = 1000;
@@ -45,7 +46,8 @@ final class PercentilePlot {
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setXAxisLogarithmicDecadeOnly(true);
         chart.getStyler().setXAxisTickLabelsFormattingFunction(PercentilePlot::percentileLabel);
-        chart.getStyler().setYAxisMin(0.0);
+        chart.getStyler().setYAxisLogarithmic(true);
+        chart.getStyler().setYAxisDecimalPattern("#,##0.#");
         for (RttResult result : results) {
             final List<Double> x = new ArrayList<>();
             final List<Double> y = new ArrayList<>();

@@ -1,0 +1,130 @@
+package org.nakcast.rtt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.agrona.concurrent.YieldingIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.nakcast.config.NodeConfig;
+
+import picocli.CommandLine;
+
+/** The command line: defaults, parsing, checks, exit codes and a help that explains every option. */
+class LatencyRttOptionsTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final CommandLine commandLine = LatencyRtt.commandLine(
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    @Test
+    void pingDefaultsAreTheIssuesFigures() {
+        final PingCommand ping = parse("ping");
+        assertThat(ping.links.config).isNull();
+        assertThat(ping.links.pingTopic).isEqualTo("ping");
+        assertThat(ping.links.pongTopic).isEqualTo("pong");
+        assertThat(ping.links.size).isEqualTo(32);
+        assertThat(ping.links.newIdleStrategy()).isInstanceOf(BusySpinIdleStrategy.class);
+        assertThat(ping.links.phases()).containsExactly(LinkKind.NAKCAST);
+        assertThat(ping.run.warmup).isEqualTo(50_000);
+        assertThat(ping.run.measuredCount()).isEqualTo(100_000);
+        assertThat(ping.run.durationNs()).isZero();
+        assertThat(ping.run.intervalNs()).isZero();
+        assertThat(ping.run.mode()).isEqualTo("back-to-back");
+        assertThat(ping.run.file("nakcast", ".hgrm")).isEqualTo(Path.of("target/latency-rtt/rtt-nakcast.hgrm"));
+        assertThat(ping.run.file(null, ".png")).isEqualTo(Path.of("target/latency-rtt/rtt.png"));
+    }
+
+    @Test
+    void pingParsesEveryOption() {
+        final PingCommand ping = parse("ping", "--config", "lan.yaml", "--ping-topic", "a", "--pong-topic", "b",
+            "--size", "64", "--idle", "YIELD", "--baseline", "raw-udp", "--warmup", "10", "--count", "20",
+            "--duration", "1.5", "--rate", "1000", "--timeout", "2", "--output", "out", "--name", "run-1");
+        ping.links.check();
+        ping.run.check();
+        assertThat(ping.links.config).isEqualTo(Path.of("lan.yaml"));
+        assertThat(ping.links.pingTopic).isEqualTo("a");
+        assertThat(ping.links.pongTopic).isEqualTo("b");
+        assertThat(ping.links.size).isEqualTo(64);
+        assertThat(ping.links.newIdleStrategy()).isInstanceOf(YieldingIdleStrategy.class);
+        assertThat(ping.links.phases()).containsExactly(LinkKind.RAW_UDP, LinkKind.NAKCAST);
+        assertThat(ping.run.warmup).isEqualTo(10);
+        assertThat(ping.run.measuredCount()).as("--duration replaces --count").isEqualTo(Long.MAX_VALUE);
+        assertThat(ping.run.durationNs()).isEqualTo(1_500_000_000L);
+        assertThat(ping.run.intervalNs()).isEqualTo(1_000_000);
+        assertThat(ping.run.timeoutNs()).isEqualTo(2_000_000_000L);
+        assertThat(ping.run.mode()).isEqualTo("rate 1000/s");
+        assertThat(ping.run.file("raw-udp", ".hlog")).isEqualTo(Path.of("out/run-1-raw-udp.hlog"));
+    }
+
+    @Test
+    void theEmbeddedConfigHasBothTopicsOnLoWithTtlZero() {
+        final PongCommand pong = parse("pong");
+        final NodeConfig config = pong.links.loadConfig();
+        for (String topic : List.of("ping", "pong")) {
+            final var transport = config.transport(config.topic(topic).transport());
+            assertThat(transport.networkInterface().name()).isEqualTo("lo");
+            assertThat(transport.ttl()).isZero();
+        }
+        assertThat(config.topic("ping").transport()).isNotEqualTo(config.topic("pong").transport());
+    }
+
+    @Test
+    void badValuesAreRefusedNamingTheOption() {
+        assertThat(exitCode("ping", "--size", "8")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--size must be at least 16");
+        assertThat(exitCode("pong", "--idle", "nap")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--idle must be spin, yield, backoff or sleep");
+        assertThat(exitCode("local", "--baseline", "tcp")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--baseline knows only raw-udp");
+        assertThat(exitCode("ping", "--count", "0")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(exitCode("ping", "--name", "a/b")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(exitCode("ping", "--ping-topic", "nope")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("nope");
+    }
+
+    @Test
+    void aBadCommandLineIsExitCodeTwo() {
+        assertThat(exitCode("ping", "--size", "many")).isEqualTo(2);
+        assertThat(exitCode("ping", "--no-such-option")).isEqualTo(2);
+        assertThat(exitCode()).isEqualTo(2);
+        assertThat(err()).contains("Usage: latency-rtt");
+    }
+
+    @Test
+    void helpExplainsEveryOptionOfEveryCommand() {
+        for (String command : List.of("ping", "pong", "local")) {
+            out.reset();
+            assertThat(exitCode(command, "--help")).isZero();
+            final String help = out.toString(StandardCharsets.UTF_8);
+            for (CommandLine.Model.OptionSpec option : commandLine.getSubcommands().get(command).getCommandSpec()
+                .options()) {
+                assertThat(help).as(command + " " + option.longestName()).contains(option.longestName());
+                assertThat(String.join(" ", option.description())).as(command + " " + option.longestName())
+                    .isNotBlank();
+            }
+        }
+        out.reset();
+        assertThat(exitCode("--help")).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ping", "pong", "local", "--baseline raw-udp");
+    }
+
+    private <T> T parse(String... args) {
+        final CommandLine.ParseResult result = commandLine.parseArgs(args);
+        return result.subcommand().commandSpec().commandLine().getCommand();
+    }
+
+    private int exitCode(String... args) {
+        err.reset();
+        return commandLine.execute(args);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+}

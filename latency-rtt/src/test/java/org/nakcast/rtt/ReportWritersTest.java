@@ -1,0 +1,143 @@
+package org.nakcast.rtt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import javax.imageio.ImageIO;
+
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import picocli.CommandLine;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The report's files and lines: .hlog, .hgrm, PNG, the table and the JSON, each written and read back. */
+class ReportWritersTest {
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    @Test
+    void theHlogHoldsEveryRecordedRoundTripAndReadsBack() throws IOException {
+        final Path hlog = dir.resolve("rtt-nakcast.hlog");
+        final LatencyLog log = new LatencyLog(hlog, 1_000_000_000L);
+        for (int i = 1; i <= 1000; i++) {
+            log.record(i * 1000L, 0);
+        }
+        log.record(-5, 0);
+        log.record(Long.MAX_VALUE, 0);
+        log.close();
+
+        assertThat(log.total().getTotalCount()).isEqualTo(1002);
+        assertThat(log.total().getMinValue()).as("clamped to 1 ns").isEqualTo(1);
+        assertThat(log.total().getMaxValue()).as("clamped to 10 s")
+            .isEqualTo(log.total().highestEquivalentValue(LatencyLog.HIGHEST_NS));
+        final Histogram read = readAll(hlog);
+        assertThat(read.getTotalCount()).isEqualTo(1002);
+        assertThat(read.getValueAtPercentile(50)).isEqualTo(log.total().getValueAtPercentile(50));
+    }
+
+    @Test
+    void aFixedRateFillsInTheRoundTripsAStallHeldUp() throws IOException {
+        final LatencyLog log = new LatencyLog(dir.resolve("rate.hlog"), 1_000_000_000L);
+        log.record(10_000_000, 1_000_000);
+        log.close();
+        assertThat(log.total().getTotalCount()).as("10 ms stall at 1 ms intervals").isEqualTo(10);
+    }
+
+    @Test
+    void theHgrmPngTableAndJsonAreWrittenAndReadable() throws IOException {
+        final RttReport report = new RttReport(32, "back-to-back", "spin",
+            List.of(result("raw-udp", 4_000), result("nakcast", 5_000)));
+        final RunOptions options = options("--output", dir.toString(), "--name", "t");
+
+        final Path png = ReportFiles.write(report, options, "test");
+
+        assertThat(png).isEqualTo(dir.resolve("t.png"));
+        final BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1000);
+        assertThat(image.getHeight()).isEqualTo(600);
+        for (String link : List.of("raw-udp", "nakcast")) {
+            final List<String> hgrm = Files.readAllLines(dir.resolve("t-" + link + ".hgrm"));
+            assertThat(hgrm.get(0)).contains("Value", "Percentile", "TotalCount");
+            assertThat(hgrm).anyMatch(line -> line.contains("#[Mean"))
+                .anyMatch(line -> line.contains("Total count    =        10000"));
+        }
+
+        final String table = report.table();
+        assertThat(table).contains("32-byte messages, back-to-back, idle spin", "p99.99", "max")
+            .containsPattern("raw-udp +4\\.\\d\\d +")
+            .containsPattern("nakcast +5\\.\\d\\d +")
+            .contains("nakcast / raw-udp      1.25x");
+
+        final JsonNode json = JsonMapper.builder().build().readTree(report.json(png.toString()));
+        assertThat(json.get("size").asInt()).isEqualTo(32);
+        assertThat(json.get("mode").asString()).isEqualTo("back-to-back");
+        assertThat(json.get("count").asLong()).isEqualTo(10_000);
+        assertThat(json.get("p50Us").asDouble()).isBetween(4.99, 5.01);
+        for (String field : List.of("p90Us", "p99Us", "p999Us", "p9999Us", "maxUs", "gcCount", "baselineP50Us",
+            "baselineP99Us", "baselineMaxUs", "baselineCount")) {
+            assertThat(json.has(field)).as(field).isTrue();
+        }
+        assertThat(json.get("baseline").asString()).isEqualTo("raw-udp");
+        assertThat(json.get("ratioP50").asDouble()).isBetween(1.24, 1.26);
+        assertThat(json.get("ratioP99").asDouble()).isBetween(1.24, 1.26);
+        assertThat(json.get("plot").asString()).isEqualTo(png.toString());
+    }
+
+    @Test
+    void withoutABaselineThereAreNoRatios() {
+        final RttReport report = new RttReport(32, "rate 1000/s", "yield", List.of(result("nakcast", 5_000)));
+        assertThat(report.table()).doesNotContain("/ raw-udp");
+        assertThat(report.json(null)).doesNotContain("ratio", "baseline", "plot").contains("\"mode\":\"rate 1000/s\"");
+    }
+
+    @Test
+    void thePercentileAxisIsLabelledAsHdrHistogramsPlotterDoes() {
+        assertThat(PercentilePlot.percentileLabel(1)).isEqualTo("0%");
+        assertThat(PercentilePlot.percentileLabel(10)).isEqualTo("90%");
+        assertThat(PercentilePlot.percentileLabel(100)).isEqualTo("99%");
+        assertThat(PercentilePlot.percentileLabel(1000)).isEqualTo("99.9%");
+        assertThat(PercentilePlot.percentileLabel(1_000_000)).isEqualTo("99.9999%");
+    }
+
+    /** 10,000 round trips spread from 0.9 to 1.1 times {@code medianNs}. */
+    private RttResult result(String link, long medianNs) {
+        final Histogram histogram = LatencyLog.newHistogram();
+        for (int i = 0; i < 10_000; i++) {
+            histogram.recordValue(medianNs * 9 / 10 + medianNs * i / 50_000);
+        }
+        return new RttResult(link, histogram, 10_000, 0, dir.resolve(link + ".hlog"));
+    }
+
+    private static RunOptions options(String... args) {
+        final RunOptions options = new RunOptions();
+        new CommandLine(options).parseArgs(args);
+        return options;
+    }
+
+    private static Histogram readAll(Path hlog) throws IOException {
+        final Histogram all = LatencyLog.newHistogram();
+        try (HistogramLogReader reader = new HistogramLogReader(hlog.toFile())) {
+            EncodableHistogram interval;
+            while ((interval = reader.nextIntervalHistogram()) != null) {
+                all.add((Histogram) interval);
+            }
+        }
+        return all;
+    }
+}
