@@ -17,7 +17,8 @@ import org.HdrHistogram.SingleWriterRecorder;
  * {@link SingleWriterRecorder} (wait-free, allocation-free); a background thread takes the interval
  * histogram once per interval, writes it to the {@code .hlog} interval log and adds it to the
  * total. Values are nanoseconds, from 1 ns to 10 s, at 3 significant digits; a longer round trip
- * is recorded as 10 s.
+ * is recorded as 10 s. A log without a file (warm-up) records the same way and writes nothing, so
+ * the warm-up runs the very code the measurement runs.
  */
 final class LatencyLog implements AutoCloseable {
     /** The largest value recorded. */
@@ -37,11 +38,17 @@ final class LatencyLog implements AutoCloseable {
     /**
      * Starts a log: writes the {@code .hlog} header and starts the interval thread.
      *
-     * @param hlog the interval log to write
+     * @param hlog the interval log to write; null to write none (warm-up)
      * @param intervalNs how often an interval is written
      */
     LatencyLog(Path hlog, long intervalNs) {
         this.intervalNs = intervalNs;
+        if (hlog == null) {
+            this.file = null;
+            this.writer = null;
+            this.flusher = null;
+            return;
+        }
         try {
             this.file = new PrintStream(hlog.toFile(), StandardCharsets.US_ASCII);
         } catch (IOException ex) {
@@ -81,6 +88,9 @@ final class LatencyLog implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        if (flusher == null) {
+            return;
+        }
         LockSupport.unpark(flusher);
         try {
             flusher.join();

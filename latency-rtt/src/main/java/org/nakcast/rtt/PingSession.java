@@ -41,7 +41,9 @@ final class PingSession {
                 pinger.connect();
                 err.printf("ping %s: warming up, %d round trips of %d bytes, %s%n", kind.label(), options.warmup,
                     links.size, options.mode());
-                pinger.run(options.warmup, 0, options.intervalNs(), null);
+                try (LatencyLog warmup = new LatencyLog(null, HLOG_INTERVAL_NS)) {
+                    pinger.run(options.warmup, 0, options.intervalNs(), warmup);
+                }
                 err.printf("ping %s: measuring %s%n", kind.label(), options.duration > 0
                     ? "for " + options.duration + " s" : options.count + " round trips");
                 final Path hlog = options.file(kind.label(), ".hlog");

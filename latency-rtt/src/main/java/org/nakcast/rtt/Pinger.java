@@ -63,7 +63,7 @@ final class Pinger {
      * @param count how many, at most
      * @param durationNs stop once this long has passed; 0 for no limit
      * @param intervalNs the time between sends at a fixed rate; 0 for back-to-back
-     * @param log where the round trips go; null to record nothing (warm-up)
+     * @param log where the round trips go (a log without a file for the warm-up)
      * @return the round trips done
      * @throws IllegalStateException if an echo did not come within the timeout
      */
@@ -79,9 +79,7 @@ final class Pinger {
                 throw new IllegalStateException("no echo on " + link.name() + " for ping " + (nextSequence - 1)
                     + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
             }
-            if (log != null) {
-                log.record(echoes.roundTripNs(), intervalNs);
-            }
+            log.record(echoes.roundTripNs(), intervalNs);
             done++;
             if (durationNs > 0 && echoes.receivedNs() - startNs >= durationNs) {
                 break;

@@ -1,0 +1,60 @@
+package org.nakcast.rtt;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code latency-rtt local} end to end, briefly, in this test JVM's private network namespace:
+ * pong on a thread, ping on this one, over the embedded config on lo; with the raw-udp baseline.
+ */
+class LocalCommandIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void localMeasuresNakcastAndTheBaselineAndWritesTheReport() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--baseline", "raw-udp", "--idle", "yield",
+            "--warmup", "2000", "--count", "5000", "--output", dir.toString());
+
+        final String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(exitCode).as(stderr).isZero();
+        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.get(0)).contains("32-byte messages, back-to-back, idle yield");
+        assertThat(lines).anyMatch(line -> line.startsWith("raw-udp "))
+            .anyMatch(line -> line.startsWith("nakcast "))
+            .anyMatch(line -> line.startsWith("nakcast / raw-udp"));
+        final JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+        assertThat(json.get("count").asLong()).isEqualTo(5000);
+        assertThat(json.get("baselineCount").asLong()).isEqualTo(5000);
+        assertThat(json.get("p50Us").asDouble()).isPositive();
+        assertThat(json.get("p99Us").asDouble()).isGreaterThanOrEqualTo(json.get("p50Us").asDouble());
+        assertThat(json.get("ratioP50").asDouble()).isPositive();
+        for (String file : List.of("rtt.png", "rtt-nakcast.hgrm", "rtt-nakcast.hlog", "rtt-raw-udp.hgrm",
+            "rtt-raw-udp.hlog")) {
+            assertThat(dir.resolve(file)).as(file).isNotEmptyFile();
+        }
+        assertThat(json.get("plot").asString()).isEqualTo(dir.resolve("rtt.png").toString());
+        assertThat(Files.readString(dir.resolve("rtt-nakcast.hlog"))).contains("#[StartTime:");
+        assertThat(stderr).contains("pong nakcast: the ping side ended this phase");
+    }
+}
