@@ -20,6 +20,8 @@ import picocli.CommandLine.Spec;
         "2:bad command line",
         "3:could not start: config, topic, option value or socket (the message says which)"})
 final class PongCommand implements Callable<Integer> {
+    private static final long SHUTDOWN_WAIT_MS = 1000;
+
     @Spec
     CommandSpec spec;
 
@@ -31,12 +33,16 @@ final class PongCommand implements Callable<Integer> {
         links.check();
         final PongSession session = new PongSession(links, links.loadConfig(), spec.commandLine().getErr());
         final Thread main = Thread.currentThread();
+        // On an interrupt (SIGINT, SIGTERM): stop echoing and give the node a moment to close. Never
+        // join without a limit: after a normal end the main thread itself is in System.exit, running this hook.
         final Thread hook = new Thread(() -> {
-            session.stop();
-            try {
-                main.join();
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
+            if (!session.completed()) {
+                session.stop();
+                try {
+                    main.join(SHUTDOWN_WAIT_MS);
+                } catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
             }
         }, "latency-rtt-pong-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
