@@ -137,7 +137,7 @@ public final class Node implements AutoCloseable {
         LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} datagrams ({} of {} bytes"
                 + " configured), offer buffer {} bytes, max message {} bytes",
             config.node().name(), topicName, topic.id(), settings.sessionId(),
-            settings.address().describe(settings.address().dataPort()), historyDatagrams,
+            settings.address().describeSetup(), historyDatagrams,
             (long) historyDatagrams * datagramLength, topic.history().bytes(), context.offerBufferBytes(),
             offers.maxMessageLength());
         return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,
@@ -232,9 +232,11 @@ public final class Node implements AutoCloseable {
         } else {
             receiver.addSubscription(settings, queue, queue, queue);
         }
-        LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams, delivery {}",
-            config.node().name(), topicName, topic.id(), settings.address().describe(settings.address().dataPort()),
+        LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
+                + " publisher stream), delivery {}",
+            config.node().name(), topicName, topic.id(), settings.address().describeSetup(),
             streamSettings.reorderWindowCapacity(),
+            (long) streamSettings.reorderWindowCapacity() * streamSettings.maxDatagramLength(),
             queue == null ? "on the receiving thread" : "through a queue of " + queue.capacity() + " bytes");
         return new Subscription(topicName, topic.id(), queue == null ? handler : queue, receiver, queue);
     }

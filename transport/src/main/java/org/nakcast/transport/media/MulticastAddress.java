@@ -34,4 +34,13 @@ public record MulticastAddress(
     public String describe(int port) {
         return group.getHostAddress() + ":" + port + " on " + networkInterface.getName();
     }
+
+    /**
+     * Everything resolved, for the log when a topic opens: "239.255.0.1:40456 (control 40457) on lo,
+     * TTL 0, socket buffers asked 2097152 bytes receive, 2097152 send".
+     */
+    public String describeSetup() {
+        return describe(dataPort) + " (control " + controlPort + "), TTL " + ttl + ", socket buffers asked "
+            + receiveBufferBytes + " bytes receive, " + sendBufferBytes + " send";
+    }
 }
