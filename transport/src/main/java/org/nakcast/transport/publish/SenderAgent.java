@@ -11,6 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.media.AgentTransports;
+import org.nakcast.transport.media.ControlPollSchedule;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.MulticastAddress;
@@ -42,6 +43,7 @@ public final class SenderAgent implements Agent {
     private final AgentTransports<SendingTransport> transports = new AgentTransports<>(transport -> transport.address);
     private final NakFlyweight nak = new NakFlyweight();
     private final StatusFlyweight status = new StatusFlyweight();
+    private final ControlPollSchedule controlPolls = new ControlPollSchedule();
     private final PublisherEventListener events;
 
     /**
@@ -115,8 +117,14 @@ public final class SenderAgent implements Agent {
         final long nowNs = clock.nanoTime();
         // Control first: NAKs and STATUS that waited while this thread was off the CPU count before a
         // silent receiver is judged gone or new data takes the send budget.
-        for (int i = 0, size = transports.size(); i < size; i++) {
-            work += pollControl(transports.get(i).control, nowNs);
+        if (controlPolls.isDue(nowNs)) {
+            boolean stoppedAtLimit = false;
+            for (int i = 0, size = transports.size(); i < size; i++) {
+                final int read = pollControl(transports.get(i).control, nowNs);
+                stoppedAtLimit |= read >= CONTROL_POLL_LIMIT;
+                work += read;
+            }
+            controlPolls.polled(nowNs, stoppedAtLimit);
         }
         for (int i = 0, size = streams.size(); i < size; i++) {
             work += streams.get(i).doWork(nowNs);

@@ -17,6 +17,7 @@ import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
+import org.nakcast.transport.media.ControlPollSchedule;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.MulticastReceiver;
@@ -40,6 +41,8 @@ import org.nakcast.transport.status.SystemCounters;
  */
 public final class ReceiverAgent implements Agent {
     private static final int POLL_LIMIT = 64;
+    /** How often silent streams are looked for: a millisecond. */
+    private static final long SILENCE_CHECK_INTERVAL_NS = 1_000_000;
 
     private final NanoClock clock;
     private final SystemCounters counters;
@@ -52,6 +55,8 @@ public final class ReceiverAgent implements Agent {
     private final Int2ObjectHashMap<TopicReceiver> topics = new Int2ObjectHashMap<>();
     private final List<InboundStream> streams = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
+    private final ControlPollSchedule controlPolls = new ControlPollSchedule();
+    private long lastSilenceCheckNs = Long.MIN_VALUE;
     private final NakFlyweight nak = new NakFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
@@ -116,9 +121,16 @@ public final class ReceiverAgent implements Agent {
         int work = transports.runCommands();
         final long nowNs = clock.nanoTime();
         for (int i = 0, size = transports.size(); i < size; i++) {
-            final ReceivingTransport transport = transports.get(i);
-            work += pollData(transport, nowNs);
-            work += pollControl(transport.control, nowNs);
+            work += pollData(transports.get(i), nowNs);
+        }
+        if (controlPolls.isDue(nowNs)) {
+            boolean stoppedAtLimit = false;
+            for (int i = 0, size = transports.size(); i < size; i++) {
+                final int read = pollControl(transports.get(i).control, nowNs);
+                stoppedAtLimit |= read >= POLL_LIMIT;
+                work += read;
+            }
+            controlPolls.polled(nowNs, stoppedAtLimit);
         }
         for (int i = 0, size = streams.size(); i < size; i++) {
             work += streams.get(i).poll(nowNs);
@@ -126,8 +138,16 @@ public final class ReceiverAgent implements Agent {
         return work + endSilentStreams(nowNs);
     }
 
-    /** Closes every stream not heard from for longer than its topic's publisher timeout. */
+    /**
+     * Closes every stream not heard from for longer than its topic's publisher timeout. Looks at
+     * most once per {@link #SILENCE_CHECK_INTERVAL_NS}: timeouts are counted in seconds, and a
+     * round that waits for a datagram should not walk every stream.
+     */
     private int endSilentStreams(long nowNs) {
+        if (lastSilenceCheckNs != Long.MIN_VALUE && nowNs - lastSilenceCheckNs < SILENCE_CHECK_INTERVAL_NS) {
+            return 0;
+        }
+        lastSilenceCheckNs = nowNs;
         int ended = 0;
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream stream = streams.get(i);
