@@ -41,7 +41,7 @@ class DistributionIT {
     void theArchiveHoldsLaunchersLibrariesConfigsAndDocs() throws IOException {
         assertThat(home.getFileName().toString()).startsWith("nakcast-");
         for (String tool : List.of("nakcast", "nakcast-stat", "nakcast-errors", "check-host", "example", "throughput",
-            "codec-bench", "quickstart")) {
+            "codec-bench", "quickstart", "latency-rtt", "lan", "soak")) {
             assertThat(home.resolve("bin").resolve(tool)).as(tool).isExecutable();
         }
         try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
@@ -76,8 +76,18 @@ class DistributionIT {
     }
 
     @Test
+    void latencyRttRunsFromTheUnpackedTree() throws IOException, InterruptedException {
+        final Result local = run(home, home.resolve("bin/latency-rtt").toString(), "local", "--warmup", "1000",
+            "--count", "2000", "--idle", "yield", "--output", unpacked.resolve("rtt").toString());
+
+        assertThat(local.code).as(local.output).isZero();
+        assertThat(lastLine(local.output)).contains("\"count\"").contains("2000");
+        assertThat(unpacked.resolve("rtt/rtt.png")).exists();
+    }
+
+    @Test
     void everyLauncherAnswersHelp() throws IOException, InterruptedException {
-        for (String tool : List.of("nakcast", "check-host")) {
+        for (String tool : List.of("nakcast", "check-host", "latency-rtt")) {
             final Result help = run(home, home.resolve("bin").resolve(tool).toString(), "--help");
             assertThat(help.code).as(tool + ": " + help.output).isZero();
             assertThat(help.output).as(tool).contains("Usage:");
