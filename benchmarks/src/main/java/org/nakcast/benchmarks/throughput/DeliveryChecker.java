@@ -19,11 +19,15 @@ import org.nakcast.transport.StreamEventListener;
  * session. The first message must be number 0: the subscriber
  * listens before the publisher starts, so a later start would be a silent skip.
  *
- * <p>Runs on the node's receiving thread; other threads read the figures through
+ * <p>A peer system has no stream index, session or loss event: {@link #onPeerMessage} checks the
+ * number alone. A jump forward there is messages the peer skipped without telling
+ * ({@link #skipped()}); a number at or below one already delivered is a sequence error.
+ *
+ * <p>Runs on the node's (or the peer's) receiving thread; other threads read the figures through
  * {@link #delivered()} (published with an ordered store per message) or after the node closed.
- * {@link #onMessage} allocates nothing.
+ * {@link #onMessage} and {@link #onPeerMessage} allocate nothing.
  */
-final class DeliveryChecker implements StreamEventListener {
+public final class DeliveryChecker implements StreamEventListener {
     private static final int NO_SESSION = 0;
 
     private final AtomicLong deliveredPublished = new AtomicLong();
@@ -32,6 +36,7 @@ final class DeliveryChecker implements StreamEventListener {
     private volatile long lossEvents;
     private volatile long sequenceErrors;
     private volatile long streamsStarted;
+    private volatile long skipped;
     private long delivered;
     private long expected;
     private long lossNotYetSeen;
@@ -46,7 +51,6 @@ final class DeliveryChecker implements StreamEventListener {
      */
     void onMessage(long number, boolean intact, MessageHeader header) {
         if (delivered == 0) {
-            firstMessageNs = System.nanoTime();
             sessionId = header.sessionId();
         }
         if (number != expected && !skipCoveredByLoss(number)) {
@@ -54,7 +58,30 @@ final class DeliveryChecker implements StreamEventListener {
         } else if (header.messageIndex() != number || !intact || header.sessionId() != sessionId) {
             sequenceErrors++;
         }
-        expected = number + 1;
+        count(number);
+    }
+
+    /**
+     * Checks and counts one message a peer delivered: the next number, or a later one (the
+     * messages between were skipped), and intact.
+     *
+     * @param number the number the message carries
+     * @param intact whether the rest of the message is as the publisher wrote it
+     */
+    public void onPeerMessage(long number, boolean intact) {
+        if (number > expected) {
+            skipped += number - expected;
+        } else if (number < expected || !intact) {
+            sequenceErrors++;
+        }
+        count(number);
+    }
+
+    private void count(long number) {
+        if (delivered == 0) {
+            firstMessageNs = System.nanoTime();
+        }
+        expected = Math.max(expected, number + 1);
         delivered++;
         deliveredPublished.lazySet(delivered);
     }
@@ -88,6 +115,11 @@ final class DeliveryChecker implements StreamEventListener {
     /** When the first message arrived ({@link System#nanoTime()}), or 0 before. */
     long firstMessageNs() {
         return firstMessageNs;
+    }
+
+    /** Messages a peer skipped without telling: the jumps forward {@link #onPeerMessage} saw. */
+    long skipped() {
+        return skipped;
     }
 
     /** Messages reported lost by loss events. */

@@ -1,9 +1,5 @@
 package org.nakcast.benchmarks.throughput;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.transport.Node;
@@ -12,11 +8,10 @@ import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
- * The publisher JVM of a throughput run (started by {@link ThroughputBench}): opens the
+ * The nakcast publisher JVM of a throughput run (started by {@link ThroughputBench}): opens the
  * publication the run's payload needs, lets its first heartbeat announce the stream, offers
- * numbered messages for the
- * warm-up and measured seconds ({@link PublisherLoop}), says how many, keeps the node running to
- * answer NAKs until told STOP, then reports its figures and exits.
+ * numbered messages ({@link CheckedPublisher}), keeps the node running to answer NAKs until told
+ * STOP, then reports its figures with the node's counters and exits.
  */
 public final class PublisherMain {
     /**
@@ -35,19 +30,10 @@ public final class PublisherMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (Node node = Node.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
             final SequencedPublisher publisher = run.payload().publish(node, RunSettings.TOPIC);
             Thread.sleep(START_DELAY_MS);
-            final PublisherLoop loop = new PublisherLoop(publisher, run.totalSeconds());
-            final long offered = loop.run();
-            ChildProtocol.say(ChildProtocol.OFFERED, offered);
-
-            ChildProtocol.await(in, ChildProtocol.STOP);
-            final Figures figures = new Figures()
-                .put("offered", offered)
-                .put("offeredPerSecond", loop.offeredPerSecond().median(run.warmupSeconds(), run.seconds()))
-                .putAll(counters(node.counters()));
+            final Figures figures = CheckedPublisher.offerUntilStop(run, publisher).putAll(counters(node.counters()));
             ChildProtocol.say(ChildProtocol.RESULT, figures.toLine());
         }
     }

@@ -9,7 +9,6 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.nakcast.benchmarks.child.ChildJvm;
-import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 
@@ -34,11 +33,6 @@ import picocli.CommandLine.Option;
     description = "For each codec: encode/s and decode/s (a quick in-process loop), then a publisher JVM and a"
         + " subscriber JVM on loopback multicast in a private network namespace. One table; the last line is JSON.")
 public final class Quickstart implements Callable<Integer> {
-    /** Warm-up of each codec-speed loop (encode, then decode). */
-    static final long SPEED_WARMUP_MS = 1000;
-    /** Measured time of each codec-speed loop. */
-    static final long SPEED_MEASURE_MS = 1000;
-    private static final long SPEED_TIMEOUT_SECONDS = 60;
 
     private final PrintStream out;
     private final PrintStream log;
@@ -97,7 +91,7 @@ public final class Quickstart implements Callable<Integer> {
                     throw new IllegalArgumentException("--codecs takes " + String.join(", ", Payload.CODECS)
                         + "; '" + codec + "' is none of them");
                 }
-                runs.add(new RunSettings(seconds, warmup, Long.BYTES, 0, rate, 42, codec));
+                runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES, 0, 0, rate, 42, codec));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());
@@ -119,11 +113,12 @@ public final class Quickstart implements Callable<Integer> {
             final RunSettings run = runs.get(i);
             final String step = String.format(Locale.ROOT, "[%d/%d] %s", i + 1, runs.size(), run.codec());
             log.printf(Locale.ROOT, "%s: encode and decode, %d ms warm-up + %d ms measured each ...%n", step,
-                SPEED_WARMUP_MS, SPEED_MEASURE_MS);
+                CodecSpeedMain.SPEED_WARMUP_MS,
+                CodecSpeedMain.SPEED_MEASURE_MS);
             Figures speed = new Figures();
             String speedFailure = null;
             try {
-                speed = codecSpeed(run.codec());
+                speed = CodecSpeedMain.measureInChild(run.codec(), log);
             } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
                 speedFailure = ex.getMessage();
             }
@@ -135,20 +130,11 @@ public final class Quickstart implements Callable<Integer> {
             out.print(QuickstartTable.row(row));
             out.flush();
         }
-        out.print(QuickstartTable.footer(runs.get(0), rows, SPEED_WARMUP_MS, SPEED_MEASURE_MS));
+        out.print(QuickstartTable.footer(runs.get(0), rows, CodecSpeedMain.SPEED_WARMUP_MS,
+            CodecSpeedMain.SPEED_MEASURE_MS));
         out.println(QuickstartTable.json(runs.get(0), rows));
         out.flush();
         return exitStatus(rows);
-    }
-
-    /** Measures one codec in a JVM of its own. */
-    private Figures codecSpeed(String codec) throws IOException, InterruptedException {
-        try (ChildJvm child = ChildJvm.start("codec-speed", CodecSpeedMain.class,
-            List.of(codec, Long.toString(SPEED_WARMUP_MS), Long.toString(SPEED_MEASURE_MS)), log)) {
-            final Figures figures = Figures.parse(child.await(ChildProtocol.RESULT, SPEED_TIMEOUT_SECONDS));
-            child.awaitExit(SPEED_TIMEOUT_SECONDS);
-            return figures;
-        }
     }
 
     private static int exitStatus(List<QuickstartRow> rows) {

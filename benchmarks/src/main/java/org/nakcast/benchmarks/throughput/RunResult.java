@@ -11,19 +11,20 @@ import org.nakcast.benchmarks.child.Figures;
  * @param subscriber the subscriber's figures (empty if the run failed)
  * @param kernelDrops datagrams the kernel dropped for a full socket receive buffer during the run
  *     ({@link KernelUdpDrops}), or {@link KernelUdpDrops#UNKNOWN}
+ * @param lossDropped datagrams the kernel loss rule dropped during the run ({@link KernelLoss})
  * @param loadBefore the host's one-minute load average when the run started ({@link HostLoad})
  * @param failure why the run failed, or null
  */
-record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, double loadBefore,
-    String failure) {
+record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, long lossDropped,
+    double loadBefore, String failure) {
 
     static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops,
-        double loadBefore) {
-        return new RunResult(settings, publisher, subscriber, kernelDrops, loadBefore, null);
+        long lossDropped, double loadBefore) {
+        return new RunResult(settings, publisher, subscriber, kernelDrops, lossDropped, loadBefore, null);
     }
 
     static RunResult failed(RunSettings settings, double loadBefore, String failure) {
-        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, loadBefore,
+        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, 0, loadBefore,
             failure == null ? "unknown failure" : failure);
     }
 
@@ -31,22 +32,31 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
         return failure != null;
     }
 
-    /** Messages offered that were neither delivered nor reported lost: silent loss, never acceptable. */
+    /**
+     * Messages offered that were neither delivered nor reported lost: silent loss, never acceptable
+     * from nakcast. A peer reports no loss, so for a peer this is every message it did not deliver.
+     */
     long unaccounted() {
         return publisher.longValue("offered") - subscriber.longValue("delivered") - subscriber.longValue("lost");
     }
 
-    /** Whether the transport broke its contract: a sequence error or a message gone without a loss event. */
+    /**
+     * Whether nakcast broke its contract: a sequence error or a message gone without a loss event.
+     * A peer keeps no such contract: what it loses is a result.
+     */
     boolean brokeContract() {
-        return !isFailed() && (subscriber.longValue("sequenceErrors") != 0 || unaccounted() != 0);
+        return !isFailed() && settings.system() == Contender.NAKCAST
+            && (subscriber.longValue("sequenceErrors") != 0 || unaccounted() != 0);
     }
 
     /** The run as one JSON object: the headline figures, then each side's figures in full. */
     String toJson() {
         final StringBuilder json = new StringBuilder("{");
-        json.append("\"rate\": ").append(settings.sendRate().bytes())
+        json.append("\"system\": \"").append(settings.system().label()).append('"')
+            .append(", \"rate\": ").append(settings.sendRate().bytes())
             .append(", \"rateText\": \"").append(settings.rateText()).append('"')
             .append(", \"loss\": ").append(Figures.format(settings.loss()))
+            .append(", \"injectedLoss\": ").append(Figures.format(settings.injectedLoss()))
             .append(", \"loadBefore\": ").append(Double.isNaN(loadBefore) ? "null" : Figures.format(loadBefore));
         if (isFailed()) {
             json.append(", \"failure\": \"").append(escape(failure)).append("\"}");
@@ -58,6 +68,7 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
             .append(", \"sequenceErrors\": ").append(subscriber.longValue("sequenceErrors"))
             .append(", \"unaccounted\": ").append(unaccounted())
             .append(", \"kernelDrops\": ").append(kernelDrops)
+            .append(", \"lossDropped\": ").append(lossDropped)
             .append(", \"publisher\": ");
         appendObject(json, publisher.asMap());
         json.append(", \"subscriber\": ");

@@ -11,25 +11,30 @@ import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 
 /**
- * What one throughput run is: how long it measures, what the messages are (raw bytes of a size,
- * or the sample price update of a codec), the loss injected at the subscriber and the publisher's
- * send-rate cap. The orchestrator hands it to both child JVMs as
- * {@code key=value} arguments.
+ * What one throughput run is: which system carries the messages, how long it measures, what the
+ * messages are (raw bytes of a size, or the sample price update of a codec), the loss the kernel
+ * applies to every datagram, the loss injected in process at a nakcast subscriber, and nakcast's
+ * send-rate cap. The orchestrator hands it to both child JVMs as {@code key=value} arguments.
  *
+ * @param system the system the run measures: nakcast or a peer
  * @param seconds measured seconds, after the warm-up
  * @param warmupSeconds seconds of traffic before the measured ones
  * @param messageLength bytes per raw message, at least a {@code long} (the message's sequence number)
- * @param loss fraction of DATA and RETRANSMIT datagrams the subscriber drops on receipt, 0.0 to 1.0
- * @param sendRate the publisher's send-rate cap in bytes per second; 0 means unpaced
- * @param seed seeds the loss pattern
- * @param codec {@value Payload#RAW} or the codec that encodes and decodes the messages ({@link Payload})
+ * @param loss fraction of the UDP datagrams the kernel drops on receipt in the run's namespace
+ *     ({@link KernelLoss}), 0.0 to 1.0
+ * @param injectedLoss fraction of DATA and RETRANSMIT datagrams a nakcast subscriber drops on
+ *     receipt, in process and seeded, 0.0 to 1.0; 0 for a peer
+ * @param sendRate nakcast's send-rate cap in bytes per second; 0 means unpaced (and for a peer)
+ * @param seed seeds the injected loss pattern
+ * @param codec {@value Payload#RAW} or the codec that encodes and decodes the messages ({@link Payload});
+ *     {@value Payload#RAW} for a peer
  */
-record RunSettings(int seconds, int warmupSeconds, int messageLength, double loss, ByteSize sendRate, long seed,
-    String codec) {
+public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength, double loss,
+    double injectedLoss, ByteSize sendRate, long seed, String codec) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
 
-    RunSettings {
+    public RunSettings {
         if (seconds < 1) {
             throw new IllegalArgumentException("--seconds must be at least 1, was " + seconds);
         }
@@ -44,7 +49,13 @@ record RunSettings(int seconds, int warmupSeconds, int messageLength, double los
         if (!(loss >= 0.0 && loss <= 1.0)) {
             throw new IllegalArgumentException("--loss must be within 0..1, was " + loss);
         }
+        if (!(injectedLoss >= 0.0 && injectedLoss <= 1.0)) {
+            throw new IllegalArgumentException("--injected-loss must be within 0..1, was " + injectedLoss);
+        }
         Payload.of(codec, messageLength);
+        if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec))) {
+            throw new IllegalArgumentException(system.label() + " runs carry raw bytes with kernel loss only");
+        }
     }
 
     /**
@@ -57,7 +68,7 @@ record RunSettings(int seconds, int warmupSeconds, int messageLength, double los
     }
 
     /** Seconds the publisher offers: warm-up plus measurement. */
-    int totalSeconds() {
+    public int totalSeconds() {
         return warmupSeconds + seconds;
     }
 
@@ -66,9 +77,21 @@ record RunSettings(int seconds, int warmupSeconds, int messageLength, double los
         return Payload.RAW.equals(codec) ? messageLength + "-byte messages" : "codec " + codec;
     }
 
-    /** The send rate as a table shows it. */
+    /** The send rate as a table shows it; a peer paces itself. */
     String rateText() {
+        if (system != Contender.NAKCAST) {
+            return "own";
+        }
         return sendRate.isZero() ? "unpaced" : sendRate + "/s";
+    }
+
+    /**
+     * The same run for a peer: raw bytes of the same length, the same duration and kernel loss, no
+     * injected loss, no send-rate cap (each peer paces itself).
+     */
+    RunSettings forPeer(Contender peer) {
+        return new RunSettings(peer, seconds, warmupSeconds, messageLength, loss, 0, new ByteSize(0), seed,
+            Payload.RAW);
     }
 
     /**
@@ -90,17 +113,23 @@ record RunSettings(int seconds, int warmupSeconds, int messageLength, double los
     /** This run as arguments for a child JVM. */
     List<String> toArgs() {
         return List.of(
+            "system=" + system.label(),
             "seconds=" + seconds,
             "warmup=" + warmupSeconds,
             "size=" + messageLength,
             "loss=" + String.format(Locale.ROOT, "%s", loss),
+            "injectedLoss=" + String.format(Locale.ROOT, "%s", injectedLoss),
             "rate=" + sendRate.bytes(),
             "seed=" + seed,
             "codec=" + codec);
     }
 
-    /** Reads the arguments {@link #toArgs()} wrote. */
-    static RunSettings fromArgs(String[] args) {
+    /**
+     * Reads the arguments {@link #toArgs()} wrote.
+     *
+     * @throws IllegalArgumentException if one is missing or wrong
+     */
+    public static RunSettings fromArgs(String[] args) {
         final Map<String, String> values = new HashMap<>();
         for (String arg : args) {
             final int equals = arg.indexOf('=');
@@ -110,10 +139,12 @@ record RunSettings(int seconds, int warmupSeconds, int messageLength, double los
             values.put(arg.substring(0, equals), arg.substring(equals + 1));
         }
         return new RunSettings(
+            Contender.of(required(values, "system")),
             Integer.parseInt(required(values, "seconds")),
             Integer.parseInt(required(values, "warmup")),
             Integer.parseInt(required(values, "size")),
             Double.parseDouble(required(values, "loss")),
+            Double.parseDouble(required(values, "injectedLoss")),
             new ByteSize(Long.parseLong(required(values, "rate"))),
             Long.parseLong(required(values, "seed")),
             required(values, "codec"));

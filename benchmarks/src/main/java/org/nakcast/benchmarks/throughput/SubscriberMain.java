@@ -1,8 +1,5 @@
 package org.nakcast.benchmarks.throughput;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 
 import org.nakcast.benchmarks.child.ChildProtocol;
@@ -16,20 +13,13 @@ import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
- * The subscriber JVM of a throughput run (started by {@link ThroughputBench}): subscribes with a
- * {@link DeliveryChecker} as the run's payload says (decoding with its codec), losing the run's
- * share of DATA and RETRANSMIT datagrams on receipt (seeded), says READY, counts deliveries per
- * second from the first message, and once told how many messages were offered waits until each
- * was delivered or reported lost, or until nothing moves for {@value #STALL_SECONDS} s. Then it
- * reports its figures and exits.
+ * The nakcast subscriber JVM of a throughput run (started by {@link ThroughputBench}): subscribes
+ * with a {@link DeliveryChecker} as the run's payload says (decoding with its codec), losing the
+ * run's injected share of DATA and RETRANSMIT datagrams on receipt (seeded), and goes through the
+ * protocol of {@link CheckedSubscriber}; it reports the delivery figures with the node's counters
+ * and exits.
  */
 public final class SubscriberMain {
-    /** The drain gives up after this long without a delivery or a loss event. */
-    static final int STALL_SECONDS = 5;
-    /** The drain gives up after this long in all. */
-    static final int MAX_DRAIN_SECONDS = 60;
-    private static final long POLL_MS = 10;
-
     private SubscriberMain() {
     }
 
@@ -39,75 +29,20 @@ public final class SubscriberMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        final DeliveryChecker checker = new DeliveryChecker();
+        final CheckedSubscriber subscriber = new CheckedSubscriber(run);
         final NodeContext context = new NodeContext().config(run.nodeConfig()).seed(run.seed())
             .receiveLoss(receiveLoss(run));
         try (Node node = Node.launch(context)) {
-            final DeliverySampler sampler = new DeliverySampler(checker, run.totalSeconds() + MAX_DRAIN_SECONDS + 10);
-            sampler.start();
-            run.payload().subscribe(node, RunSettings.TOPIC, checker);
-            ChildProtocol.say(ChildProtocol.READY);
-
-            final long offered = Long.parseLong(ChildProtocol.await(in, ChildProtocol.EXPECT));
-            final long drainStartNs = System.nanoTime();
-            drain(checker, offered);
-            final long drainNs = System.nanoTime() - drainStartNs;
-            final PerSecondCounts perSecond = sampler.stop();
-
-            final Figures figures = new Figures()
-                .put("deliveredPerSecond", perSecond.median(run.warmupSeconds(), run.seconds()))
-                .put("deliveredPerSecondMean", mean(perSecond, run))
-                .put("measuredSeconds", (long) Math.max(0, Math.min(perSecond.size() - run.warmupSeconds(),
-                    run.seconds())))
-                .put("delivered", checker.delivered())
-                .put("lost", checker.lost())
-                .put("lossEvents", checker.lossEvents())
-                .put("sequenceErrors", checker.sequenceErrors())
-                .put("streams", checker.streamsStarted())
-                .put("drainMs", drainNs / 1_000_000);
+            run.payload().subscribe(node, RunSettings.TOPIC, subscriber.checker());
+            final Figures figures = subscriber.awaitDelivery();
             ChildProtocol.say(ChildProtocol.RESULT, figures.putAll(counters(node.counters())).toLine());
         }
     }
 
     private static LossGenerator receiveLoss(RunSettings run) {
-        return run.loss() == 0
+        return run.injectedLoss() == 0
             ? LossGenerator.NONE
-            : new RandomLossGenerator(run.seed(), run.loss(), EnumSet.of(FrameType.DATA, FrameType.RETRANSMIT));
-    }
-
-    /** Waits until every offered message was delivered or reported lost, or delivery stalls. */
-    private static void drain(DeliveryChecker checker, long offered) throws InterruptedException {
-        final long deadlineNs = System.nanoTime() + MAX_DRAIN_SECONDS * 1_000_000_000L;
-        long lastProgress = -1;
-        long lastProgressNs = System.nanoTime();
-        while (true) {
-            final long accounted = checker.delivered() + checker.lost();
-            final long nowNs = System.nanoTime();
-            if (accounted >= offered || nowNs >= deadlineNs) {
-                return;
-            }
-            if (accounted != lastProgress) {
-                lastProgress = accounted;
-                lastProgressNs = nowNs;
-            } else if (nowNs - lastProgressNs >= STALL_SECONDS * 1_000_000_000L) {
-                return;
-            }
-            Thread.sleep(POLL_MS);
-        }
-    }
-
-    /** The mean delivered per second over the measured seconds that were recorded. */
-    private static double mean(PerSecondCounts perSecond, RunSettings run) {
-        final int end = Math.min(perSecond.size(), run.totalSeconds());
-        if (end <= run.warmupSeconds()) {
-            return 0;
-        }
-        long sum = 0;
-        for (int second = run.warmupSeconds(); second < end; second++) {
-            sum += perSecond.rateAt(second);
-        }
-        return (double) sum / (end - run.warmupSeconds());
+            : new RandomLossGenerator(run.seed(), run.injectedLoss(), EnumSet.of(FrameType.DATA, FrameType.RETRANSMIT));
     }
 
     private static Figures counters(SystemCounters counters) {

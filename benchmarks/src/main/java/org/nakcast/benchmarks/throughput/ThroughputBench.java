@@ -1,5 +1,6 @@
 package org.nakcast.benchmarks.throughput;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -7,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.nakcast.benchmarks.child.ChildJvm;
+import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 
 import picocli.CommandLine;
@@ -15,12 +18,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ops/throughput}: messages per second delivered by the transport, publisher and
- * subscriber in two JVMs on loopback multicast, with a seeded loss injected at the subscriber.
- * For each send rate and each loss level given, one run ({@link ThroughputRun}) starts both JVMs,
- * offers numbered messages (raw bytes, or the sample price update through a codec: {@link Payload})
- * for the warm-up and measured seconds, checks that every message
- * arrives once and in order or is reported lost, and prints one table row; the last line on
- * standard output is a JSON object with every figure of every run.
+ * subscriber in two JVMs on loopback multicast, with loss in the kernel ({@link KernelLoss}) and,
+ * optionally, a seeded loss injected at the nakcast subscriber. For each kernel loss level, send
+ * rate and injected loss given, one run ({@link ThroughputRun}) starts both JVMs, offers numbered
+ * messages (raw bytes, or the sample price update through a codec: {@link Payload}) for the
+ * warm-up and measured seconds, checks that every message arrives once and in order or is reported
+ * lost, and prints one table row. With {@code --peers}, Aeron and fast-cast run the same messages
+ * at each loss level, and a second table gives the ratio nakcast/peer ({@link PeerComparison}).
+ * With a codec, the codec's own encode and decode rates are measured first
+ * ({@link CodecSpeedMain}). The last line on standard output is a JSON object with every figure.
  *
  * <p>It refuses to run unless it sees only {@code lo} (a private network namespace); the child
  * JVMs inherit the namespace, the {@code java} executable, the JVM flags and the class path.
@@ -33,7 +39,8 @@ import picocli.CommandLine.Option;
 @Command(name = "ops/throughput", sortOptions = false, usageHelpAutoWidth = true,
     exitCodeOnInvalidInput = ThroughputBench.BAD_OPTION,
     description = "Transport throughput: a publisher JVM and a subscriber JVM on loopback multicast, inside a"
-        + " private network namespace. One run per rate x loss, one table row per run; the last line is JSON.")
+        + " private network namespace. One run per loss x rate x injected loss, and with --peers one Aeron and one"
+        + " fast-cast run per loss; one table row per run; the last line is JSON.")
 public final class ThroughputBench implements Callable<Integer> {
     /**
      * The default send-rate cap: 128 MiB/s, about 1.76 M messages of 70 bytes per second. A raw
@@ -72,9 +79,20 @@ public final class ThroughputBench implements Callable<Integer> {
     private int size;
 
     @Option(names = "--loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
-        description = "fraction of DATA and RETRANSMIT datagrams the subscriber drops on receipt, seeded; a list"
-            + " runs each in turn, e.g. 0,0.01,0.10 (default: ${DEFAULT-VALUE})")
+        description = "fraction of the UDP datagrams the kernel drops on receipt (iptables -m statistic in the"
+            + " namespace; needs root there), for every system alike; a list runs each in turn, e.g. 0,0.01,0.10"
+            + " (default: ${DEFAULT-VALUE})")
     private List<Double> losses;
+
+    @Option(names = "--injected-loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
+        description = "nakcast only: fraction of DATA and RETRANSMIT datagrams its subscriber drops on receipt, in"
+            + " process and seeded; a list runs each in turn (default: ${DEFAULT-VALUE})")
+    private List<Double> injectedLosses;
+
+    @Option(names = "--peers",
+        description = "at each --loss level, also run Aeron and fast-cast (raw bytes of --size, two JVMs each) and"
+            + " print the ratio nakcast/peer")
+    private boolean peers;
 
     @Option(names = "--rate", defaultValue = DEFAULT_RATE, split = ",", paramLabel = "BYTES/S",
         converter = ByteSizeConverter.class,
@@ -83,7 +101,7 @@ public final class ThroughputBench implements Callable<Integer> {
     private List<ByteSize> rates;
 
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
-        description = "seeds the loss pattern (default: ${DEFAULT-VALUE})")
+        description = "seeds the injected loss pattern (default: ${DEFAULT-VALUE})")
     private long seed;
 
     @Option(names = {"-h", "--help"}, usageHelp = true, description = "show this help and exit")
@@ -120,33 +138,97 @@ public final class ThroughputBench implements Callable<Integer> {
             log.println("ops/throughput: " + refusal);
             return 3;
         }
-        final List<RunSettings> runs = new ArrayList<>();
+        final List<RunSettings> runs;
         try {
-            for (ByteSize rate : rates) {
-                for (double loss : losses) {
-                    runs.add(new RunSettings(seconds, warmup, size, loss, rate, seed, codec));
-                }
-            }
+            runs = runs();
         } catch (IllegalArgumentException ex) {
             log.println("ops/throughput: " + ex.getMessage());
             return BAD_OPTION;
         }
+        final Figures codecSpeed = codecSpeed(runs.get(0));
         out.print(ThroughputTable.header());
         out.flush();
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: rate %s, loss %.1f%%, %d s warm-up + %d s measured, %s,"
-                    + " host load %.2f%n", i + 1, runs.size(), run.rateText(), run.loss() * 100, run.warmupSeconds(),
-                run.seconds(), run.messagesText(), HostLoad.oneMinute());
+            log.printf(Locale.ROOT, "run %d/%d: %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%, %d s warm-up"
+                    + " + %d s measured, %s, host load %.2f%n", i + 1, runs.size(), run.system().label(),
+                run.rateText(), run.loss() * 100, run.injectedLoss() * 100, run.warmupSeconds(), run.seconds(),
+                run.messagesText(), HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
             out.print(ThroughputTable.row(result));
             out.flush();
         }
-        out.println(ThroughputTable.json(runs.get(0), results));
+        final List<PeerComparison.Row> comparison = PeerComparison.rows(results);
+        out.print(PeerComparison.table(comparison));
+        if (codecSpeed != null) {
+            out.print(codecNote(runs.get(0).codec(), codecSpeed, results));
+        }
+        out.println(ThroughputTable.json(runs.get(0), codecSpeed, results, comparison));
         out.flush();
         return exitStatus(results);
+    }
+
+    /**
+     * Every run, in order: per kernel loss level, nakcast at each rate and injected loss, then each
+     * peer with {@code --peers}.
+     *
+     * @throws IllegalArgumentException for a bad value or combination
+     */
+    List<RunSettings> runs() {
+        if (peers && !Payload.RAW.equals(codec)) {
+            throw new IllegalArgumentException("--peers compares raw bytes: leave out --codec " + codec);
+        }
+        final List<RunSettings> runs = new ArrayList<>();
+        for (double loss : losses) {
+            RunSettings first = null;
+            for (ByteSize rate : rates) {
+                for (double injected : injectedLosses) {
+                    final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size, loss, injected,
+                        rate, seed, codec);
+                    runs.add(run);
+                    first = first == null ? run : first;
+                }
+            }
+            if (peers && first != null) {
+                runs.add(first.forPeer(Contender.AERON));
+                runs.add(first.forPeer(Contender.FAST_CAST));
+            }
+        }
+        return runs;
+    }
+
+    /** A codec's own rates, measured in a JVM of its own before the runs; null for raw bytes or on failure. */
+    private Figures codecSpeed(RunSettings run) throws InterruptedException {
+        if (Payload.RAW.equals(run.codec())) {
+            return null;
+        }
+        log.printf(Locale.ROOT, "codec %s: encode and decode, %d ms warm-up + %d ms measured each ...%n", run.codec(),
+            CodecSpeedMain.SPEED_WARMUP_MS, CodecSpeedMain.SPEED_MEASURE_MS);
+        try {
+            return CodecSpeedMain.measureInChild(run.codec(), log);
+        } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
+            log.println("ops/throughput: the codec's speed could not be measured: " + ex.getMessage());
+            return null;
+        }
+    }
+
+    /** The codec's own min(encode, decode) and each run's end-to-end rate as a share of it. */
+    static String codecNote(String codec, Figures codecSpeed, List<RunResult> results) {
+        final StringBuilder note = new StringBuilder(String.format(Locale.ROOT,
+            "%ncodec %s on one thread (quick loop, ops/codec-bench for JMH): encode %.3f M/s, decode %.3f M/s,"
+                + " min(enc,dec) %.3f M/s%n", codec, codecSpeed.doubleValue("encodePerSecond") / 1e6,
+            codecSpeed.doubleValue("decodePerSecond") / 1e6, codecSpeed.doubleValue("min") / 1e6));
+        for (RunResult result : results) {
+            if (!result.isFailed()) {
+                note.append(String.format(Locale.ROOT, "  %s, loss %s: end to end %.3f M/s, %.0f%% of min(enc,dec)%n",
+                    result.settings().rateText(), ThroughputTable.percent(result.settings().loss()),
+                    result.subscriber().doubleValue("deliveredPerSecond") / 1e6,
+                    100 * result.subscriber().doubleValue("deliveredPerSecond") / codecSpeed.doubleValue("min")));
+            }
+        }
+        return note.toString();
     }
 
     /** Reads a send rate as configuration writes sizes: {@code 0}, {@code 64m}, {@code 1g}. */

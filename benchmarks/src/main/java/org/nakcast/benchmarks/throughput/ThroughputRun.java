@@ -7,10 +7,11 @@ import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 
 /**
- * One throughput run: starts the subscriber JVM, waits until it listens, starts the publisher JVM,
- * tells the subscriber how many messages were offered, collects both reports and waits for both
- * JVMs to exit (so the next run finds the ports free). Both children inherit this process's
- * network namespace, whose kernel UDP drop count is read before and after.
+ * One throughput run of one system (nakcast or a peer, {@link Contender}): adds the run's kernel
+ * loss rule ({@link KernelLoss}), starts the subscriber JVM, waits until it listens, starts the
+ * publisher JVM, tells the subscriber how many messages were offered, collects both reports, waits
+ * for both JVMs to exit (so the next run finds the ports free) and deletes the rule. Both children
+ * inherit this process's network namespace, whose kernel UDP drop count is read before and after.
  */
 final class ThroughputRun {
     private static final long START_TIMEOUT_SECONDS = 60;
@@ -29,14 +30,18 @@ final class ThroughputRun {
     static RunResult run(RunSettings settings, PrintStream log) throws InterruptedException {
         final double loadBefore = HostLoad.oneMinute();
         final long kernelDropsBefore = KernelUdpDrops.read();
-        try (ChildJvm subscriber = ChildJvm.start("subscriber", SubscriberMain.class, settings.toArgs(), log)) {
+        final Contender system = settings.system();
+        try (KernelLoss kernelLoss = KernelLoss.apply(settings.loss());
+            ChildJvm subscriber = ChildJvm.start(system.label() + " subscriber", system.subscriberMain(),
+                settings.toArgs(), log)) {
             subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);
-            try (ChildJvm publisher = ChildJvm.start("publisher", PublisherMain.class, settings.toArgs(), log)) {
+            try (ChildJvm publisher = ChildJvm.start(system.label() + " publisher", system.publisherMain(),
+                settings.toArgs(), log)) {
                 final long offered = Long.parseLong(
                     publisher.await(ChildProtocol.OFFERED, START_TIMEOUT_SECONDS + settings.totalSeconds()));
                 subscriber.tell(ChildProtocol.EXPECT, offered);
                 final Figures subscriberFigures = Figures.parse(subscriber.await(ChildProtocol.RESULT,
-                    SubscriberMain.MAX_DRAIN_SECONDS + REPORT_TIMEOUT_SECONDS));
+                    CheckedSubscriber.MAX_DRAIN_SECONDS + REPORT_TIMEOUT_SECONDS));
                 publisher.tell(ChildProtocol.STOP);
                 final Figures publisherFigures = Figures.parse(
                     publisher.await(ChildProtocol.RESULT, REPORT_TIMEOUT_SECONDS));
@@ -47,9 +52,9 @@ final class ThroughputRun {
                     kernelDropsBefore == KernelUdpDrops.UNKNOWN || kernelDropsAfter == KernelUdpDrops.UNKNOWN
                         ? KernelUdpDrops.UNKNOWN
                         : kernelDropsAfter - kernelDropsBefore,
-                    loadBefore);
+                    kernelLoss.dropped(), loadBefore);
             }
-        } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException ex) {
+        } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException | IllegalStateException ex) {
             return RunResult.failed(settings, loadBefore, ex.getMessage());
         }
     }

@@ -7,67 +7,104 @@ import org.nakcast.benchmarks.child.Figures;
 /**
  * The throughput table: one row per run, printed as each run ends, and the whole invocation as
  * one JSON object for scripts. Rates are millions of messages per second, medians of the
- * per-second rates after the warm-up.
+ * per-second rates after the warm-up. A figure a system does not have (a peer's NAK counters) is
+ * {@code -}.
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-10s %6s %9s %9s %11s %9s %7s %6s %9s %9s %9s %7s %7s %10s %7s %10s%n";
+        "%-9s %-10s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s%n";
 
     private ThroughputTable() {
     }
 
     /** The column titles. */
     static String header() {
-        return String.format(Locale.ROOT, FORMAT, "rate", "loss", "recv M/s", "offer M/s", "delivered", "lost",
-            "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps", "back-press", "unrecov",
-            "kern drops");
+        return String.format(Locale.ROOT, FORMAT, "system", "rate", "loss", "inj", "recv M/s", "offer M/s",
+            "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
+            "back-press", "unrecov", "kern drops", "rule drops");
     }
 
     /** One run's row. */
     static String row(RunResult result) {
         final RunSettings settings = result.settings();
-        final String loss = String.format(Locale.ROOT, "%.1f%%", settings.loss() * 100);
+        final String system = settings.system().label();
+        final String loss = percent(settings.loss());
+        final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-10s %6s FAILED: %s%n", settings.rateText(), loss, result.failure());
+            return String.format(Locale.ROOT, "%-9s %-10s %6s %6s FAILED: %s%n", system, settings.rateText(), loss,
+                injected, result.failure());
         }
         final Figures publisher = result.publisher();
         final Figures subscriber = result.subscriber();
         return String.format(Locale.ROOT, FORMAT,
+            system,
             settings.rateText(),
             loss,
-            String.format(Locale.ROOT, "%.3f", subscriber.doubleValue("deliveredPerSecond") / 1e6),
-            String.format(Locale.ROOT, "%.3f", publisher.doubleValue("offeredPerSecond") / 1e6),
+            injected,
+            millions(subscriber.doubleValue("deliveredPerSecond")),
+            millions(publisher.doubleValue("offeredPerSecond")),
             subscriber.longValue("delivered"),
             subscriber.longValue("lost"),
             subscriber.longValue("sequenceErrors"),
             result.unaccounted(),
-            subscriber.longValue("naksSent"),
-            publisher.longValue("naksReceived"),
-            publisher.longValue("retransmitsSent"),
-            subscriber.longValue("duplicates"),
-            subscriber.longValue("gaps"),
-            publisher.longValue("backPressure"),
-            publisher.longValue("unrecoverableSent"),
-            result.kernelDrops() == KernelUdpDrops.UNKNOWN ? "?" : Long.toString(result.kernelDrops()));
+            figure(subscriber, "naksSent"),
+            figure(publisher, "naksReceived"),
+            figure(publisher, "retransmitsSent"),
+            figure(subscriber, "duplicates"),
+            figure(subscriber, "gaps"),
+            figure(publisher, "backPressure"),
+            figure(publisher, "unrecoverableSent"),
+            result.kernelDrops() == KernelUdpDrops.UNKNOWN ? "?" : Long.toString(result.kernelDrops()),
+            result.lossDropped());
+    }
+
+    static String percent(double fraction) {
+        return String.format(Locale.ROOT, "%.1f%%", fraction * 100);
+    }
+
+    static String millions(double perSecond) {
+        return String.format(Locale.ROOT, "%.3f", perSecond / 1e6);
+    }
+
+    private static String figure(Figures figures, String name) {
+        return figures.asMap().containsKey(name) ? Long.toString(figures.longValue(name)) : "-";
     }
 
     /**
      * Every run of one invocation as one JSON object on one line.
      *
      * @param base the settings the runs share (codec, seconds, warm-up, size, seed)
+     * @param codecSpeed the codec's own rates ({@code encodePerSecond}, {@code decodePerSecond},
+     *     {@code min}), or null when the runs carry raw bytes or they were not measured
+     * @param comparison nakcast against each peer, or empty without peers
      */
-    static String json(RunSettings base, List<RunResult> results) {
+    static String json(RunSettings base, Figures codecSpeed, List<RunResult> results,
+        List<PeerComparison.Row> comparison) {
         final StringBuilder json = new StringBuilder("{\"system\": \"nakcast\"")
             .append(", \"codec\": \"").append(base.codec()).append('"')
             .append(", \"seconds\": ").append(base.seconds())
             .append(", \"warmup\": ").append(base.warmupSeconds())
             .append(", \"size\": ").append(base.messageLength())
             .append(", \"seed\": ").append(base.seed())
-            .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors())
-            .append(", \"runs\": [");
+            .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors());
+        if (codecSpeed != null) {
+            json.append(", \"codecSpeed\": {\"encodePerSecond\": ")
+                .append(Figures.format(codecSpeed.doubleValue("encodePerSecond")))
+                .append(", \"decodePerSecond\": ").append(Figures.format(codecSpeed.doubleValue("decodePerSecond")))
+                .append(", \"min\": ").append(Figures.format(codecSpeed.doubleValue("min"))).append('}');
+        }
+        json.append(", \"runs\": [");
         for (int i = 0; i < results.size(); i++) {
             json.append(i == 0 ? "" : ", ").append(results.get(i).toJson());
         }
-        return json.append("]}").toString();
+        json.append(']');
+        if (!comparison.isEmpty()) {
+            json.append(", \"comparison\": [");
+            for (int i = 0; i < comparison.size(); i++) {
+                json.append(i == 0 ? "" : ", ").append(comparison.get(i).toJson());
+            }
+            json.append(']');
+        }
+        return json.append('}').toString();
     }
 }

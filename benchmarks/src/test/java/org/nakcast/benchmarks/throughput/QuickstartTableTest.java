@@ -9,7 +9,8 @@ import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 
 class QuickstartTableTest {
-    private static final RunSettings SETTINGS = new RunSettings(3, 1, Long.BYTES, 0, new ByteSize(0), 42, "kryo");
+    private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES, 0, 0,
+        new ByteSize(0), 42, "kryo");
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {
@@ -54,7 +55,7 @@ class QuickstartTableTest {
         final Figures lossy = subscriber(900_000, 3_990_000).put("lost", 10_000);
         final List<QuickstartRow> rows = List.of(
             row("flyweight", 6e7, 8e7, delivered(10_000_000, 40_000_000)),
-            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 1.0)),
+            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 0, 1.0)),
             new QuickstartRow("jdk", new Figures(), "codec-speed ended before RESULT",
                 RunResult.failed(SETTINGS, 1.0, "publisher exited with status 1")));
 
@@ -75,9 +76,9 @@ class QuickstartTableTest {
     @Test
     void aRowThatLostMessagesOrBrokeTheOrderIsNotAFailedOne() {
         final QuickstartRow lossy = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 0, 1.0));
         final QuickstartRow outOfOrder = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 0, 1.0));
         final QuickstartRow clean = row("fst", 1e6, 1e6, delivered(10, 100));
 
         assertThat(lossy.lostOrBroken()).isTrue();
@@ -92,7 +93,7 @@ class QuickstartTableTest {
     }
 
     private static RunResult delivered(long perSecond, long messages) {
-        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 1.0);
+        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 0, 1.0);
     }
 
     private static Figures publisher(long offered) {

@@ -1,0 +1,67 @@
+package org.nakcast.benchmarks.peers.aeron;
+
+import java.io.File;
+import java.util.concurrent.TimeUnit;
+
+import io.aeron.driver.MediaDriver;
+import io.aeron.driver.ThreadingMode;
+import org.agrona.concurrent.BackoffIdleStrategy;
+
+/**
+ * What both Aeron JVMs share: the multicast channel on {@code lo} and the embedded media driver's
+ * settings, chosen for a LAN on a 2-core machine.
+ *
+ * <ul>
+ *   <li>{@link ThreadingMode#SHARED}: the conductor, sender and receiver share one thread, so each
+ *   JVM has two busy threads (the application's and the driver's), as nakcast's has (the
+ *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores.</li>
+ *   <li>A back-off idle strategy (spin, yield, then park up to 1 ms), as nakcast's node uses.</li>
+ *   <li>Term buffers not sparse: pre-touched at start, so the run does not page them in.</li>
+ *   <li>NAK timing tuned for a LAN: a unicast NAK delay of {@value #NAK_DELAY_NS} ns and a
+ *   multicast NAK back-off of at most {@value #NAK_MAX_BACKOFF_NS} ns for a group of one
+ *   receiver, instead of Aeron's default 10 ms back-off, which costs it most of its throughput
+ *   under loss.</li>
+ *   <li>2 MiB socket buffers and a 1408-byte MTU, as nakcast's defaults.</li>
+ * </ul>
+ *
+ * Each JVM gets its own driver directory under {@code /dev/shm} (or the temporary directory),
+ * deleted at start and at shutdown.
+ */
+final class AeronPeer {
+    /** One multicast group and port of the run's private namespace, bound to lo, TTL 0. */
+    static final String CHANNEL = "aeron:udp?endpoint=239.255.90.1:40490|interface=127.0.0.1|ttl=0";
+    /** The stream the publisher offers on. */
+    static final int STREAM_ID = 1001;
+    static final long NAK_DELAY_NS = TimeUnit.MICROSECONDS.toNanos(100);
+    static final long NAK_MAX_BACKOFF_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final int SOCKET_BUFFER = 2 * 1024 * 1024;
+    private static final int MTU = 1408;
+    private static final long MAX_PARK_NS = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private AeronPeer() {
+    }
+
+    /** Launches this JVM's media driver in a directory of its own, named after {@code role}. */
+    static MediaDriver launchDriver(String role) {
+        final MediaDriver.Context context = new MediaDriver.Context()
+            .aeronDirectoryName(directory(role))
+            .dirDeleteOnStart(true)
+            .dirDeleteOnShutdown(true)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy(100, 10, 1000, MAX_PARK_NS))
+            .termBufferSparseFile(false)
+            .mtuLength(MTU)
+            .socketRcvbufLength(SOCKET_BUFFER)
+            .socketSndbufLength(SOCKET_BUFFER)
+            .nakUnicastDelayNs(NAK_DELAY_NS)
+            .nakMulticastGroupSize(1)
+            .nakMulticastMaxBackoffNs(NAK_MAX_BACKOFF_NS);
+        return MediaDriver.launch(context);
+    }
+
+    private static String directory(String role) {
+        final File shm = new File("/dev/shm");
+        final File base = shm.isDirectory() ? shm : new File(System.getProperty("java.io.tmpdir"));
+        return new File(base, "nakcast-aeron-" + role + "-" + ProcessHandle.current().pid()).getPath();
+    }
+}
