@@ -92,4 +92,30 @@ class DeliveryCheckerTest {
             checker.onMessage(number, true, header.set(1, SESSION, number));
         }
     }
+
+    @Test
+    void aPeersMessagesInOrderAreNoErrors() {
+        for (long number = 0; number < 4; number++) {
+            checker.onPeerMessage(number, true);
+        }
+
+        assertThat(checker.delivered()).isEqualTo(4);
+        assertThat(checker.skipped()).isZero();
+        assertThat(checker.sequenceErrors()).isZero();
+        assertThat(checker.firstMessageNs()).isPositive();
+    }
+
+    @Test
+    void aPeersJumpIsSkippedAndABackwardOrDamagedMessageIsAnError() {
+        checker.onPeerMessage(0, true);
+        checker.onPeerMessage(4, true);
+        checker.onPeerMessage(4, true);
+        checker.onPeerMessage(2, true);
+        checker.onPeerMessage(5, false);
+        checker.onPeerMessage(6, true);
+
+        assertThat(checker.delivered()).isEqualTo(6);
+        assertThat(checker.skipped()).isEqualTo(3);
+        assertThat(checker.sequenceErrors()).isEqualTo(3);
+    }
 }

@@ -1,0 +1,93 @@
+package org.nakcast.benchmarks.throughput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import picocli.CommandLine;
+
+class ThroughputOptionsTest {
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+
+    @Test
+    void helpListsTheNewOptions() {
+        assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
+
+        assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "iptables");
+    }
+
+    @Test
+    void peersRunAfterNakcastAtEachKernelLossLevelWithTheSameMessagesAndNoInjectedLoss() {
+        final List<RunSettings> runs = plan("--peers", "--seconds", "4", "--size", "100", "--loss", "0,0.01",
+            "--rate", "64m,0");
+
+        assertThat(runs).extracting(RunSettings::system, RunSettings::loss, RunSettings::rateText)
+            .containsExactly(
+                tuple(Contender.NAKCAST, 0.0, "64m/s"), tuple(Contender.NAKCAST, 0.0, "unpaced"),
+                tuple(Contender.AERON, 0.0, "own"), tuple(Contender.FAST_CAST, 0.0, "own"),
+                tuple(Contender.NAKCAST, 0.01, "64m/s"), tuple(Contender.NAKCAST, 0.01, "unpaced"),
+                tuple(Contender.AERON, 0.01, "own"), tuple(Contender.FAST_CAST, 0.01, "own"));
+        assertThat(runs).allSatisfy(run -> {
+            assertThat(run.seconds()).isEqualTo(4);
+            assertThat(run.messageLength()).isEqualTo(100);
+            assertThat(run.injectedLoss()).isZero();
+        });
+    }
+
+    @Test
+    void injectedLossIsNakcastsOwnAndKernelLossIsSeparate() {
+        final List<RunSettings> runs = plan("--peers", "--loss", "0.1", "--injected-loss", "0,0.02");
+
+        assertThat(runs).extracting(RunSettings::system, RunSettings::loss, RunSettings::injectedLoss)
+            .containsExactly(tuple(Contender.NAKCAST, 0.1, 0.0), tuple(Contender.NAKCAST, 0.1, 0.02),
+                tuple(Contender.AERON, 0.1, 0.0), tuple(Contender.FAST_CAST, 0.1, 0.0));
+    }
+
+    @Test
+    void withoutPeersOnlyNakcastRuns() {
+        assertThat(plan("--loss", "0,0.01")).extracting(RunSettings::system)
+            .containsExactly(Contender.NAKCAST, Contender.NAKCAST);
+    }
+
+    @Test
+    void theRunTravelsToTheChildJvms() {
+        final RunSettings aeron = plan("--peers", "--loss", "0.01").get(1);
+
+        assertThat(RunSettings.fromArgs(aeron.toArgs().toArray(String[]::new))).isEqualTo(aeron);
+    }
+
+    @Test
+    void badValuesAndCombinationsAreRefusedWith64() {
+        assertThat(ThroughputBench.run(new String[] {"--peers", "--codec", "kryo"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--peers compares raw bytes");
+        assertThat(ThroughputBench.run(new String[] {"--loss", "1.5"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--loss must be within 0..1");
+        assertThat(ThroughputBench.run(new String[] {"--injected-loss", "-0.1"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--injected-loss must be within 0..1");
+        assertThat(text(out)).isEmpty();
+    }
+
+    private List<RunSettings> plan(String... args) {
+        final ThroughputBench bench = new ThroughputBench(stream(out), stream(log));
+        new CommandLine(bench).parseArgs(args);
+        return bench.runs();
+    }
+
+    private static PrintStream stream(ByteArrayOutputStream bytes) {
+        return new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    }
+
+    private static String text(ByteArrayOutputStream bytes) {
+        return bytes.toString(StandardCharsets.UTF_8);
+    }
+}
