@@ -15,42 +15,84 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs the whole throughput measurement, orchestrator and both child JVMs, for 1 s with no loss
- * and with 1% loss: every message must be delivered, none lost, none out of order. The rate is a
- * quarter of the default so that a test machine busy with other work still keeps up: this tests
- * the measurement and the repair path, not the machine's speed. The test JVM runs in a private
- * network namespace (the parent pom's java wrapper), and the children inherit it.
+ * Runs the whole throughput measurement, orchestrator and both child JVMs, for 1 s: with no loss
+ * and with 1% injected loss, then with 1% loss in the kernel (an iptables rule in the test's
+ * namespace), and with the peers: every nakcast message must be delivered, none lost, none out of
+ * order. The rate is a quarter of the default so that a test machine busy with other work still
+ * keeps up: this tests the measurement and the repair path, not the machine's speed. The test JVM
+ * runs in a private network namespace (the parent pom's java wrapper), and the children inherit it.
  */
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
-        "\"loss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+, \"delivered\": (\\d+),"
-            + " \"lost\": (\\d+),"
-            + " \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+)");
+        "\"system\": \"([a-z-]+)\", \"rate\": \\d+, \"rateText\": \"[^\"]+\", \"loss\": ([0-9.]+),"
+            + " \"injectedLoss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+,"
+            + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
+            + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+)");
+
+    /** The last run's standard output. */
+    private String output = "";
 
     @Test
     @Timeout(value = 150, unit = TimeUnit.SECONDS)
-    void deliversEverythingWithoutAndWithOnePercentLoss() {
+    void deliversEverythingWithoutAndWithOnePercentInjectedLoss() {
+        final List<Run> runs = runs("--seconds", "1", "--warmup", "1", "--rate", "32m", "--injected-loss", "0,0.01");
+
+        assertThat(runs).extracting(Run::injectedLoss).containsExactly("0.000000", "0.010000");
+        assertThat(runs).allSatisfy(ThroughputBenchIT::deliveredEverything);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void theKernelDropsOnePercentAndNakcastRepairsIt() {
+        final List<Run> runs = runs("--seconds", "1", "--warmup", "1", "--rate", "32m", "--loss", "0.01");
+
+        assertThat(runs).singleElement().satisfies(run -> {
+            assertThat(run.loss()).isEqualTo("0.010000");
+            assertThat(run.lossDropped()).as("datagrams the iptables rule dropped").isPositive();
+            deliveredEverything(run);
+        });
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aeronAndFastCastRunBesideNakcast() {
+        final List<Run> runs = runs("--peers", "--seconds", "1", "--warmup", "1", "--rate", "32m");
+
+        assertThat(runs).extracting(Run::system).containsExactly("nakcast", "aeron", "fast-cast");
+        deliveredEverything(runs.get(0));
+        assertThat(runs).allSatisfy(run -> assertThat(run.delivered()).as(run.system()).isPositive());
+        assertThat(output).contains("nakcast/aeron", "nakcast/fast-cast", "\"comparison\": [");
+    }
+
+    private List<Run> runs(String... args) {
         final ByteArrayOutputStream captured = new ByteArrayOutputStream();
         final PrintStream out = new PrintStream(captured, true, StandardCharsets.UTF_8);
 
-        final int status = ThroughputBench.run(
-            new String[] {"--seconds", "1", "--warmup", "1", "--rate", "32m", "--loss", "0,0.01"}, out, System.err);
+        final int status = ThroughputBench.run(args, out, System.err);
 
-        final String output = captured.toString(StandardCharsets.UTF_8);
+        output = captured.toString(StandardCharsets.UTF_8);
         final String[] lines = output.trim().split("\n");
         final String json = lines[lines.length - 1];
         assertThat(status).as(output).isZero();
-        assertThat(json).as(output).startsWith("{\"system\": \"nakcast\"").endsWith("]}");
-
-        final List<String> losses = new ArrayList<>();
+        assertThat(json).as(output).startsWith("{\"system\": \"nakcast\"").endsWith("}");
+        final List<Run> runs = new ArrayList<>();
         final Matcher run = RUN.matcher(json);
         while (run.find()) {
-            losses.add(run.group(1));
-            assertThat(Long.parseLong(run.group(2))).as("delivered\n" + output).isPositive();
-            assertThat(Long.parseLong(run.group(3))).as("lost\n" + output).isZero();
-            assertThat(Long.parseLong(run.group(4))).as("sequence errors\n" + output).isZero();
-            assertThat(Long.parseLong(run.group(5))).as("unaccounted\n" + output).isZero();
+            runs.add(new Run(run.group(1), run.group(2), run.group(3), Long.parseLong(run.group(4)),
+                Long.parseLong(run.group(5)), Long.parseLong(run.group(6)), Long.parseLong(run.group(7)),
+                Long.parseLong(run.group(8))));
         }
-        assertThat(losses).as(output).containsExactly("0.000000", "0.010000");
+        return runs;
+    }
+
+    private static void deliveredEverything(Run run) {
+        assertThat(run.delivered()).as("delivered").isPositive();
+        assertThat(run.lost()).as("lost").isZero();
+        assertThat(run.sequenceErrors()).as("sequence errors").isZero();
+        assertThat(run.unaccounted()).as("unaccounted").isZero();
+    }
+
+    private record Run(String system, String loss, String injectedLoss, long delivered, long lost,
+        long sequenceErrors, long unaccounted, long lossDropped) {
     }
 }
