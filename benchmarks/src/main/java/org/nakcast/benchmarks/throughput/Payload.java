@@ -56,7 +56,8 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
      * {@code allowedClasses} besides the message class.
      */
     static TopicConfig codecTopic(TopicConfig base, String codec, List<String> allowedClasses) {
-        return new TopicConfig(base.name(), base.id(), base.transport(), codec, ByteSize.parse("2m"), base.heartbeat(),
+        return new TopicConfig(base.name(), base.id(), base.transport(), codec,
+            ByteSize.parse(RunSettings.HELD_HISTORY), base.heartbeat(),
             FlowControlMode.MIN, base.flowControlTimeout(), base.lossPolicy(), base.lateJoin(),
             base.publisherTimeout(), base.delivery(), base.deliveryQueue(), allowedClasses);
     }

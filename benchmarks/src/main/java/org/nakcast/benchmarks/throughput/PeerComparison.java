@@ -37,6 +37,8 @@ final class PeerComparison {
             final StringBuilder json = new StringBuilder("{\"loss\": ")
                 .append(Figures.format(nakcast.settings().loss()))
                 .append(", \"rateText\": \"").append(nakcast.settings().rateText()).append('"')
+                .append(", \"flowControl\": \"").append(ThroughputTable.flowControl(nakcast.settings()))
+                .append('"')
                 .append(", \"nakcast\": ").append(jsonRate(nakcast))
                 .append(", \"peers\": {");
             for (int i = 0; i < PEERS.size(); i++) {
@@ -77,15 +79,17 @@ final class PeerComparison {
         final StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
             "%nnakcast against its peers: recv M/s, ratio nakcast/peer,"
                 + " unacct (offered - delivered - reported lost)%n"));
-        table.append(String.format(Locale.ROOT, "%6s %-10s %11s %9s", "loss", "rate", "nakcast M/s", "unacct"));
+        table.append(String.format(Locale.ROOT, "%6s %-10s %3s %11s %9s", "loss", "rate", "fc", "nakcast M/s",
+            "unacct"));
         for (Contender peer : PEERS) {
             table.append(String.format(Locale.ROOT, " %14s %14s %9s", peer.label() + " M/s", "nakcast/" + peer.label(),
                 "unacct"));
         }
         table.append(String.format(Locale.ROOT, "%n"));
         for (Row row : rows) {
-            table.append(String.format(Locale.ROOT, "%6s %-10s %11s %9s",
+            table.append(String.format(Locale.ROOT, "%6s %-10s %3s %11s %9s",
                 ThroughputTable.percent(row.nakcast().settings().loss()), row.nakcast().settings().rateText(),
+                ThroughputTable.flowControl(row.nakcast().settings()),
                 textRate(row.nakcast()), textUnaccounted(row.nakcast())));
             for (int i = 0; i < PEERS.size(); i++) {
                 final double ratio = row.ratio(i);

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -91,7 +92,8 @@ public final class Quickstart implements Callable<Integer> {
                     throw new IllegalArgumentException("--codecs takes " + String.join(", ", Payload.CODECS)
                         + "; '" + codec + "' is none of them");
                 }
-                runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES, 0, 0, rate, 42, codec));
+                runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES, 0, 0, rate,
+                    FlowControlMode.MIN, 42, codec));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

@@ -55,6 +55,7 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
         json.append("\"system\": \"").append(settings.system().label()).append('"')
             .append(", \"rate\": ").append(settings.sendRate().bytes())
             .append(", \"rateText\": \"").append(settings.rateText()).append('"')
+            .append(", \"flowControl\": \"").append(ThroughputTable.flowControl(settings)).append('"')
             .append(", \"loss\": ").append(Figures.format(settings.loss()))
             .append(", \"injectedLoss\": ").append(Figures.format(settings.injectedLoss()))
             .append(", \"loadBefore\": ").append(Double.isNaN(loadBefore) ? "null" : Figures.format(loadBefore));

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
@@ -25,14 +26,19 @@ import org.nakcast.config.TransportConfig;
  * @param injectedLoss fraction of DATA and RETRANSMIT datagrams a nakcast subscriber drops on
  *     receipt, in process and seeded, 0.0 to 1.0; 0 for a peer
  * @param sendRate nakcast's send-rate cap in bytes per second; 0 means unpaced (and for a peer)
+ * @param flowControl the nakcast topic's flow control: {@code MAX}, the publisher at its own pace, or
+ *     {@code MIN}, held to its slowest receiver, with a {@value #HELD_HISTORY} history so that what
+ *     it may run ahead fits the receiver's socket buffer (see {@link Payload#codecTopic})
  * @param seed seeds the injected loss pattern
  * @param codec {@value Payload#RAW} or the codec that encodes and decodes the messages ({@link Payload});
  *     {@value Payload#RAW} for a peer
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength, double loss,
-    double injectedLoss, ByteSize sendRate, long seed, String codec) {
+    double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed, String codec) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
+    /** The history of a topic held to its slowest receiver. */
+    static final String HELD_HISTORY = "2m";
 
     public RunSettings {
         if (seconds < 1) {
@@ -90,13 +96,14 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
      * injected loss, no send-rate cap (each peer paces itself).
      */
     RunSettings forPeer(Contender peer) {
-        return new RunSettings(peer, seconds, warmupSeconds, messageLength, loss, 0, new ByteSize(0), seed,
-            Payload.RAW);
+        return new RunSettings(peer, seconds, warmupSeconds, messageLength, loss, 0, new ByteSize(0), flowControl,
+            seed, Payload.RAW);
     }
 
     /**
      * The embedded default configuration (interface {@code lo}, TTL 0) with every transport capped
-     * at this run's send rate, and the topic {@value #TOPIC} as the payload needs it.
+     * at this run's send rate, and the topic {@value #TOPIC} as the payload needs it, with the run's
+     * flow control.
      */
     NodeConfig nodeConfig() {
         final NodeConfig base = NodeConfig.embeddedDefault();
@@ -105,9 +112,15 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             .toList();
         final Payload payload = payload();
         final List<TopicConfig> topics = base.topics().stream()
-            .map(topic -> TOPIC.equals(topic.name()) ? payload.topic(topic) : topic)
+            .map(topic -> TOPIC.equals(topic.name()) ? withFlowControl(payload.topic(topic)) : topic)
             .toList();
         return new NodeConfig(base.node(), transports, topics).conclude();
+    }
+
+    private TopicConfig withFlowControl(TopicConfig topic) {
+        return flowControl == FlowControlMode.MIN
+            ? topic.withFlowControl(FlowControlMode.MIN).withHistory(ByteSize.parse(HELD_HISTORY))
+            : topic.withFlowControl(FlowControlMode.MAX);
     }
 
     /** This run as arguments for a child JVM. */
@@ -120,6 +133,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "loss=" + String.format(Locale.ROOT, "%s", loss),
             "injectedLoss=" + String.format(Locale.ROOT, "%s", injectedLoss),
             "rate=" + sendRate.bytes(),
+            "flowControl=" + flowControl,
             "seed=" + seed,
             "codec=" + codec);
     }
@@ -146,6 +160,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             Double.parseDouble(required(values, "loss")),
             Double.parseDouble(required(values, "injectedLoss")),
             new ByteSize(Long.parseLong(required(values, "rate"))),
+            FlowControlMode.valueOf(required(values, "flowControl")),
             Long.parseLong(required(values, "seed")),
             required(values, "codec"));
     }

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -100,6 +101,12 @@ public final class ThroughputBench implements Callable<Integer> {
             + " unpaced; a list runs each in turn (default: ${DEFAULT-VALUE}, a rate the subscriber keeps up with)")
     private List<ByteSize> rates;
 
+    @Option(names = "--flow-control", paramLabel = "MODE",
+        description = "nakcast's topic: max (the publisher at its own pace, the default for raw bytes) or min (held"
+            + " to its slowest receiver, with a " + RunSettings.HELD_HISTORY + " history; the default for a codec)."
+            + " With one receiver, min is what Aeron's default multicast flow control does")
+    private String flowControl;
+
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
         description = "seeds the injected loss pattern (default: ${DEFAULT-VALUE})")
     private long seed;
@@ -180,13 +187,14 @@ public final class ThroughputBench implements Callable<Integer> {
         if (peers && !Payload.RAW.equals(codec)) {
             throw new IllegalArgumentException("--peers compares raw bytes: leave out --codec " + codec);
         }
+        final FlowControlMode mode = flowControlMode();
         final List<RunSettings> runs = new ArrayList<>();
         for (double loss : losses) {
             RunSettings first = null;
             for (ByteSize rate : rates) {
                 for (double injected : injectedLosses) {
                     final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size, loss, injected,
-                        rate, seed, codec);
+                        rate, mode, seed, codec);
                     runs.add(run);
                     first = first == null ? run : first;
                 }
@@ -197,6 +205,19 @@ public final class ThroughputBench implements Callable<Integer> {
             }
         }
         return runs;
+    }
+
+    private FlowControlMode flowControlMode() {
+        if (flowControl == null) {
+            return Payload.RAW.equals(codec) ? FlowControlMode.MAX : FlowControlMode.MIN;
+        }
+        if ("min".equals(flowControl)) {
+            return FlowControlMode.MIN;
+        }
+        if ("max".equals(flowControl)) {
+            return FlowControlMode.MAX;
+        }
+        throw new IllegalArgumentException("--flow-control must be min or max, was '" + flowControl + "'");
     }
 
     /** A codec's own rates, measured in a JVM of its own before the runs; null for raw bytes or on failure. */

@@ -12,14 +12,14 @@ import org.nakcast.benchmarks.child.Figures;
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s%n";
+        "%-9s %-10s %3s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s%n";
 
     private ThroughputTable() {
     }
 
     /** The column titles. */
     static String header() {
-        return String.format(Locale.ROOT, FORMAT, "system", "rate", "loss", "inj", "recv M/s", "offer M/s",
+        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "loss", "inj", "recv M/s", "offer M/s",
             "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
             "back-press", "unrecov", "kern drops", "rule drops");
     }
@@ -31,14 +31,15 @@ final class ThroughputTable {
         final String loss = percent(settings.loss());
         final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-9s %-10s %6s %6s FAILED: %s%n", system, settings.rateText(), loss,
-                injected, result.failure());
+            return String.format(Locale.ROOT, "%-9s %-10s %3s %6s %6s FAILED: %s%n", system, settings.rateText(),
+                flowControl(settings), loss, injected, result.failure());
         }
         final Figures publisher = result.publisher();
         final Figures subscriber = result.subscriber();
         return String.format(Locale.ROOT, FORMAT,
             system,
             settings.rateText(),
+            flowControl(settings),
             loss,
             injected,
             millions(subscriber.doubleValue("deliveredPerSecond")),
@@ -56,6 +57,11 @@ final class ThroughputTable {
             figure(publisher, "unrecoverableSent"),
             result.kernelDrops() == KernelUdpDrops.UNKNOWN ? "?" : Long.toString(result.kernelDrops()),
             result.lossDropped());
+    }
+
+    /** nakcast's flow control, {@code min} or {@code max}; {@code -} for a peer. */
+    static String flowControl(RunSettings settings) {
+        return settings.system() == Contender.NAKCAST ? settings.flowControl().name().toLowerCase(Locale.ROOT) : "-";
     }
 
     static String percent(double fraction) {

@@ -7,12 +7,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0,
-        ByteSize.parse("128m"), 42, Payload.RAW);
+        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0.01, 0,
-        ByteSize.parse("128m"), 42, Payload.RAW);
+        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -36,7 +37,8 @@ class PeerComparisonTest {
         assertThat(table.lines().filter(line -> line.contains("1.0%")).findFirst().orElseThrow())
             .contains("2.000", "4.000", "0.50x").endsWith("-");
         assertThat(rows.get(1).toJson()).isEqualTo("{\"loss\": 0.010000, \"rateText\": \"128m/s\","
-            + " \"nakcast\": 2000000.000000, \"peers\": {\"aeron\": {\"deliveredPerSecond\": 4000000.000000,"
+            + " \"flowControl\": \"max\", \"nakcast\": 2000000.000000,"
+            + " \"peers\": {\"aeron\": {\"deliveredPerSecond\": 4000000.000000,"
             + " \"nakcastOverPeer\": 0.500000}, \"fast-cast\": {\"deliveredPerSecond\": null,"
             + " \"nakcastOverPeer\": null}}}");
     }
@@ -44,7 +46,7 @@ class PeerComparisonTest {
     @Test
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0.01, ByteSize.parse("128m"),
-            42, Payload.RAW);
+            FlowControlMode.MAX, 42, Payload.RAW);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();

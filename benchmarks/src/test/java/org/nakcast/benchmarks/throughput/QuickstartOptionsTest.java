@@ -61,20 +61,21 @@ class QuickstartOptionsTest {
 
     @Test
     void theCodecTravelsToTheChildJvms() {
-        final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, 0.01, 0.02, ByteSize.parse("64m"), 7,
-            "jdk-externalizable");
+        final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, 0.01, 0.02, ByteSize.parse("64m"),
+            FlowControlMode.MIN, 7, "jdk-externalizable");
 
         assertThat(RunSettings.fromArgs(settings.toArgs().toArray(String[]::new))).isEqualTo(settings);
         assertThatThrownBy(() -> RunSettings.fromArgs(new String[] {"system=nakcast", "seconds=1", "warmup=0",
-            "size=8", "loss=0", "injectedLoss=0", "rate=0", "seed=1"})).hasMessageContaining("codec=");
+            "size=8", "loss=0", "injectedLoss=0", "rate=0", "flowControl=MAX", "seed=1"}))
+            .hasMessageContaining("codec=");
     }
 
     @Test
     void aCodecRunPutsTheCodecOnThePricesTopicHeldToItsSlowestReceiver() {
-        final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0), 1, Payload.RAW)
-            .nodeConfig().topic(RunSettings.TOPIC);
-        final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0), 1, "kryo")
-            .nodeConfig().topic(RunSettings.TOPIC);
+        final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
+            FlowControlMode.MAX, 1, Payload.RAW).nodeConfig().topic(RunSettings.TOPIC);
+        final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
+            FlowControlMode.MIN, 1, "kryo").nodeConfig().topic(RunSettings.TOPIC);
 
         assertThat(raw.codec()).isEqualTo("flyweight");
         assertThat(raw.flowControl()).isEqualTo(FlowControlMode.MAX);

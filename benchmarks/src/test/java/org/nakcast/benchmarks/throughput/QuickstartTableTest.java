@@ -7,10 +7,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 
 class QuickstartTableTest {
     private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES, 0, 0,
-        new ByteSize(0), 42, "kryo");
+        new ByteSize(0), FlowControlMode.MIN, 42, "kryo");
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {

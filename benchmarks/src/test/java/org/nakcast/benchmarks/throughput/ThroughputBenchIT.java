@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  */
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
-        "\"system\": \"([a-z-]+)\", \"rate\": \\d+, \"rateText\": \"[^\"]+\", \"loss\": ([0-9.]+),"
+        "\"system\": \"([a-z-]+)\", \"rate\": \\d+, \"rateText\": \"[^\"]+\", \"flowControl\": \"[a-z-]+\","
+            + " \"loss\": ([0-9.]+),"
             + " \"injectedLoss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+,"
             + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
             + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+)");

@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 
 import picocli.CommandLine;
 
@@ -20,7 +22,7 @@ class ThroughputOptionsTest {
     void helpListsTheNewOptions() {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
-        assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "iptables");
+        assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables");
     }
 
     @Test
@@ -57,6 +59,18 @@ class ThroughputOptionsTest {
     }
 
     @Test
+    void flowControlIsMaxForRawBytesAndMinForACodecUnlessChosen() {
+        assertThat(plan().get(0).flowControl()).isEqualTo(FlowControlMode.MAX);
+        assertThat(plan("--codec", "kryo").get(0).flowControl()).isEqualTo(FlowControlMode.MIN);
+        final RunSettings held = plan("--flow-control", "min").get(0);
+        assertThat(held.flowControl()).isEqualTo(FlowControlMode.MIN);
+        assertThat(held.nodeConfig().topic(RunSettings.TOPIC).flowControl()).isEqualTo(FlowControlMode.MIN);
+        assertThat(held.nodeConfig().topic(RunSettings.TOPIC).history()).isEqualTo(ByteSize.parse("2m"));
+        assertThat(plan("--codec", "kryo", "--flow-control", "max").get(0).nodeConfig().topic(RunSettings.TOPIC)
+            .flowControl()).isEqualTo(FlowControlMode.MAX);
+    }
+
+    @Test
     void theRunTravelsToTheChildJvms() {
         final RunSettings aeron = plan("--peers", "--loss", "0.01").get(1);
 
@@ -74,6 +88,9 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--injected-loss", "-0.1"}, stream(out), stream(log)))
             .isEqualTo(ThroughputBench.BAD_OPTION);
         assertThat(text(log)).contains("--injected-loss must be within 0..1");
+        assertThat(ThroughputBench.run(new String[] {"--flow-control", "fast"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--flow-control must be min or max, was 'fast'");
         assertThat(text(out)).isEmpty();
     }
 

@@ -55,7 +55,9 @@ final class AeronPeer {
             .socketSndbufLength(SOCKET_BUFFER)
             .nakUnicastDelayNs(NAK_DELAY_NS)
             .nakMulticastGroupSize(1)
-            .nakMulticastMaxBackoffNs(NAK_MAX_BACKOFF_NS);
+            .nakMulticastMaxBackoffNs(NAK_MAX_BACKOFF_NS)
+            .retransmitUnicastLingerNs(NAK_MAX_BACKOFF_NS)
+            .initialWindowLength(SOCKET_BUFFER);
         return MediaDriver.launch(context);
     }
 
