@@ -44,16 +44,13 @@ import picocli.CommandLine.Option;
         + " fast-cast run per loss; one table row per run; the last line is JSON.")
 public final class ThroughputBench implements Callable<Integer> {
     /**
-     * The default send-rate cap: 128 MiB/s, about 1.76 M messages of 70 bytes per second. A raw
-     * run's topic has flow control {@code max}, so a publisher that outruns the subscriber (unpaced, or capped
-     * high while the subscriber's thread waits for a core) overflows the subscriber's socket buffer
-     * and its history, and the loss policy reports the gap. On a shared 2-core machine, 128m
-     * delivered everything at 0% and 1% loss in every run but one made under a load average of 6
-     * to 9; 192m lost messages in 3 of 5 runs without injected loss, and 224m and 256m in most:
-     * the default is the highest rate that stayed clean, so that the default run measures the
-     * transport and not the machine's scheduling.
+     * The default send-rate cap: none. Every topic of a run is on flow control {@code min} unless
+     * {@code --flow-control max} says otherwise, so the subscriber's position, not a cap, holds the
+     * publisher back, and an unpaced run measures the most the transport delivers with nothing lost.
+     * A cap ({@code --rate}) is for finding what a rate costs; with {@code max} it is what keeps a
+     * publisher from outrunning its subscriber (README: "Rates and flow control").
      */
-    static final String DEFAULT_RATE = "128m";
+    static final String DEFAULT_RATE = "0";
     /** The exit status for a bad option (sysexits' EX_USAGE). */
     static final int BAD_OPTION = 64;
 
@@ -98,13 +95,16 @@ public final class ThroughputBench implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = DEFAULT_RATE, split = ",", paramLabel = "BYTES/S",
         converter = ByteSizeConverter.class,
         description = "the publisher's send-rate cap in bytes per second, with k, m or g (x1024), or 0 for"
-            + " unpaced; a list runs each in turn (default: ${DEFAULT-VALUE}, a rate the subscriber keeps up with)")
+            + " unpaced; a list runs each in turn (default: ${DEFAULT-VALUE}: flow control holds the publisher to the"
+            + " subscriber)")
     private List<ByteSize> rates;
 
     @Option(names = "--flow-control", paramLabel = "MODE",
-        description = "nakcast's topic: max (the publisher at its own pace, the default for raw bytes) or min (held"
-            + " to its slowest receiver, with a " + RunSettings.HELD_HISTORY + " history; the default for a codec)."
-            + " With one receiver, min is what Aeron's default multicast flow control does")
+        defaultValue = "min",
+        description = "nakcast's topic: min (held to its slowest receiver, with a " + RunSettings.HELD_HISTORY
+            + " history; the default) or max (the publisher at its own pace, the topic's own history: with --rate 0 it"
+            + " outruns the subscriber, and the loss events say what it lost). With one receiver, min is what Aeron's"
+            + " default multicast flow control does (default: ${DEFAULT-VALUE})")
     private String flowControl;
 
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
@@ -208,9 +208,6 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     private FlowControlMode flowControlMode() {
-        if (flowControl == null) {
-            return Payload.RAW.equals(codec) ? FlowControlMode.MAX : FlowControlMode.MIN;
-        }
         if ("min".equals(flowControl)) {
             return FlowControlMode.MIN;
         }

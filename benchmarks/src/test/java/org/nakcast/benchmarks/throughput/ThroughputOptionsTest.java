@@ -59,15 +59,16 @@ class ThroughputOptionsTest {
     }
 
     @Test
-    void flowControlIsMaxForRawBytesAndMinForACodecUnlessChosen() {
-        assertThat(plan().get(0).flowControl()).isEqualTo(FlowControlMode.MAX);
-        assertThat(plan("--codec", "kryo").get(0).flowControl()).isEqualTo(FlowControlMode.MIN);
-        final RunSettings held = plan("--flow-control", "min").get(0);
+    void flowControlIsMinAndUnpacedUnlessChosen() {
+        final RunSettings held = plan().get(0);
+        assertThat(held.sendRate().isZero()).isTrue();
         assertThat(held.flowControl()).isEqualTo(FlowControlMode.MIN);
+        assertThat(plan("--codec", "kryo").get(0).flowControl()).isEqualTo(FlowControlMode.MIN);
         assertThat(held.nodeConfig().topic(RunSettings.TOPIC).flowControl()).isEqualTo(FlowControlMode.MIN);
         assertThat(held.nodeConfig().topic(RunSettings.TOPIC).history()).isEqualTo(ByteSize.parse("2m"));
         assertThat(plan("--codec", "kryo", "--flow-control", "max").get(0).nodeConfig().topic(RunSettings.TOPIC)
             .flowControl()).isEqualTo(FlowControlMode.MAX);
+        assertThat(plan("--rate", "128m").get(0).sendRate()).isEqualTo(ByteSize.parse("128m"));
     }
 
     @Test
