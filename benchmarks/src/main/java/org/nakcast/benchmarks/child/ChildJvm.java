@@ -18,7 +18,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * A child JVM started with the same {@code java} executable, the same JVM flags (those of
  * {@code ops/jvm.options} among them) and the same class path as this one. It inherits this
- * process's network namespace. Its standard output is read line by line on a daemon thread:
+ * process's network namespace. Unless this JVM's flags choose a garbage collector, the child runs
+ * the serial one ({@link #collector()}): on a machine of two cores the JVM's default, G1, spends a
+ * share of them on its own threads and barriers that an allocating codec misses (the JDK codecs
+ * carried about a fifth more messages end to end with it). Its standard output is read line by line on a daemon thread:
  * protocol lines ({@link ChildProtocol}) are handed to {@link #await}, anything else goes to
  * standard error with the child's name in front; its standard error is inherited.
  */
@@ -26,6 +29,8 @@ public final class ChildJvm implements AutoCloseable {
     /** System properties the children get on top of this JVM's flags. */
     private static final List<String> CHILD_PROPERTIES = List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
     private static final String EOF = "\u0000EOF";
+    /** The collector a child runs when this JVM's flags name none. */
+    private static final String DEFAULT_COLLECTOR_FLAG = "-XX:+UseSerialGC";
 
     private final String name;
     private final Process process;
@@ -69,6 +74,9 @@ public final class ChildJvm implements AutoCloseable {
         final List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(inheritedJvmFlags());
+        if (!choosesCollector(inheritedJvmFlags())) {
+            command.add(DEFAULT_COLLECTOR_FLAG);
+        }
         command.addAll(CHILD_PROPERTIES);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
@@ -78,6 +86,30 @@ public final class ChildJvm implements AutoCloseable {
             .redirectError(ProcessBuilder.Redirect.INHERIT)
             .start();
         return new ChildJvm(name, process, passThrough);
+    }
+
+    /**
+     * The garbage collector flag the children run with: the one among this JVM's flags, or
+     * {@value #DEFAULT_COLLECTOR_FLAG}; for the figures' header.
+     */
+    public static String collector() {
+        return inheritedJvmFlags().stream().filter(ChildJvm::isCollectorFlag).reduce((first, last) -> last)
+            .orElse(DEFAULT_COLLECTOR_FLAG);
+    }
+
+    /** The collector the children run, as a line for the progress output. */
+    public static String collectorNote() {
+        return "child JVMs collect garbage with " + collector()
+            + " (name a collector among the JVM flags to change it)";
+    }
+
+    private static boolean choosesCollector(List<String> flags) {
+        return flags.stream().anyMatch(ChildJvm::isCollectorFlag);
+    }
+
+    /** {@code -XX:+UseSerialGC}, {@code -XX:+UseG1GC}, {@code -XX:+UseZGC} and the like. */
+    static boolean isCollectorFlag(String flag) {
+        return flag.startsWith("-XX:+Use") && flag.endsWith("GC");
     }
 
     /** This JVM's flags (the launcher has expanded {@code @argfiles}), less a debugger agent's port. */

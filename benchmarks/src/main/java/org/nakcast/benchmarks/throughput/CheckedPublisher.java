@@ -22,7 +22,8 @@ public final class CheckedPublisher {
      * Offers, says how many, waits for STOP.
      *
      * @param publisher offers message n as the system under test does
-     * @return the offer figures: {@code offered}, {@code offeredPerSecond} (median after the warm-up)
+     * @return the offer figures: {@code offered}, {@code offeredPerSecond} and {@code cpuCores} (medians after
+     *     the warm-up)
      * @throws IOException if the orchestrator goes away
      */
     public static Figures offerUntilStop(RunSettings run, SequencedPublisher publisher) throws IOException {
@@ -33,6 +34,7 @@ public final class CheckedPublisher {
         ChildProtocol.await(in, ChildProtocol.STOP);
         return new Figures()
             .put("offered", offered)
-            .put("offeredPerSecond", loop.offeredPerSecond().median(run.warmupSeconds(), run.seconds()));
+            .put("offeredPerSecond", loop.offeredPerSecond().median(run.warmupSeconds(), run.seconds()))
+            .put("cpuCores", ProcessCpu.cores(loop.cpuNanosPerSecond(), run.warmupSeconds(), run.seconds()));
     }
 }

@@ -44,7 +44,7 @@ public final class CheckedSubscriber {
      * Says READY, waits to be told how many messages were offered, then waits until each is
      * accounted for or delivery stalls, and stops the sampler.
      *
-     * @return the delivery figures: per-second rates, delivered, lost, skipped, sequence errors
+     * @return the delivery figures: per-second rates, the cores used, delivered, lost, skipped, sequence errors
      * @throws IOException if the orchestrator goes away
      * @throws InterruptedException if interrupted while waiting
      */
@@ -58,6 +58,7 @@ public final class CheckedSubscriber {
         return new Figures()
             .put("deliveredPerSecond", perSecond.median(run.warmupSeconds(), run.seconds()))
             .put("deliveredPerSecondMean", mean(perSecond))
+            .put("cpuCores", ProcessCpu.cores(sampler.cpuNanos(), run.warmupSeconds(), run.seconds()))
             .put("measuredSeconds", (long) Math.max(0, Math.min(perSecond.size() - run.warmupSeconds(),
                 run.seconds())))
             .put("delivered", checker.delivered())

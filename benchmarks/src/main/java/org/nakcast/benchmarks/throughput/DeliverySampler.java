@@ -3,10 +3,11 @@ package org.nakcast.benchmarks.throughput;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A daemon thread that reads the subscriber's delivered count once a second, starting from the
- * first message, so that the warm-up and measured seconds line up with the publisher's (which
- * start with its first offer). Seconds are measured on {@link System#nanoTime()} from the first
- * message, not from the previous sample, so they do not drift.
+ * A daemon thread that reads the subscriber's delivered count, and the CPU time its JVM has used
+ * ({@link ProcessCpu}), once a second, starting from the first message, so that the warm-up and
+ * measured seconds line up with the publisher's (which start with its first offer). Seconds are
+ * measured on {@link System#nanoTime()} from the first message, not from the previous sample, so
+ * they do not drift.
  */
 final class DeliverySampler implements Runnable {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -14,6 +15,7 @@ final class DeliverySampler implements Runnable {
 
     private final DeliveryChecker checker;
     private final PerSecondCounts counts;
+    private final PerSecondCounts cpuNanos;
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -24,6 +26,7 @@ final class DeliverySampler implements Runnable {
     DeliverySampler(DeliveryChecker checker, int capacitySeconds) {
         this.checker = checker;
         this.counts = new PerSecondCounts(capacitySeconds);
+        this.cpuNanos = new PerSecondCounts(capacitySeconds);
         this.thread = new Thread(this, "delivery-sampler");
         thread.setDaemon(true);
     }
@@ -50,6 +53,7 @@ final class DeliverySampler implements Runnable {
                 continue;
             }
             counts.record(checker.delivered());
+            cpuNanos.record(ProcessCpu.nanos());
             nextNs += NANOS_PER_SECOND;
         }
     }
@@ -64,5 +68,10 @@ final class DeliverySampler implements Runnable {
         running = false;
         thread.join();
         return counts;
+    }
+
+    /** The JVM's CPU nanoseconds used by the end of each second; read after {@link #stop()}. */
+    PerSecondCounts cpuNanos() {
+        return cpuNanos;
     }
 }

@@ -6,10 +6,11 @@ import org.nakcast.transport.RawPublication;
 
 /**
  * The publisher's hot loop: offers messages numbered 0, 1, 2, ... ({@link SequencedPublisher}) as
- * fast as the publication takes them, for a given number of seconds, and records how many it had
- * offered at the end of each second. On back-pressure, or while a flow-controlled topic has heard
- * no receiver yet, it backs off (spin, yield, then park up to 1 ms) so that on a small machine the
- * node's own thread gets the CPU. Allocates nothing while it runs.
+ * fast as the publication takes them, for a given number of seconds, and records at the end of
+ * each second how many it had offered and the CPU time its JVM had used ({@link ProcessCpu}). On
+ * back-pressure, or while a flow-controlled topic has heard no receiver yet, it backs off (spin,
+ * yield, then park up to 1 ms) so that on a small machine the node's own thread gets the CPU.
+ * Allocates nothing while it runs.
  */
 final class PublisherLoop {
     private static final long NANOS_PER_SECOND = 1_000_000_000L;
@@ -20,6 +21,7 @@ final class PublisherLoop {
     private final int seconds;
     private final IdleStrategy idle = new BackoffIdleStrategy();
     private final PerSecondCounts offeredPerSecond;
+    private final PerSecondCounts cpuNanosPerSecond;
 
     /**
      * @param publisher offers each message
@@ -29,6 +31,7 @@ final class PublisherLoop {
         this.publisher = publisher;
         this.seconds = seconds;
         this.offeredPerSecond = new PerSecondCounts(seconds);
+        this.cpuNanosPerSecond = new PerSecondCounts(seconds);
     }
 
     /**
@@ -59,6 +62,7 @@ final class PublisherLoop {
             final long nowNs = System.nanoTime();
             while (nowNs >= nextSecondNs) {
                 offeredPerSecond.record(sequence);
+                cpuNanosPerSecond.record(ProcessCpu.nanos());
                 nextSecondNs += NANOS_PER_SECOND;
             }
             if (nowNs >= endNs) {
@@ -70,5 +74,10 @@ final class PublisherLoop {
     /** Messages offered by the end of each second of {@link #run()}. */
     PerSecondCounts offeredPerSecond() {
         return offeredPerSecond;
+    }
+
+    /** The JVM's CPU nanoseconds used by the end of each second of {@link #run()}. */
+    PerSecondCounts cpuNanosPerSecond() {
+        return cpuNanosPerSecond;
     }
 }

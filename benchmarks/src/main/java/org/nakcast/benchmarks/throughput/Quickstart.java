@@ -108,6 +108,7 @@ public final class Quickstart implements Callable<Integer> {
             log.println("ops/quickstart: " + refusal);
             return 3;
         }
+        log.println(ChildJvm.collectorNote());
         out.print(QuickstartTable.header());
         out.flush();
         final List<QuickstartRow> rows = new ArrayList<>();

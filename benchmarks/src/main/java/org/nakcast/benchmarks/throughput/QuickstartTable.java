@@ -3,6 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 
 /**
@@ -90,6 +91,7 @@ final class QuickstartTable {
     static String json(RunSettings settings, List<QuickstartRow> rows) {
         final StringBuilder json = new StringBuilder("{\"command\": \"quickstart\"")
             .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors())
+            .append(", \"collector\": \"").append(ChildJvm.collector()).append('"')
             .append(", \"seconds\": ").append(settings.seconds())
             .append(", \"warmup\": ").append(settings.warmupSeconds())
             .append(", \"rate\": ").append(settings.sendRate().bytes())

@@ -152,6 +152,7 @@ public final class ThroughputBench implements Callable<Integer> {
             log.println("ops/throughput: " + ex.getMessage());
             return BAD_OPTION;
         }
+        log.println(ChildJvm.collectorNote());
         final Figures codecSpeed = codecSpeed(runs.get(0));
         out.print(ThroughputTable.header());
         out.flush();

@@ -2,17 +2,19 @@ package org.nakcast.benchmarks.throughput;
 
 import java.util.List;
 import java.util.Locale;
+import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 
 /**
  * The throughput table: one row per run, printed as each run ends, and the whole invocation as
  * one JSON object for scripts. Rates are millions of messages per second, medians of the
- * per-second rates after the warm-up. A figure a system does not have (a peer's NAK counters) is
+ * per-second rates after the warm-up; {@code pub cpu} and {@code sub cpu} are the cores each side's
+ * JVM used per measured second (median). A figure a system does not have (a peer's NAK counters) is
  * {@code -}.
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %3s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s%n";
+        "%-9s %-10s %3s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
 
     private ThroughputTable() {
     }
@@ -21,7 +23,7 @@ final class ThroughputTable {
     static String header() {
         return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "loss", "inj", "recv M/s", "offer M/s",
             "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
-            "back-press", "unrecov", "kern drops", "rule drops");
+            "back-press", "unrecov", "kern drops", "rule drops", "pub cpu", "sub cpu");
     }
 
     /** One run's row. */
@@ -56,7 +58,15 @@ final class ThroughputTable {
             figure(publisher, "backPressure"),
             figure(publisher, "unrecoverableSent"),
             result.kernelDrops() == KernelUdpDrops.UNKNOWN ? "?" : Long.toString(result.kernelDrops()),
-            result.lossDropped());
+            result.lossDropped(),
+            cores(publisher),
+            cores(subscriber));
+    }
+
+    /** The cores a side's JVM used per measured second, {@code -} where it could not tell. */
+    private static String cores(Figures side) {
+        final double cores = side.asMap().containsKey("cpuCores") ? side.doubleValue("cpuCores") : Double.NaN;
+        return Double.isNaN(cores) ? "-" : String.format(Locale.ROOT, "%.2f", cores);
     }
 
     /** nakcast's flow control, {@code min} or {@code max}; {@code -} for a peer. */
@@ -92,7 +102,8 @@ final class ThroughputTable {
             .append(", \"warmup\": ").append(base.warmupSeconds())
             .append(", \"size\": ").append(base.messageLength())
             .append(", \"seed\": ").append(base.seed())
-            .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors());
+            .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors())
+            .append(", \"collector\": \"").append(ChildJvm.collector()).append('"');
         if (codecSpeed != null) {
             json.append(", \"codecSpeed\": {\"encodePerSecond\": ")
                 .append(Figures.format(codecSpeed.doubleValue("encodePerSecond")))
