@@ -58,6 +58,10 @@ final class TopicChecks {
                 checkAtLeastTwoHeartbeats(topic, "flow-control-timeout", topic.flowControlTimeout(), path,
                     "one late status drops a live receiver");
             }
+            if (topic.maxPublishers() < 1) {
+                problems.add(KeyPaths.child(path, "max-publishers"),
+                    "max-publishers must be at least 1 (was " + topic.maxPublishers() + ")");
+            }
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
         }
     }

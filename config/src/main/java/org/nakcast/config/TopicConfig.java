@@ -29,6 +29,10 @@ import java.util.List;
  *     {@link DeliveryMode#RECEIVER_THREAD}
  * @param deliveryQueue with delivery {@code queue}, the queue's size per subscription; default
  *     {@code 4m}, at least 64 datagrams of the topic's transport
+ * @param maxPublishers the most publisher streams a receiver keeps on this topic at once; default
+ *     {@value #DEFAULT_MAX_PUBLISHERS}. Datagrams of a further session are dropped and counted until
+ *     a stream ends, so forged or runaway session ids cannot grow a receiver's memory without bound:
+ *     each stream may hold up to a reorder window (logged at start)
  * @param allowedClasses the classes an object codec (JDK, FST, Kryo) may decode, as binary
  *     class names; default none. Decoding untrusted bytes is an attack surface: list exactly the
  *     message classes
@@ -47,6 +51,7 @@ public record TopicConfig(
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
     @JsonProperty("delivery") DeliveryMode delivery,
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
+    @JsonProperty("max-publishers") Integer maxPublishers,
     @JsonProperty("allowed-classes") List<String> allowedClasses) {
 
     /** The default history per topic. */
@@ -69,6 +74,8 @@ public record TopicConfig(
     public static final DeliveryMode DEFAULT_DELIVERY = DeliveryMode.RECEIVER_THREAD;
     /** The default delivery queue per subscription. */
     public static final ByteSize DEFAULT_DELIVERY_QUEUE = ByteSize.parse("4m");
+    /** The default number of publisher streams a receiver keeps per topic. */
+    public static final int DEFAULT_MAX_PUBLISHERS = 64;
 
     /** Applies the defaults for what is null and copies the class list. */
     public TopicConfig {
@@ -81,6 +88,7 @@ public record TopicConfig(
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
         delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
+        maxPublishers = maxPublishers == null ? DEFAULT_MAX_PUBLISHERS : maxPublishers;
         allowedClasses = Lists.copyOf(allowedClasses);
     }
 
@@ -93,7 +101,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -103,7 +111,7 @@ public record TopicConfig(
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -113,7 +121,7 @@ public record TopicConfig(
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -123,7 +131,7 @@ public record TopicConfig(
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -133,7 +141,7 @@ public record TopicConfig(
     public TopicConfig withFlowControlTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             timeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -143,7 +151,7 @@ public record TopicConfig(
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, policy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -153,7 +161,7 @@ public record TopicConfig(
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, policy, publisherTimeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -163,7 +171,7 @@ public record TopicConfig(
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, timeout,
-            delivery, deliveryQueue, allowedClasses);
+            delivery, deliveryQueue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -173,7 +181,7 @@ public record TopicConfig(
      */
     public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, maxPublishers, allowedClasses);
     }
 
     /**
@@ -183,6 +191,16 @@ public record TopicConfig(
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, classNames);
+            delivery, deliveryQueue, maxPublishers, classNames);
+    }
+
+    /**
+     * @param streams the most publisher streams a receiver keeps on this topic at once
+     * @return this topic with that limit
+     */
+    public TopicConfig withMaxPublishers(int streams) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            delivery, deliveryQueue, streams, allowedClasses);
     }
 }

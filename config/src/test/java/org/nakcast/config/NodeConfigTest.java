@@ -118,6 +118,21 @@ class NodeConfigTest {
     }
 
     @Test
+    void aTopicKeepsAtLeastOnePublisherStream() {
+        assertThat(PRICES.maxPublishers()).isEqualTo(TopicConfig.DEFAULT_MAX_PUBLISHERS);
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withMaxPublishers(0)));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].max-publishers");
+            assertThat(problem.message()).isEqualTo("max-publishers must be at least 1 (was 0)");
+        });
+        assertThat(new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withMaxPublishers(1))).conclude(FAKE_CONTEXT)
+            .topic("prices").maxPublishers()).isEqualTo(1);
+    }
+
+    @Test
     void timeoutsShorterThanTwoHeartbeatsAreProblems() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
             List.of(PRICES.withHeartbeat(Duration.ofMillis(100)).withPublisherTimeout(Duration.ofMillis(150))

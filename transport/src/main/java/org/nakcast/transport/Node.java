@@ -224,7 +224,7 @@ public final class Node implements AutoCloseable {
         final SubscriptionSettings settings = new SubscriptionSettings(
             topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
             topic.lateJoin(), topic.heartbeat().toNanos(),
-            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0);
+            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers());
         final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
             ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
         if (queue == null) {
@@ -233,10 +233,10 @@ public final class Node implements AutoCloseable {
             receiver.addSubscription(settings, queue, queue, queue);
         }
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
-                + " publisher stream), delivery {}",
+                + " publisher stream, taken at its first gap), at most {} publisher streams, delivery {}",
             config.node().name(), topicName, topic.id(), settings.address().describeSetup(),
             streamSettings.reorderWindowCapacity(),
-            (long) streamSettings.reorderWindowCapacity() * streamSettings.maxDatagramLength(),
+            (long) streamSettings.reorderWindowCapacity() * streamSettings.maxDatagramLength(), topic.maxPublishers(),
             queue == null ? "on the receiving thread" : "through a queue of " + queue.capacity() + " bytes");
         return new Subscription(topicName, topic.id(), queue == null ? handler : queue, receiver, queue);
     }

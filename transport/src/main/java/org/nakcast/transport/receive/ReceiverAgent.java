@@ -235,6 +235,11 @@ public final class ReceiverAgent implements Agent {
         }
         InboundStream stream = topic.stream(header.sessionId());
         if (stream == null) {
+            if (topic.isFull()) {
+                counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
+                topic.onSessionRefused(header.sessionId());
+                return;
+            }
             stream = join(topic, type, buffer, nowNs);
             if (stream == null) {
                 return;

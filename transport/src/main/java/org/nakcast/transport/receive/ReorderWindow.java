@@ -13,6 +13,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * {@code s & (capacity - 1)}. Each slot remembers the sequence it holds, so a slot left behind by
  * a delivered or skipped datagram never answers for a later sequence and nothing needs clearing.
  *
+ * <p>The off-heap slots are taken at the first {@link #store}: a stream that never sees a gap, and a
+ * session forged with a datagram or two, costs only the slot bookkeeping.
+ *
  * <p>The caller keeps sequences in [expected, expected + capacity): two of them never share a slot.
  */
 final class ReorderWindow {
@@ -20,7 +23,7 @@ final class ReorderWindow {
 
     private final int mask;
     private final int slotLength;
-    private final UnsafeBuffer slots;
+    private final UnsafeBuffer slots = new UnsafeBuffer(new byte[0]);
     private final long[] slotSequence;
     private final int[] slotDatagramLength;
 
@@ -31,7 +34,6 @@ final class ReorderWindow {
     ReorderWindow(int capacity, int slotLength) {
         this.mask = capacity - 1;
         this.slotLength = slotLength;
-        this.slots = new UnsafeBuffer(ByteBuffer.allocateDirect(capacity * slotLength));
         this.slotSequence = new long[capacity];
         this.slotDatagramLength = new int[capacity];
         Arrays.fill(slotSequence, EMPTY);
@@ -39,7 +41,14 @@ final class ReorderWindow {
 
     /** Frees the off-heap slots now rather than at some later GC; the window is unusable after. */
     void free() {
-        BufferUtil.free(slots.byteBuffer());
+        if (isAllocated()) {
+            BufferUtil.free(slots.byteBuffer());
+        }
+    }
+
+    /** Whether the off-heap slots were taken: after the first {@link #store}. */
+    boolean isAllocated() {
+        return slots.capacity() > 0;
     }
 
     /** How many datagrams the window holds at most. */
@@ -59,6 +68,9 @@ final class ReorderWindow {
 
     /** Copies datagram {@code sequence} into its slot; its length must {@link #fits fit}. */
     void store(long sequence, DirectBuffer buffer, int offset, int length) {
+        if (!isAllocated()) {
+            slots.wrap(ByteBuffer.allocateDirect(capacity() * slotLength));
+        }
         final int slot = slot(sequence);
         slots.putBytes(slot * slotLength, buffer, offset, length);
         slotSequence[slot] = sequence;

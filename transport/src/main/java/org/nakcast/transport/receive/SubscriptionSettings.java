@@ -18,9 +18,11 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param statusKeepAliveNs with flow control {@code min}, the longest time between two STATUS of a
  *     stream (the topic's heartbeat); 0 when the topic's flow control is {@code max} and no STATUS
  *     is sent
+ * @param maxPublishers the most publisher streams kept at once; a further session's datagrams are
+ *     refused until one ends
  */
 public record SubscriptionSettings(
     String topicName, int topicId, MulticastAddress address, InboundStreamSettings streamSettings,
     long publisherTimeoutNs,
-    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs) {
+    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers) {
 }

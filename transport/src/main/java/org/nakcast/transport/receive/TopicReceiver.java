@@ -11,6 +11,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.status.SystemCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,8 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     private final ReceiverAgent.ReceivingTransport transport;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
     private final List<Subscriber> subscribers = new ArrayList<>();
+    /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
+    private boolean refusing;
 
     TopicReceiver(SubscriptionSettings settings, ReceiverAgent.ReceivingTransport transport) {
         this.settings = settings;
@@ -56,6 +59,23 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
 
     void removeStream(int sessionId) {
         streamsBySession.remove(sessionId);
+        refusing = false;
+    }
+
+    /** Whether the topic keeps as many streams as it may: a new session must wait for one to end. */
+    boolean isFull() {
+        return streamsBySession.size() >= settings.maxPublishers();
+    }
+
+    /** Logs, once until a stream ends, that a new session was turned away. */
+    void onSessionRefused(int sessionId) {
+        if (!refusing) {
+            refusing = true;
+            LOG.warn("topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of session {}"
+                    + " and any other new session are dropped (counted as '{}') until a stream ends",
+                settings.topicName(), settings.topicId(), streamsBySession.size(), sessionId,
+                SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
+        }
     }
 
     void add(MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {

@@ -65,7 +65,9 @@ public enum SystemCounter {
     /** In-order datagrams a stream held back because a subscription's delivery queue was full. */
     DELIVERY_QUEUE_FULL(28, "datagrams held for a full delivery queue"),
     /** Stream counters the counters file had no room for: those streams' positions are not visible outside. */
-    STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file");
+    STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file"),
+    /** Datagrams of a new publisher session dropped because its topic already keeps {@code max-publishers} streams. */
+    PUBLISHER_STREAMS_REFUSED(30, "datagrams of refused publisher streams");
 
     private final int typeId;
     private final String label;

@@ -9,11 +9,15 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.SystemNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.media.MulticastAddress;
@@ -38,12 +42,12 @@ class ReceiverAgentSocketsIT {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
                     "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
-                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0),
+                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64),
                     (buffer, offset, length, header) -> { }, new StreamEventListener() { }, DeliveryGate.OPEN);
             }
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
-            sender.send(heartbeat(), new InetSocketAddress(address.group(), PORT));
+            sender.send(heartbeat(5, 1), new InetSocketAddress(address.group(), PORT));
 
             final long deadlineMs = System.currentTimeMillis() + 2_000;
             while (counters.get(SystemCounter.DATAGRAMS_RECEIVED) == 0 && System.currentTimeMillis() < deadlineMs) {
@@ -59,12 +63,69 @@ class ReceiverAgentSocketsIT {
         }
     }
 
-    private static ByteBuffer heartbeat() {
+    @Test
+    void aTopicKeepsAtMostMaxPublishersStreamsAndTakesANewOneWhenOneEnds() throws Exception {
+        final MulticastAddress address = new MulticastAddress(NetworkInterface.getByName("lo"),
+            InetAddress.getByName("239.255.10.3"), PORT + 2, PORT + 3, 0, 1 << 20, 1 << 20);
+        final ReceiverAgent agent = new ReceiverAgent(
+            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
+        final List<Integer> started = new CopyOnWriteArrayList<>();
+        final List<Integer> gone = new CopyOnWriteArrayList<>();
+        final StreamEventListener events = new StreamEventListener() {
+            @Override
+            public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+                started.add(sessionId);
+            }
+
+            @Override
+            public void onPublisherGone(PublisherGone event) {
+                gone.add(event.sessionId());
+            }
+        };
+        final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
+        try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
+            agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
+                300_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2), (buffer, offset, length, header) -> { },
+                events, DeliveryGate.OPEN);
+            sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
+            sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
+            for (int session = 11; session <= 13; session++) {
+                sender.send(heartbeat(session, session * 100L), group);
+            }
+            driveUntil(agent, () -> counters.get(SystemCounter.DATAGRAMS_RECEIVED) == 3);
+
+            assertThat(started).as("streams started").containsExactly(11, 12);
+            assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).as("datagrams refused").isEqualTo(1);
+
+            driveUntil(agent, () -> gone.size() == 2);
+            sender.send(heartbeat(13, 1300L), group);
+            driveUntil(agent, () -> started.size() == 3);
+
+            assertThat(gone).as("silent streams ended").containsExactlyInAnyOrder(11, 12);
+            assertThat(started).as("the refused session, once there is room").containsExactly(11, 12, 13);
+            assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(1);
+        } finally {
+            agent.onClose();
+        }
+    }
+
+    /** Runs the agent until {@code done} holds, failing after 5 s. */
+    private static void driveUntil(ReceiverAgent agent, BooleanSupplier done) throws Exception {
+        final long deadlineMs = System.currentTimeMillis() + 5_000;
+        while (!done.getAsBoolean()) {
+            assertThat(System.currentTimeMillis()).as("waited 5 s").isLessThan(deadlineMs);
+            agent.doWork();
+            Thread.sleep(1);
+        }
+    }
+
+    private static ByteBuffer heartbeat(int sessionId, long publisherId) {
         final ByteBuffer bytes = ByteBuffer.allocateDirect(HeartbeatFlyweight.HEARTBEAT_LENGTH);
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(new UnsafeBuffer(bytes), 0);
-        heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, 5, 1, -1);
+        heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, 1, -1);
         heartbeat.oldestSequence(0);
+        heartbeat.publisherId(publisherId);
         return bytes;
     }
 }

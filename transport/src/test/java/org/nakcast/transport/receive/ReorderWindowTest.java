@@ -52,6 +52,19 @@ class ReorderWindowTest {
     }
 
     @Test
+    void theSlotsAreTakenAtTheFirstStoreAndFreedOnce() {
+        assertThat(window.isAllocated()).isFalse();
+        window.free();
+
+        window.store(1, bytes(4, 9), 0, 4);
+
+        assertThat(window.isAllocated()).isTrue();
+        assertThat(window.buffer().capacity()).isEqualTo(4 * 16);
+        assertThat(window.buffer().getByte(window.offsetOf(1) + 3)).isEqualTo((byte) 9);
+        window.free();
+    }
+
+    @Test
     void aDatagramFitsUpToTheSlotLength() {
         assertThat(window.fits(16)).isTrue();
         assertThat(window.fits(17)).isFalse();
