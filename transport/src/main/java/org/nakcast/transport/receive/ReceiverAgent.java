@@ -170,12 +170,21 @@ public final class ReceiverAgent implements Agent {
      */
     private void identify(TopicReceiver topic, InboundStream stream, long publisherId, long nowNs) {
         stream.identify(publisherId);
+        endEarlierSessions(topic, publisherId, stream.sessionId(), nowNs);
+    }
+
+    /**
+     * Ends the streams of {@code publisherId} on the topic, other than {@code newSessionId}, that have
+     * been silent for more than a heartbeat: that publisher restarted as the new session.
+     */
+    private void endEarlierSessions(TopicReceiver topic, long publisherId, int newSessionId, long nowNs) {
         final long heartbeatNs = topic.settings().heartbeatNs();
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream other = streams.get(i);
-            if (other != stream && other.topicId() == stream.topicId() && other.isIdentified()
-                && other.publisherId() == publisherId && nowNs - other.lastHeardNs() > heartbeatNs) {
-                end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), stream.sessionId());
+            if (other.sessionId() != newSessionId && other.topicId() == topic.settings().topicId()
+                && other.isIdentified() && other.publisherId() == publisherId
+                && nowNs - other.lastHeardNs() > heartbeatNs) {
+                end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), newSessionId);
             }
         }
     }
@@ -235,6 +244,10 @@ public final class ReceiverAgent implements Agent {
         }
         InboundStream stream = topic.stream(header.sessionId());
         if (stream == null) {
+            if (topic.isFull() && type == FrameType.HEARTBEAT.code()) {
+                heartbeat.wrap(buffer, 0);
+                endEarlierSessions(topic, heartbeat.publisherId(), header.sessionId(), nowNs);
+            }
             if (topic.isFull()) {
                 counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
                 topic.onSessionRefused(header.sessionId());

@@ -64,13 +64,13 @@ class ReceiverAgentSocketsIT {
     }
 
     @Test
-    void aTopicKeepsAtMostMaxPublishersStreamsAndTakesANewOneWhenOneEnds() throws Exception {
+    void aTopicKeepsAtMostMaxPublishersStreamsYetHearsARestartAndTakesANewOneWhenOneEnds() throws Exception {
         final MulticastAddress address = new MulticastAddress(NetworkInterface.getByName("lo"),
             InetAddress.getByName("239.255.10.3"), PORT + 2, PORT + 3, 0, 1 << 20, 1 << 20);
         final ReceiverAgent agent = new ReceiverAgent(
             SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
         final List<Integer> started = new CopyOnWriteArrayList<>();
-        final List<Integer> gone = new CopyOnWriteArrayList<>();
+        final List<PublisherGone> gone = new CopyOnWriteArrayList<>();
         final StreamEventListener events = new StreamEventListener() {
             @Override
             public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
@@ -79,13 +79,13 @@ class ReceiverAgentSocketsIT {
 
             @Override
             public void onPublisherGone(PublisherGone event) {
-                gone.add(event.sessionId());
+                gone.add(event);
             }
         };
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
         try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
-                300_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2), (buffer, offset, length, header) -> { },
+                1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2), (buffer, offset, length, header) -> { },
                 events, DeliveryGate.OPEN);
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
@@ -97,12 +97,24 @@ class ReceiverAgentSocketsIT {
             assertThat(started).as("streams started").containsExactly(11, 12);
             assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).as("datagrams refused").isEqualTo(1);
 
-            driveUntil(agent, () -> gone.size() == 2);
-            sender.send(heartbeat(13, 1300L), group);
+            final long silentSinceNs = System.nanoTime();
+            driveUntil(agent, () -> System.nanoTime() - silentSinceNs > 200_000_000L);
+            sender.send(heartbeat(14, 1100L), group);
             driveUntil(agent, () -> started.size() == 3);
 
-            assertThat(gone).as("silent streams ended").containsExactlyInAnyOrder(11, 12);
-            assertThat(started).as("the refused session, once there is room").containsExactly(11, 12, 13);
+            assertThat(started).as("publisher 1100 restarted as session 14").containsExactly(11, 12, 14);
+            assertThat(gone).singleElement().satisfies(event -> {
+                assertThat(event.sessionId()).isEqualTo(11);
+                assertThat(event.cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
+            });
+
+            driveUntil(agent, () -> gone.size() == 3);
+            sender.send(heartbeat(13, 1300L), group);
+            driveUntil(agent, () -> started.size() == 4);
+
+            assertThat(gone).extracting(PublisherGone::sessionId).as("silent streams ended")
+                .containsExactly(11, 12, 14);
+            assertThat(started).as("the refused session, once there is room").containsExactly(11, 12, 14, 13);
             assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(1);
         } finally {
             agent.onClose();
