@@ -35,6 +35,7 @@ class SteadyStateAllocationIT {
     /** Spans three 1408-byte datagrams, so every such message is fragmented and reassembled. */
     private static final int LARGE = 3_000;
     private static final int ROUNDS = 100_000;
+    private static final int MAX_SETTLING_WINDOWS = 20;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -51,11 +52,8 @@ class SteadyStateAllocationIT {
             final Driver driver = new Driver(publisherNode, subscriberNode);
 
             warmUp(driver);
-            final com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-            final long before = threads.getCurrentThreadAllocatedBytes();
-            driver.run(ROUNDS);
-            final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            final int settlingWindows = settle(driver);
+            final long allocated = allocatedDuring(driver, ROUNDS);
             driver.drain(handler);
 
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
@@ -66,7 +64,8 @@ class SteadyStateAllocationIT {
             assertThat(listener.losses).as(counters).isZero();
             assertThat(subscriberNode.counters().get(SystemCounter.NAKS_SENT).get()).as(counters).isPositive();
             assertThat(publisherNode.counters().get(SystemCounter.RETRANSMITS_SENT).get()).as(counters).isPositive();
-            assertThat(allocated).as("bytes allocated in %d steady-state rounds", ROUNDS).isZero();
+            assertThat(allocated).as("bytes allocated in %d steady-state rounds, after %d settling windows\n%s", ROUNDS,
+                settlingWindows, counters).isZero();
         }
     }
 
@@ -78,6 +77,31 @@ class SteadyStateAllocationIT {
         driver.run(2 * ROUNDS);
         driver.offerUntilBackPressured();
         driver.run(ROUNDS);
+    }
+
+    /**
+     * Runs windows of {@value #ROUNDS} rounds until one allocates nothing, at most
+     * {@value #MAX_SETTLING_WINDOWS}: the JIT may still be compiling after the warm-up, and when it
+     * deoptimizes a method it re-creates on the heap the objects compiled code had done without,
+     * which counts as this thread's allocation once. An allocation of the data path itself recurs
+     * in every window, so it still fails the measured window that follows.
+     *
+     * @return how many windows it took
+     */
+    private static int settle(Driver driver) {
+        int windows = 1;
+        while (allocatedDuring(driver, ROUNDS) != 0 && windows < MAX_SETTLING_WINDOWS) {
+            windows++;
+        }
+        return windows;
+    }
+
+    private static long allocatedDuring(Driver driver, int rounds) {
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        final long before = threads.getCurrentThreadAllocatedBytes();
+        driver.run(rounds);
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     /** Offers numbered messages, one in 16 large and one in 4 through a claim, and drives both nodes. */
