@@ -35,7 +35,10 @@ class SteadyStateAllocationIT {
     /** Spans three 1408-byte datagrams, so every such message is fragmented and reassembled. */
     private static final int LARGE = 3_000;
     private static final int ROUNDS = 100_000;
-    private static final int MAX_SETTLING_WINDOWS = 20;
+    /** Long enough for three heartbeats of the default 100 ms. */
+    private static final long WINDOW_MS = 350;
+    private static final int ROUNDS_PER_CLOCK_READ = 1_000;
+    private static final int MAX_SETTLING_WINDOWS = 10;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -53,7 +56,7 @@ class SteadyStateAllocationIT {
 
             warmUp(driver);
             final int settlingWindows = settle(driver);
-            final long allocated = allocatedDuring(driver, ROUNDS);
+            final long allocated = allocatedInAWindow(driver);
             driver.drain(handler);
 
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
@@ -64,8 +67,8 @@ class SteadyStateAllocationIT {
             assertThat(listener.losses).as(counters).isZero();
             assertThat(subscriberNode.counters().get(SystemCounter.NAKS_SENT).get()).as(counters).isPositive();
             assertThat(publisherNode.counters().get(SystemCounter.RETRANSMITS_SENT).get()).as(counters).isPositive();
-            assertThat(allocated).as("bytes allocated in %d steady-state rounds, after %d settling windows\n%s", ROUNDS,
-                settlingWindows, counters).isZero();
+            assertThat(allocated).as("bytes allocated in a steady-state window (%d rounds and %d ms at least), after %d"
+                + " settling windows\n%s", ROUNDS, WINDOW_MS, settlingWindows, counters).isZero();
         }
     }
 
@@ -80,27 +83,36 @@ class SteadyStateAllocationIT {
     }
 
     /**
-     * Runs windows of {@value #ROUNDS} rounds until one allocates nothing, at most
-     * {@value #MAX_SETTLING_WINDOWS}: the JIT may still be compiling after the warm-up, and when it
-     * deoptimizes a method it re-creates on the heap the objects compiled code had done without,
-     * which counts as this thread's allocation once. An allocation of the data path itself recurs
-     * in every window, so it still fails the measured window that follows.
+     * Runs windows until one allocates nothing, at most {@value #MAX_SETTLING_WINDOWS}. The JIT may
+     * still be compiling after the warm-up; a compiled method that meets a branch for the first time
+     * (a heartbeat arriving ahead of its data, say) is deoptimized, and the objects compiled code had
+     * done without are then created on the heap, which counts as this thread's allocation once. An
+     * allocation of the data path itself recurs in every window, so it still fails the measured one.
      *
      * @return how many windows it took
      */
     private static int settle(Driver driver) {
         int windows = 1;
-        while (allocatedDuring(driver, ROUNDS) != 0 && windows < MAX_SETTLING_WINDOWS) {
+        while (allocatedInAWindow(driver) != 0 && windows < MAX_SETTLING_WINDOWS) {
             windows++;
         }
         return windows;
     }
 
-    private static long allocatedDuring(Driver driver, int rounds) {
+    /**
+     * Bytes this thread allocated over at least {@value #ROUNDS} rounds and {@value #WINDOW_MS} ms,
+     * so that each window spans several heartbeats and their handling.
+     */
+    private static long allocatedInAWindow(Driver driver) {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final long before = threads.getCurrentThreadAllocatedBytes();
-        driver.run(rounds);
+        final long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WINDOW_MS);
+        int rounds = 0;
+        while (rounds < ROUNDS || System.nanoTime() < endNs) {
+            driver.run(ROUNDS_PER_CLOCK_READ);
+            rounds += ROUNDS_PER_CLOCK_READ;
+        }
         return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
