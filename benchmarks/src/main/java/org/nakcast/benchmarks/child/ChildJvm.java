@@ -73,8 +73,9 @@ public final class ChildJvm implements AutoCloseable {
         throws IOException {
         final List<String> command = new ArrayList<>(launcher);
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(inheritedJvmFlags());
-        if (!choosesCollector(inheritedJvmFlags())) {
+        final List<String> flags = inheritedJvmFlags();
+        command.addAll(flags);
+        if (flags.stream().noneMatch(ChildJvm::isCollectorFlag)) {
             command.add(DEFAULT_COLLECTOR_FLAG);
         }
         command.addAll(CHILD_PROPERTIES);
@@ -101,10 +102,6 @@ public final class ChildJvm implements AutoCloseable {
     public static String collectorNote() {
         return "child JVMs collect garbage with " + collector()
             + " (name a collector among the JVM flags to change it)";
-    }
-
-    private static boolean choosesCollector(List<String> flags) {
-        return flags.stream().anyMatch(ChildJvm::isCollectorFlag);
     }
 
     /** {@code -XX:+UseSerialGC}, {@code -XX:+UseG1GC}, {@code -XX:+UseZGC} and the like. */

@@ -30,6 +30,15 @@ class DatagramValidatorTest {
         return length;
     }
 
+    /** An UNRECOVERABLE header, its range left to the caller. */
+    private UnrecoverableFlyweight unrecoverable() {
+        final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+        unrecoverable.wrap(buffer, OFFSET);
+        unrecoverable.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, SESSION,
+            TOPIC, 0);
+        return unrecoverable;
+    }
+
     private DatagramCheck check(int length) {
         return DatagramValidator.check(buffer, OFFSET, length);
     }
@@ -52,10 +61,7 @@ class DatagramValidatorTest {
         nak.rangeCount(2).range(0, 3, 5).range(1, 9, 9);
         assertThat(check(nakLength)).isEqualTo(DatagramCheck.VALID);
 
-        final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
-        unrecoverable.wrap(buffer, OFFSET);
-        unrecoverable.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, SESSION,
-            TOPIC, 0);
+        final UnrecoverableFlyweight unrecoverable = unrecoverable();
         unrecoverable.lostRange(3, 5, 17);
         assertThat(check(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH)).isEqualTo(DatagramCheck.VALID);
 
@@ -183,10 +189,7 @@ class DatagramValidatorTest {
 
     @Test
     void anUnrecoverableRangeIsOrderedAndNonNegative() {
-        final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
-        unrecoverable.wrap(buffer, OFFSET);
-        unrecoverable.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, SESSION,
-            TOPIC, 0);
+        final UnrecoverableFlyweight unrecoverable = unrecoverable();
 
         unrecoverable.lostRange(5, 3, 17);
         assertThat(check(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH)).isEqualTo(DatagramCheck.BAD_SEQUENCE);

@@ -34,26 +34,18 @@ class ReceiverAgentSocketsIT {
 
     @Test
     void subscriptionsToTwoTopicsOfOneTransportShareItsSockets() throws Exception {
-        final MulticastAddress address = new MulticastAddress(NetworkInterface.getByName("lo"),
-            InetAddress.getByName("239.255.10.2"), PORT, PORT + 1, 0, 1 << 20, 1 << 20);
-        final ReceiverAgent agent = new ReceiverAgent(
-            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
-        try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
+        final MulticastAddress address = onLo("239.255.10.2", PORT);
+        final ReceiverAgent agent = newAgent();
+        try (DatagramChannel sender = senderTo(address)) {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
                     "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
                     1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64),
                     (buffer, offset, length, header) -> { }, new StreamEventListener() { }, DeliveryGate.OPEN);
             }
-            sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
-            sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
             sender.send(heartbeat(5, 1), new InetSocketAddress(address.group(), PORT));
 
-            final long deadlineMs = System.currentTimeMillis() + 2_000;
-            while (counters.get(SystemCounter.DATAGRAMS_RECEIVED) == 0 && System.currentTimeMillis() < deadlineMs) {
-                agent.doWork();
-                Thread.sleep(1);
-            }
+            driveUntil(agent, () -> counters.get(SystemCounter.DATAGRAMS_RECEIVED) > 0);
             Thread.sleep(50);
             agent.doWork();
 
@@ -65,10 +57,8 @@ class ReceiverAgentSocketsIT {
 
     @Test
     void aTopicKeepsAtMostMaxPublishersStreamsYetHearsARestartAndTakesANewOneWhenOneEnds() throws Exception {
-        final MulticastAddress address = new MulticastAddress(NetworkInterface.getByName("lo"),
-            InetAddress.getByName("239.255.10.3"), PORT + 2, PORT + 3, 0, 1 << 20, 1 << 20);
-        final ReceiverAgent agent = new ReceiverAgent(
-            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
+        final MulticastAddress address = onLo("239.255.10.3", PORT + 2);
+        final ReceiverAgent agent = newAgent();
         final List<Integer> started = new CopyOnWriteArrayList<>();
         final List<PublisherGone> gone = new CopyOnWriteArrayList<>();
         final StreamEventListener events = new StreamEventListener() {
@@ -83,12 +73,10 @@ class ReceiverAgentSocketsIT {
             }
         };
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
-        try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
+        try (DatagramChannel sender = senderTo(address)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
                 1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2), (buffer, offset, length, header) -> { },
                 events, DeliveryGate.OPEN);
-            sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
-            sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
             for (int session = 11; session <= 13; session++) {
                 sender.send(heartbeat(session, session * 100L), group);
             }
@@ -118,6 +106,30 @@ class ReceiverAgentSocketsIT {
             assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(1);
         } finally {
             agent.onClose();
+        }
+    }
+
+    /** A group on lo: data on {@code dataPort}, control on the port after it, TTL 0, 1 MiB buffers. */
+    private static MulticastAddress onLo(String group, int dataPort) throws Exception {
+        return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort,
+            dataPort + 1, 0, 1 << 20, 1 << 20);
+    }
+
+    private ReceiverAgent newAgent() {
+        return new ReceiverAgent(
+            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
+    }
+
+    /** A socket that sends to {@code address}'s groups out of its interface, TTL 0. */
+    private static DatagramChannel senderTo(MulticastAddress address) throws Exception {
+        final DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET);
+        try {
+            sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
+            sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
+            return sender;
+        } catch (Exception ex) {
+            sender.close();
+            throw ex;
         }
     }
 
