@@ -1,13 +1,9 @@
 package org.nakcast.transport;
 
-import java.net.NetworkInterface;
-import java.net.SocketException;
 import java.nio.file.Path;
-import java.util.Collections;
+import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Collectors;
 
-import org.agrona.BitUtil;
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.SystemEpochClock;
@@ -16,20 +12,18 @@ import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.DeliveryMode;
-import org.nakcast.config.FlowControlMode;
-import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
-import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
+import org.nakcast.transport.publish.PublisherStreams;
 import org.nakcast.transport.publish.SenderAgent;
-import org.nakcast.transport.publish.StreamTiming;
 import org.nakcast.transport.receive.DeliveryGate;
 import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverAgent;
+import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.receive.SubscriptionSettings;
 import org.nakcast.transport.status.CountersFile;
 import org.nakcast.transport.status.SystemCounter;
@@ -52,12 +46,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    private static final int MIN_REORDER_WINDOW = 256;
     private static final String COUNTERS_SUFFIX = ".counters";
     private static final int MAX_COUNTERS_FILE_ATTEMPTS = 100;
 
     private final NodeContext context;
     private final NodeConfig config;
+    private final SettingsResolver settingsResolver;
     private final CountersFile countersFile;
     private final SystemCounters counters;
     private final SenderAgent sender;
@@ -71,6 +65,7 @@ public final class Node implements AutoCloseable {
         this.context = context.conclude();
         this.config = context.config();
         this.topicCodecs = new TopicCodecs(this.context);
+        this.settingsResolver = new SettingsResolver(config, this.context);
         final NodeSettings settings = config.node();
         this.countersFile = openCountersFile(settings);
         this.counters = new SystemCounters(
@@ -79,8 +74,9 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
-        this.receiver = new ReceiverAgent(
-            context.clock(), counters, context.sendLoss(), context.receiveLoss(), context.seed());
+        final SplittableRandom seeds = new SplittableRandom(context.seed());
+        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+            new ReceiveDispatcher(counters, seeds.nextInt(), seeds.nextLong(), loggingReceiverEvents(settings.name())));
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);
@@ -114,26 +110,13 @@ public final class Node implements AutoCloseable {
     public RawPublication publication(String topicName) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
-        final int datagramLength = (int) transport.datagramSize().bytes();
-        final long sendRate = transport.sendRate().bytes();
-        final PublicationSettings settings = new PublicationSettings(
-            newSessionId(),
-            topicName,
-            topic.id(),
-            publisherIds.next(countersFileStem(), topic.id()),
-            addressOf(transport),
-            datagramLength,
-            topic.history().bytes(),
-            sendRate,
-            transport.sendBurstBytes(),
-            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
-            topic.flowControl() == FlowControlMode.MIN,
-            topic.flowControlTimeout().toNanos());
+        final PublicationSettings settings = settingsResolver.publication(
+            topicName, newSessionId(), publisherIds.next(countersFileStem(), topic.id()));
+        final int datagramLength = settings.datagramLength();
         final OfferBuffer offers = new OfferBuffer(
-            context.offerBufferBytes(), SenderAgent.maxMessageLength(settings));
+            context.offerBufferBytes(), PublisherStreams.maxMessageLength(settings));
         sender.addPublication(settings, offers);
-        final int historyDatagrams = SenderAgent.historyDatagrams(settings);
+        final int historyDatagrams = PublisherStreams.historyDatagrams(settings);
         LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} datagrams ({} of {} bytes"
                 + " configured), offer buffer {} bytes, max message {} bytes",
             config.node().name(), topicName, topic.id(), settings.sessionId(),
@@ -214,17 +197,8 @@ public final class Node implements AutoCloseable {
     public Subscription subscribe(String topicName, MessageHandler handler, StreamEventListener listener) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
-        final InboundStreamSettings streamSettings = new InboundStreamSettings(
-            reorderWindowCapacity(transport),
-            (int) transport.datagramSize().bytes(),
-            context.maxReceivedMessageLength(),
-            topic.lossPolicy() == LossPolicy.DROP,
-            context.nakTiming());
-        final SubscriptionSettings settings = new SubscriptionSettings(
-            topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
-            topic.lateJoin(), topic.heartbeat().toNanos(),
-            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers());
+        final SubscriptionSettings settings = settingsResolver.subscription(topicName);
+        final InboundStreamSettings streamSettings = settings.streamSettings();
         final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
             ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
         if (queue == null) {
@@ -295,19 +269,30 @@ public final class Node implements AutoCloseable {
     }
 
     private TopicConfig topic(String topicName) {
-        try {
-            return config.topic(topicName);
-        } catch (IllegalArgumentException ex) {
-            throw new TransportException(ex.getMessage(), ex);
-        }
+        return settingsResolver.topic(topicName);
     }
 
-    private int reorderWindowCapacity(TransportConfig transport) {
-        if (context.reorderWindowCapacity() > 0) {
-            return context.reorderWindowCapacity();
-        }
-        final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
-        return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
+    /** The receiving side's events, to this node's log. */
+    private static ReceiverLog loggingReceiverEvents(String nodeName) {
+        return new ReceiverLog() {
+            @Override
+            public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
+                LOG.info("node {}: {}", nodeName, event.describe());
+            }
+
+            @Override
+            public void onLoss(SubscriptionSettings topic, LossEvent event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+            }
+
+            @Override
+            public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
+                LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
+                        + " session {} and any other new session are dropped (counted as '{}') until a stream ends",
+                    nodeName, topic.topicName(), topic.topicId(), streams, sessionId,
+                    SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
+            }
+        };
     }
 
     /** The application's publisher events, each logged first. */
@@ -356,31 +341,5 @@ public final class Node implements AutoCloseable {
             sessionId = ThreadLocalRandom.current().nextInt();
         } while (sessionId == 0);
         return sessionId;
-    }
-
-    private static MulticastAddress addressOf(TransportConfig transport) {
-        final String nicName = transport.networkInterface().name();
-        final NetworkInterface nic;
-        try {
-            nic = NetworkInterface.getByName(nicName);
-            if (nic == null || !nic.isUp()) {
-                throw new TransportException("transport '" + transport.name() + "': interface '" + nicName
-                    + (nic == null ? "' does not exist" : "' is down") + "; this machine has: " + interfaceNames());
-            }
-        } catch (SocketException ex) {
-            throw new TransportException("transport '" + transport.name() + "': cannot read interface '"
-                + nicName + "': " + ex.getMessage(), ex);
-        }
-        return new MulticastAddress(nic, transport.group(), transport.port(), transport.port() + 1, transport.ttl(),
-            (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes());
-    }
-
-    private static String interfaceNames() {
-        try {
-            return Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
-                .map(NetworkInterface::getName).collect(Collectors.joining(", "));
-        } catch (SocketException ex) {
-            return "(cannot list: " + ex.getMessage() + ")";
-        }
     }
 }

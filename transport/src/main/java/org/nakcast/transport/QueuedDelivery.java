@@ -30,7 +30,7 @@ import org.nakcast.transport.receive.DeliveryGate;
  * record that still finds the ring full (the last piece of a long reassembled message) is held,
  * in order, until the poller makes room. Nothing is dropped here.
  */
-final class QueuedDelivery implements MessageHandler, StreamEventListener, DeliveryGate {
+public final class QueuedDelivery implements MessageHandler, StreamEventListener, DeliveryGate {
     private static final int MESSAGE = 1;
     private static final int STREAM_STARTED = 2;
     private static final int EVENT = 3;
@@ -52,7 +52,7 @@ final class QueuedDelivery implements MessageHandler, StreamEventListener, Deliv
      * @param handler gets the messages on the polling thread
      * @param listener gets the events on the polling thread
      */
-    QueuedDelivery(long bytes, MessageHandler handler, StreamEventListener listener) {
+    public QueuedDelivery(long bytes, MessageHandler handler, StreamEventListener listener) {
         final int capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
@@ -60,12 +60,12 @@ final class QueuedDelivery implements MessageHandler, StreamEventListener, Deliv
     }
 
     /** Bytes the ring holds. */
-    int capacity() {
+    public int capacity() {
         return ring.capacity();
     }
 
     /** Delivers up to {@code limit} queued messages and events on the caller's thread. */
-    int poll(int limit) {
+    public int poll(int limit) {
         return ring.read(reader, limit);
     }
 

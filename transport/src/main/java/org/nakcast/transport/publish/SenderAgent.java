@@ -1,35 +1,25 @@
 package org.nakcast.transport.publish;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import org.agrona.CloseHelper;
-import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.ControlPollSchedule;
-import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.MulticastReceiver;
 import org.nakcast.transport.media.MulticastSender;
-import org.nakcast.transport.protocol.DatagramCheck;
-import org.nakcast.transport.protocol.DatagramValidator;
-import org.nakcast.transport.protocol.FrameType;
-import org.nakcast.transport.protocol.HeaderFlyweight;
-import org.nakcast.transport.protocol.NakFlyweight;
-import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
- * The sending side of a node: drives every publisher stream (pack, send, heartbeat) and answers
- * the NAKs heard on each transport's control port. New publications arrive through a bounded
- * command queue, so the application thread never touches the streams.
+ * The sending side of a node on a thread: owns each transport's data and control sockets, reads
+ * the control sockets into {@link PublisherStreams} and lets it send. New publications arrive
+ * through a bounded command queue, so the application thread never touches the streams.
  */
 public final class SenderAgent implements Agent {
     private static final int CONTROL_POLL_LIMIT = 64;
@@ -38,13 +28,9 @@ public final class SenderAgent implements Agent {
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
     private final LossGenerator receiveLoss;
-    private final List<OutboundStream> streams = new ArrayList<>();
-    private final Long2ObjectHashMap<OutboundStream> streamsByKey = new Long2ObjectHashMap<>();
+    private final PublisherStreams streams;
     private final AgentTransports<SendingTransport> transports = new AgentTransports<>(transport -> transport.address);
-    private final NakFlyweight nak = new NakFlyweight();
-    private final StatusFlyweight status = new StatusFlyweight();
     private final ControlPollSchedule controlPolls = new ControlPollSchedule();
-    private final PublisherEventListener events;
 
     /**
      * @param clock the time source for every timer
@@ -55,16 +41,17 @@ public final class SenderAgent implements Agent {
      */
     public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss,
         PublisherEventListener events) {
-        this.events = events;
         this.clock = clock;
         this.counters = counters;
         this.sendLoss = sendLoss;
         this.receiveLoss = receiveLoss;
+        this.streams = new PublisherStreams(counters, events);
     }
 
     /**
-     * Opens what a new publication needs and hands it to the sending thread. Sockets are opened
-     * here, on the caller's thread, so that a port in use fails this call, not the agent.
+     * Opens what a new publication needs and hands it to the sending thread. Sockets are opened and
+     * the history allocated here, on the caller's thread, so that a port in use fails this call, not
+     * the agent.
      *
      * @param settings the stream's settings
      * @param offers what the application offers into
@@ -72,43 +59,8 @@ public final class SenderAgent implements Agent {
      */
     public void addPublication(PublicationSettings settings, OfferBuffer offers) {
         final SendingTransport transport = transports.open(settings.address(), SendingTransport::new);
-        final DatagramHistory history = new DatagramHistory(settings.historyBytes(), settings.datagramLength());
-        final SendRateLimiter limiter = settings.sendRateBytesPerSecond() == 0
-            ? SendRateLimiter.unpaced()
-            : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
-        final FlowControl flowControl = flowControl(settings, history);
-        offers.connected(flowControl.hasReceivers());
-        final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events,
-            transport.dataSink, counters);
-        stream.reportPosition(counters.streams(), settings.topicName());
-        transports.enqueue(() -> {
-            streams.add(stream);
-            streamsByKey.put(streamKey(settings.sessionId(), settings.topicId()), stream);
-        });
-    }
-
-    /**
-     * The stream's flow control. With {@code min} it may run half its history ahead of the slowest
-     * receiver: what that receiver still misses stays in history, with room to repair it.
-     */
-    private FlowControl flowControl(PublicationSettings settings, DatagramHistory history) {
-        if (!settings.minFlowControl()) {
-            return FlowControl.MAX;
-        }
-        return new MinFlowControl(settings.topicId(), settings.sessionId(), history.capacity() / 2,
-            settings.flowControlTimeoutNs(), history.capacity(), events, counters.get(SystemCounter.RECEIVERS_DROPPED));
-    }
-
-    /** How many datagrams the history of a publication with these settings keeps. */
-    public static int historyDatagrams(PublicationSettings settings) {
-        return DatagramHistory.slotsFor(settings.historyBytes(), settings.datagramLength());
-    }
-
-    /** The most bytes one message may have on a publication with these settings. */
-    public static int maxMessageLength(PublicationSettings settings) {
-        final int slots = DatagramHistory.slotsFor(settings.historyBytes(), settings.datagramLength());
-        return (slots / 2) * OutboundStream.maxFragmentLength(settings.datagramLength());
+        final OutboundStream stream = streams.create(settings, offers, transport.dataSink);
+        transports.enqueue(() -> streams.attach(stream));
     }
 
     @Override
@@ -126,10 +78,7 @@ public final class SenderAgent implements Agent {
             }
             controlPolls.polled(nowNs, stoppedAtLimit);
         }
-        for (int i = 0, size = streams.size(); i < size; i++) {
-            work += streams.get(i).doWork(nowNs);
-        }
-        return work;
+        return work + streams.doWork(nowNs);
     }
 
     private int pollControl(MulticastReceiver control, long nowNs) {
@@ -145,36 +94,14 @@ public final class SenderAgent implements Agent {
                 counters.get(SystemCounter.LOSS_INJECTED).increment();
                 continue;
             }
-            final DatagramCheck check = DatagramValidator.check(buffer, 0, length);
-            if (check != DatagramCheck.VALID) {
-                counters.countMalformed(check);
-                continue;
-            }
-            final int type = HeaderFlyweight.typeCodeAt(buffer, 0);
-            if (type == FrameType.NAK.code()) {
-                nak.wrap(buffer, 0);
-                final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));
-                if (stream != null) {
-                    work += stream.onNak(nak, nowNs);
-                }
-            } else if (type == FrameType.STATUS.code()) {
-                status.wrap(buffer, 0);
-                final OutboundStream stream = streamsByKey.get(streamKey(status.sessionId(), status.topicId()));
-                if (stream != null) {
-                    stream.onStatus(status.receiverId(), status.sequence(), nowNs);
-                }
-            }
+            work += streams.onControlDatagram(buffer, 0, length, nowNs);
         }
         return work;
     }
 
-    private static long streamKey(int sessionId, int topicId) {
-        return ((long) sessionId << 32) | (topicId & 0xFFFF_FFFFL);
-    }
-
     @Override
     public void onClose() {
-        streams.forEach(OutboundStream::close);
+        streams.close();
         transports.forEachOpened(transport -> CloseHelper.closeAll(transport.control, transport.dataSender));
     }
 

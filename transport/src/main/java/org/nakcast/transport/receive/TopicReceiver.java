@@ -5,38 +5,50 @@ import java.util.Collection;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.status.SystemCounter;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.nakcast.transport.media.DatagramSink;
 
 /**
  * Everything a node receives on one topic: the publisher streams heard so far, and the
  * subscriptions their messages and events fan out to. Lives on the receiving thread.
  */
 final class TopicReceiver implements MessageHandler, StreamEventListener, DeliveryGate {
-    private static final Logger LOG = LoggerFactory.getLogger(TopicReceiver.class);
-
     private final SubscriptionSettings settings;
-    private final ReceiverAgent.ReceivingTransport transport;
+    private final DatagramSink nakSink;
+    private final MutableDirectBuffer nakBuffer;
+    private final ReceiverLog log;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
     private final List<Subscriber> subscribers = new ArrayList<>();
     /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
     private boolean refusing;
 
-    TopicReceiver(SubscriptionSettings settings, ReceiverAgent.ReceivingTransport transport) {
+    /**
+     * @param settings the topic's settings
+     * @param nakSink where the topic's streams send NAKs and STATUS (the transport's control port)
+     * @param nakBuffer where they build them; shared by every stream of the transport
+     * @param log told of stream ends, losses and refused sessions
+     */
+    TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log) {
         this.settings = settings;
-        this.transport = transport;
+        this.nakSink = nakSink;
+        this.nakBuffer = nakBuffer;
+        this.log = log;
     }
 
-    /** The sockets of the topic's transport. */
-    ReceiverAgent.ReceivingTransport transport() {
-        return transport;
+    /** Where the topic's streams send NAKs and STATUS. */
+    DatagramSink nakSink() {
+        return nakSink;
+    }
+
+    /** Where the topic's streams build NAKs. */
+    MutableDirectBuffer nakBuffer() {
+        return nakBuffer;
     }
 
     SubscriptionSettings settings() {
@@ -71,10 +83,7 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     void onSessionRefused(int sessionId) {
         if (!refusing) {
             refusing = true;
-            LOG.warn("topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of session {}"
-                    + " and any other new session are dropped (counted as '{}') until a stream ends",
-                settings.topicName(), settings.topicId(), streamsBySession.size(), sessionId,
-                SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
+            log.onSessionsRefused(settings, streamsBySession.size(), sessionId);
         }
     }
 
@@ -115,7 +124,7 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
 
     @Override
     public void onPublisherGone(PublisherGone event) {
-        LOG.info("{}", event.describe());
+        log.onPublisherGone(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             subscribers.get(i).listener.onPublisherGone(event);
         }
@@ -123,7 +132,7 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
 
     @Override
     public void onLoss(LossEvent event) {
-        LOG.warn("{}", event.describe());
+        log.onLoss(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             subscribers.get(i).listener.onLoss(event);
         }

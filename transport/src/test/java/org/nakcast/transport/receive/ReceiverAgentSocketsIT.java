@@ -116,8 +116,8 @@ class ReceiverAgentSocketsIT {
     }
 
     private ReceiverAgent newAgent() {
-        return new ReceiverAgent(
-            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
+        return new ReceiverAgent(SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE,
+            new ReceiveDispatcher(counters.counters(), 1, 1, ReceiverLog.NONE));
     }
 
     /** A socket that sends to {@code address}'s groups out of its interface, TTL 0. */

@@ -1,0 +1,136 @@
+package org.nakcast.transport;
+
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.util.Collections;
+import java.util.stream.Collectors;
+
+import org.agrona.BitUtil;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LossPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.publish.PublicationSettings;
+import org.nakcast.transport.publish.StreamTiming;
+import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.SubscriptionSettings;
+
+/**
+ * Turns a node's configuration and context into what each publisher stream and subscription needs:
+ * the one place where YAML keys and context knobs become protocol settings, shared by a
+ * {@link Node} and by anything else that drives the protocol classes (the simulation in the tests).
+ */
+public final class SettingsResolver {
+    private static final int MIN_REORDER_WINDOW = 256;
+
+    private final NodeConfig config;
+    private final NodeContext context;
+
+    /**
+     * @param config a concluded configuration
+     * @param context the node's other knobs
+     */
+    public SettingsResolver(NodeConfig config, NodeContext context) {
+        this.config = config;
+        this.context = context;
+    }
+
+    /**
+     * The topic named {@code topicName}.
+     *
+     * @throws TransportException if the configuration has no such topic
+     */
+    public TopicConfig topic(String topicName) {
+        try {
+            return config.topic(topicName);
+        } catch (IllegalArgumentException ex) {
+            throw new TransportException(ex.getMessage(), ex);
+        }
+    }
+
+    /**
+     * The settings of a new publisher stream on {@code topicName}.
+     *
+     * @param sessionId the stream's session, random per start
+     * @param publisherId stable across restarts of the publisher
+     * @throws TransportException if there is no such topic or its interface cannot be used
+     */
+    public PublicationSettings publication(String topicName, int sessionId, long publisherId) {
+        final TopicConfig topic = topic(topicName);
+        final TransportConfig transport = config.transport(topic.transport());
+        return new PublicationSettings(
+            sessionId,
+            topicName,
+            topic.id(),
+            publisherId,
+            addressOf(transport),
+            (int) transport.datagramSize().bytes(),
+            topic.history().bytes(),
+            transport.sendRate().bytes(),
+            transport.sendBurstBytes(),
+            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
+            topic.flowControl() == FlowControlMode.MIN,
+            topic.flowControlTimeout().toNanos());
+    }
+
+    /**
+     * The settings of a subscription to {@code topicName}.
+     *
+     * @throws TransportException if there is no such topic or its interface cannot be used
+     */
+    public SubscriptionSettings subscription(String topicName) {
+        final TopicConfig topic = topic(topicName);
+        final TransportConfig transport = config.transport(topic.transport());
+        final InboundStreamSettings streamSettings = new InboundStreamSettings(
+            reorderWindowCapacity(transport),
+            (int) transport.datagramSize().bytes(),
+            context.maxReceivedMessageLength(),
+            topic.lossPolicy() == LossPolicy.DROP,
+            context.nakTiming());
+        return new SubscriptionSettings(
+            topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
+            topic.lateJoin(), topic.heartbeat().toNanos(),
+            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers());
+    }
+
+    private int reorderWindowCapacity(TransportConfig transport) {
+        if (context.reorderWindowCapacity() > 0) {
+            return context.reorderWindowCapacity();
+        }
+        final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
+        return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
+    }
+
+    /**
+     * Where a transport's datagrams go, on its interface.
+     *
+     * @throws TransportException if the interface does not exist or is down, naming the ones that do
+     */
+    private static MulticastAddress addressOf(TransportConfig transport) {
+        final String nicName = transport.networkInterface().name();
+        final NetworkInterface nic;
+        try {
+            nic = NetworkInterface.getByName(nicName);
+            if (nic == null || !nic.isUp()) {
+                throw new TransportException("transport '" + transport.name() + "': interface '" + nicName
+                    + (nic == null ? "' does not exist" : "' is down") + "; this machine has: " + interfaceNames());
+            }
+        } catch (SocketException ex) {
+            throw new TransportException("transport '" + transport.name() + "': cannot read interface '"
+                + nicName + "': " + ex.getMessage(), ex);
+        }
+        return new MulticastAddress(nic, transport.group(), transport.port(), transport.port() + 1, transport.ttl(),
+            (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes());
+    }
+
+    private static String interfaceNames() {
+        try {
+            return Collections.list(NetworkInterface.getNetworkInterfaces()).stream()
+                .map(NetworkInterface::getName).collect(Collectors.joining(", "));
+        } catch (SocketException ex) {
+            return "(cannot list: " + ex.getMessage() + ")";
+        }
+    }
+}

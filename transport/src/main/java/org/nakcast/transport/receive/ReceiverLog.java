@@ -1,0 +1,28 @@
+package org.nakcast.transport.receive;
+
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.PublisherGone;
+
+/**
+ * What a node's receiving side tells its operators, beside each subscription's own listener: a node
+ * writes these to its log. Called on the receiving thread, rarely (never per message).
+ */
+public interface ReceiverLog {
+    /** Tells nobody: for tests and simulations. */
+    ReceiverLog NONE = new ReceiverLog() { };
+
+    /** A publisher stream of {@code topic} ended. */
+    default void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
+    }
+
+    /** Messages of a stream of {@code topic} were lost for good. */
+    default void onLoss(SubscriptionSettings topic, LossEvent event) {
+    }
+
+    /**
+     * {@code topic} keeps as many publisher streams as it may, and turned away a datagram of the new
+     * session {@code sessionId}; told once until a stream ends.
+     */
+    default void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
+    }
+}
