@@ -97,7 +97,7 @@ public final class SenderAgent implements Agent {
             return FlowControl.MAX;
         }
         return new MinFlowControl(settings.topicId(), settings.sessionId(), history.capacity() / 2,
-            settings.flowControlTimeoutNs(), history.capacity(), events, counters.get(SystemCounter.RECEIVERS_DROPPED));
+            settings.flowControlTimeoutNs(), history.capacity(), events, counters);
     }
 
     /** How many datagrams the history of a publication with these settings keeps. */
