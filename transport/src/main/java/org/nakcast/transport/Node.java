@@ -79,8 +79,8 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
-        this.receiver = new ReceiverAgent(
-            context.clock(), counters, context.sendLoss(), context.receiveLoss(), context.seed());
+        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+            ThreadLocalRandom.current().nextInt(), context.seed());
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);

@@ -66,16 +66,17 @@ public final class ReceiverAgent implements Agent {
      * @param counters the node's counters
      * @param sendLoss loss injected on NAKs this agent sends
      * @param receiveLoss loss injected on datagrams this agent receives (data and control)
-     * @param seed seeds the receiver id and the NAK delays
+     * @param receiverId this receiver's id in its NAKs and STATUS: unique per receiver, whatever the seed
+     * @param seed seeds the NAK delays
      */
-    public ReceiverAgent(
-        NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss, long seed) {
+    public ReceiverAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss,
+        int receiverId, long seed) {
         this.clock = clock;
         this.counters = counters;
         this.sendLoss = sendLoss;
         this.receiveLoss = receiveLoss;
+        this.receiverId = receiverId;
         this.random = new SplittableRandom(seed);
-        this.receiverId = random.nextInt();
     }
 
     /** This receiver's id, carried in its NAKs. */

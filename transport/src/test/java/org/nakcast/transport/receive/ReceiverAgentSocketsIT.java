@@ -117,7 +117,7 @@ class ReceiverAgentSocketsIT {
 
     private ReceiverAgent newAgent() {
         return new ReceiverAgent(
-            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 1);
+            SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE, 0x5EED, 1);
     }
 
     /** A socket that sends to {@code address}'s groups out of its interface, TTL 0. */
