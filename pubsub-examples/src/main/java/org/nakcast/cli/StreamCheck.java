@@ -3,12 +3,15 @@ package org.nakcast.cli;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.agrona.DirectBuffer;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 
 /**
@@ -17,6 +20,10 @@ import org.nakcast.transport.StreamEventListener;
  * one of: received (new and in range), duplicate, numbered outside the range, too short to carry a
  * number, or from another publisher session (the first message's session is the one checked). A
  * received message whose number is below one already received is also out of order.
+ *
+ * <p>Every publisher stream that ends ({@link PublisherGone}: silent past the topic's
+ * {@code publisher-timeout}, or restarted) is kept and reported; when it is the checked session's,
+ * nothing more will come, so the wait ends and, if messages are missing, that is the reason.
  *
  * <p>Fed on the node's receiving thread; the counts are volatile (one writer) so that the thread
  * printing progress and waiting for the end can read them.
@@ -28,6 +35,7 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     private final long expected;
     private final BitSet seen;
     private final List<String> lossDescriptions = new ArrayList<>();
+    private final List<PublisherGone> publishersGone = new ArrayList<>();
     private int sessionId;
     private boolean sessionKnown;
     private long nextNumber;
@@ -41,6 +49,7 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     private volatile long lost;
     private volatile long gaps;
     private volatile boolean dropped;
+    private volatile PublisherGone checkedPublisherGone;
     private volatile long firstNs;
     private volatile long lastNs;
 
@@ -102,14 +111,27 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
         }
     }
 
+    @Override
+    public void onPublisherGone(PublisherGone event) {
+        synchronized (publishersGone) {
+            publishersGone.add(event);
+        }
+        if (sessionKnown && event.sessionId() == sessionId) {
+            checkedPublisherGone = event;
+        }
+    }
+
     /** Whether every expected message has been received. */
     boolean complete() {
         return received == expected;
     }
 
-    /** Whether the stream was dropped by the topic's loss policy: nothing more will come. */
-    boolean dropped() {
-        return dropped;
+    /**
+     * Whether nothing more will come of the checked stream: the topic's loss policy dropped it, or
+     * its publisher is gone.
+     */
+    boolean ended() {
+        return dropped || checkedPublisherGone != null;
     }
 
     /** When the last new message came ({@link System#nanoTime()}), or 0 if none came. */
@@ -169,6 +191,10 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
         if (dropped) {
             problems.add("the stream was dropped (loss policy drop)");
         }
+        final PublisherGone gone = checkedPublisherGone;
+        if (gone != null && missing > 0) {
+            problems.add("publisher gone before the last message: " + describe(gone));
+        }
         if (timedOut) {
             problems.add(received == 0
                 ? "no message at all in " + timeoutSeconds + " s: is pub running, with the same config and topic?"
@@ -199,6 +225,22 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
         }
     }
 
+    /** Every publisher stream that ended, in words, in the order they ended. */
+    List<String> publisherGoneDescriptions() {
+        synchronized (publishersGone) {
+            return publishersGone.stream().map(StreamCheck::describe).toList();
+        }
+    }
+
+    /** A publisher stream that ended, in words: its session, why, and how long it had been silent. */
+    private static String describe(PublisherGone gone) {
+        final long silentMs = gone.silentNs() / 1_000_000;
+        return gone.cause() == PublisherGone.Cause.SILENT
+            ? "session " + gone.sessionId() + " silent for " + silentMs + " ms (publisher-timeout)"
+            : "session " + gone.sessionId() + " restarted as session " + gone.newSessionId() + " (silent for "
+                + silentMs + " ms)";
+    }
+
     /** The figures, as the JSON result carries them. */
     void putFigures(JsonResult result) {
         final long count = received;
@@ -213,7 +255,24 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
             .put("tooShort", tooShort)
             .put("otherSessions", otherSessions)
             .put("streamDropped", dropped)
+            .put("publishersGone", publishersGoneFigures())
             .put("seconds", JsonResult.seconds(lastNs - firstNs))
             .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));
+    }
+
+    /** Each publisher stream that ended: session, cause, how long silent, the new session of a restart (else 0). */
+    private List<Map<String, Object>> publishersGoneFigures() {
+        final List<Map<String, Object>> figures = new ArrayList<>();
+        synchronized (publishersGone) {
+            for (PublisherGone gone : publishersGone) {
+                final Map<String, Object> fields = new LinkedHashMap<>();
+                fields.put("session", gone.sessionId());
+                fields.put("cause", gone.cause().name());
+                fields.put("silentMs", gone.silentNs() / 1_000_000);
+                fields.put("newSession", gone.newSessionId());
+                figures.add(fields);
+            }
+        }
+        return figures;
     }
 }

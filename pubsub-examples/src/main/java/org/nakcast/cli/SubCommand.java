@@ -29,7 +29,12 @@ import picocli.CommandLine.Spec;
         "Progress goes to stderr once a second: received, lost (messages in loss events), duplicates, out of "
             + "order, gaps (loss events), messages per second. The last line of stdout is one JSON object: "
             + "expected, received, missing, lost, gaps, duplicates, outOfOrder, outOfRange, tooShort, "
-            + "otherSessions, streamDropped, seconds and msgsPerSecond (first to last message), ok, reason."},
+            + "otherSessions, streamDropped, publishersGone (each publisher stream that ended: session, cause "
+            + "SILENT or RESTARTED, silentMs, newSession), seconds and msgsPerSecond (first to last message), ok, "
+            + "reason.",
+        "",
+        "It stops waiting as soon as the checked publisher is gone (silent past the topic's publisher-timeout, "
+            + "or restarted under a new session): messages still missing then fail the check with that reason."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every message arrived exactly once and in order",
@@ -99,6 +104,7 @@ final class SubCommand implements Callable<Integer> {
         final String reason = ok ? "all " + expect + " messages arrived exactly once and in order"
             : String.join("; ", problems);
         check.lossDescriptions().forEach(description -> err.println("sub: loss: " + description));
+        check.publisherGoneDescriptions().forEach(description -> err.println("sub: publisher gone: " + description));
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
         check.putFigures(result);
@@ -107,14 +113,14 @@ final class SubCommand implements Callable<Integer> {
     }
 
     /**
-     * Waits until every message is in (then lingers), the stream is dropped, or no new message
-     * came for the timeout (the start timeout before the first).
+     * Waits until every message is in (then lingers), the stream ends (dropped, or its publisher
+     * gone), or no new message came for the timeout (the start timeout before the first).
      *
      * @return false if it timed out
      */
     private boolean awaitEnd(StreamCheck check) throws InterruptedException {
         final long startNs = System.nanoTime();
-        while (!check.complete() && !check.dropped()) {
+        while (!check.complete() && !check.ended()) {
             final long lastNs = check.lastNs();
             final boolean started = check.received() > 0;
             final long waitedNs = System.nanoTime() - (started ? lastNs : startNs);

@@ -78,6 +78,35 @@ class NakcastCommandIT {
         assertThat(sub.err()).contains("sub: FAILED: " + received.get("reason").asString());
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void subSaysThePublisherIsGoneWhenItVanishesBeforeTheLastMessage() throws Exception {
+        final Command sub = Command.start("sub", "--expect", "1000", "--timeout", "20", "--start-timeout", "30");
+        sub.awaitErrLine("sub: listening on topic 'prices'");
+        final Command pub = Command.start("pub", "--count", "600", "--rate", "20000", "--linger", "0.2");
+
+        assertThat(pub.waitFor()).as(pub.describe()).isZero();
+        final long pubEndedMs = System.currentTimeMillis();
+        assertThat(sub.waitFor()).as(sub.describe()).isEqualTo(1);
+        final long waitedMs = System.currentTimeMillis() - pubEndedMs;
+
+        final long session = pub.result().get("sessionId").asLong();
+        final JsonNode received = sub.result();
+        assertThat(received.get("ok").asBoolean()).isFalse();
+        assertThat(received.get("received").asLong()).isEqualTo(600);
+        assertThat(received.get("publishersGone")).as(sub.describe()).singleElement().satisfies(gone -> {
+            assertThat(gone.get("session").asLong()).isEqualTo(session);
+            assertThat(gone.get("cause").asString()).isEqualTo("SILENT");
+            assertThat(gone.get("silentMs").asLong()).as("the default publisher-timeout").isGreaterThanOrEqualTo(2_000);
+        });
+        assertThat(received.get("reason").asString()).as(sub.describe())
+            .contains("missing 400 of 1000 messages")
+            .contains("publisher gone before the last message: session " + session + " silent for")
+            .doesNotContain("no new message");
+        assertThat(waitedMs).as("ended by the publisher's going, not by the 20 s timeout").isLessThan(15_000);
+        assertThat(sub.err()).anyMatch(line -> line.startsWith("sub: publisher gone: session " + session + " silent"));
+    }
+
     /** A nakcast process, its output collected line by line. */
     private static final class Command {
         private final List<String> args;

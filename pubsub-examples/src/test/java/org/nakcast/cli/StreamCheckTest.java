@@ -9,6 +9,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 class StreamCheckTest {
     private static final int SESSION = 77;
@@ -96,8 +100,80 @@ class StreamCheckTest {
         final StreamCheck check = new StreamCheck(10);
         check.onLoss(new LossEvent(1, SESSION, 0, 9, 10, true));
 
-        assertThat(check.dropped()).isTrue();
+        assertThat(check.ended()).isTrue();
         assertThat(check.problems(false, 1)).contains("the stream was dropped (loss policy drop)");
+    }
+
+    @Test
+    void aPublisherGoneBeforeTheLastMessageEndsTheWaitAndIsTheReason() {
+        final StreamCheck check = new StreamCheck(10);
+        for (long number = 0; number < 6; number++) {
+            deliver(check, SESSION, number);
+        }
+
+        check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.SILENT, 2_003_400_000L, 0));
+
+        assertThat(check.ended()).isTrue();
+        assertThat(check.problems(false, 10)).containsExactly("missing 4 of 10 messages",
+            "publisher gone before the last message: session 77 silent for 2003 ms (publisher-timeout)");
+        assertThat(check.publisherGoneDescriptions())
+            .containsExactly("session 77 silent for 2003 ms (publisher-timeout)");
+        final JsonNode gone = figures(check).get("publishersGone");
+        assertThat(gone).hasSize(1);
+        assertThat(gone.get(0).get("session").asInt()).isEqualTo(SESSION);
+        assertThat(gone.get(0).get("cause").asString()).isEqualTo("SILENT");
+        assertThat(gone.get(0).get("silentMs").asLong()).isEqualTo(2003);
+        assertThat(gone.get(0).get("newSession").asInt()).isZero();
+    }
+
+    @Test
+    void aRestartedPublisherEndsTheWaitAndNamesItsNewSession() {
+        final StreamCheck check = new StreamCheck(10);
+        deliver(check, SESSION, 0);
+
+        check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.RESTARTED, 150_000_000L, 78));
+
+        assertThat(check.ended()).isTrue();
+        assertThat(check.problems(false, 10)).contains(
+            "publisher gone before the last message: session 77 restarted as session 78 (silent for 150 ms)");
+        assertThat(figures(check).get("publishersGone").get(0).get("newSession").asInt()).isEqualTo(78);
+    }
+
+    @Test
+    void anotherSessionGoneIsReportedButTheCheckedOneIsStillAwaited() {
+        final StreamCheck check = new StreamCheck(10);
+        deliver(check, SESSION, 0);
+
+        check.onPublisherGone(new PublisherGone(1, SESSION + 1, PublisherGone.Cause.SILENT, 2_000_000_000L, 0));
+
+        assertThat(check.ended()).isFalse();
+        assertThat(check.problems(false, 10)).containsExactly("missing 9 of 10 messages");
+        assertThat(check.publisherGoneDescriptions()).singleElement().asString().startsWith("session 78 silent");
+        assertThat(figures(check).get("publishersGone")).hasSize(1);
+    }
+
+    @Test
+    void aPublisherGoneAfterEveryMessageIsNoProblem() {
+        final StreamCheck check = new StreamCheck(2);
+        deliver(check, SESSION, 0);
+        deliver(check, SESSION, 1);
+
+        check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.SILENT, 2_000_000_000L, 0));
+
+        assertThat(check.problems(false, 10)).isEmpty();
+        assertThat(figures(check).get("publishersGone")).hasSize(1);
+    }
+
+    @Test
+    void noPublisherGoneIsAnEmptyList() {
+        assertThat(figures(new StreamCheck(1)).get("publishersGone").isArray()).isTrue();
+        assertThat(figures(new StreamCheck(1)).get("publishersGone")).isEmpty();
+    }
+
+    private static JsonNode figures(StreamCheck check) {
+        final JsonResult result = new JsonResult();
+        check.putFigures(result);
+        return JsonMapper.builder().build().readTree(result.toString());
     }
 
     private void deliver(StreamCheck check, int session, long number) {

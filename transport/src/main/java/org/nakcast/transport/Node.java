@@ -1,7 +1,6 @@
 package org.nakcast.transport;
 
 import java.nio.file.Path;
-import java.util.SplittableRandom;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.agrona.CloseHelper;
@@ -74,9 +73,9 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
-        final SplittableRandom seeds = new SplittableRandom(context.seed());
         this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
-            new ReceiveDispatcher(counters, seeds.nextInt(), seeds.nextLong(), loggingReceiverEvents(settings.name())));
+            new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
+                loggingReceiverEvents(settings.name())));
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);

@@ -232,7 +232,8 @@ public final class NodeContext {
     }
 
     /**
-     * Seeds the receiver id and the random NAK delays, for reproducible tests. Default: the clock.
+     * Seeds the random NAK delays, for reproducible tests (not the receiver id: that is always random).
+     * Default: the clock.
      *
      * @return this
      */

@@ -34,7 +34,12 @@ public enum DatagramCheck {
      * An UNRECOVERABLE whose message index says more messages were lost than its datagrams can
      * have held (a corrupt or forged datagram): given by the stream.
      */
-    IMPLAUSIBLE_LOSS("more messages lost than the datagrams can hold");
+    IMPLAUSIBLE_LOSS("more messages lost than the datagrams can hold"),
+    /**
+     * A STATUS whose position lies beyond what its publisher stream has sent, which no receiver can
+     * have consumed (a corrupt or forged datagram): given by a flow-control {@code min} publisher.
+     */
+    STATUS_BEYOND_SENT("STATUS position beyond what was sent");
 
     private final String description;
 

@@ -8,7 +8,7 @@ interface FlowControl {
     /** Flow control {@code max}: the publisher keeps its own pace. */
     FlowControl MAX = new FlowControl() {
         @Override
-        public void onStatus(int receiverId, long nextNeeded, long nowNs) {
+        public void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs) {
         }
 
         @Override
@@ -22,8 +22,13 @@ interface FlowControl {
         }
     };
 
-    /** A receiver reported that it needs {@code nextNeeded} next: everything below is delivered. */
-    void onStatus(int receiverId, long nextNeeded, long nowNs);
+    /**
+     * A receiver reported that it needs {@code nextNeeded} next: everything below is delivered.
+     *
+     * @param nextNeeded the STATUS's position, never negative (the validator refuses that)
+     * @param sentUpTo every datagram below this has been sent: no receiver can have consumed more
+     */
+    void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs);
 
     /**
      * The first sequence that may not be sent yet.

@@ -3,6 +3,9 @@ package org.nakcast.transport.publish;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
 
 /**
  * Flow control {@code min}: the publisher sends at most {@code window} datagrams beyond what its
@@ -11,8 +14,25 @@ import org.nakcast.transport.ReceiverDropped;
  * reported, and the others go on. With no live receiver there is nobody to send to: the
  * publication answers offers with NOT_CONNECTED until a receiver's first STATUS.
  *
- * <p>Receivers are kept in fixed arrays (at most {@link #MAX_RECEIVERS}; more are not waited for):
- * no allocation after construction but for the drop event.
+ * <p>What a STATUS is believed:
+ * <ul>
+ *   <li>A position beyond what the stream has sent cannot come from a receiver (it can only have
+ *   consumed what was sent): the STATUS is refused and counted as malformed
+ *   ({@link DatagramCheck#STATUS_BEYOND_SENT}); the receiver's earlier position stands.</li>
+ *   <li>Otherwise the latest STATUS to arrive is the receiver's position, lower or higher than the
+ *   one before: a receiver that restarted under the same id is where it says. A STATUS overtaken
+ *   on the way by a later one moves the receiver back until its next STATUS (at most a millisecond
+ *   later while it moves): it only ever holds the publisher back for longer, never lets it run
+ *   ahead of the receiver.</li>
+ *   <li>At most {@link #MAX_RECEIVERS} receivers are tracked. When the table is full a newcomer
+ *   slower than the fastest tracked receiver takes that one's place; a newcomer that is not is
+ *   turned away. Either way one is counted ({@link SystemCounter#FLOW_CONTROL_RECEIVERS_TURNED_AWAY}).
+ *   The slowest reporting receiver is therefore always waited for, however many ids are made up:
+ *   those turned away are ahead of every tracked one.</li>
+ * </ul>
+ * The send limit saturates at {@link Long#MAX_VALUE}: no position overflows it.
+ *
+ * <p>Receivers are kept in fixed arrays: no allocation after construction but for the drop event.
  */
 final class MinFlowControl implements FlowControl {
     /** The most receivers one stream waits for. */
@@ -24,7 +44,9 @@ final class MinFlowControl implements FlowControl {
     private final long timeoutNs;
     private final int historyDatagrams;
     private final PublisherEventListener events;
+    private final SystemCounters counters;
     private final AtomicCounter receiversDropped;
+    private final AtomicCounter receiversTurnedAway;
     private final int[] receiverIds = new int[MAX_RECEIVERS];
     private final long[] positions = new long[MAX_RECEIVERS];
     private final long[] lastHeardNs = new long[MAX_RECEIVERS];
@@ -34,30 +56,36 @@ final class MinFlowControl implements FlowControl {
      * @param window how many datagrams beyond the slowest receiver may be sent; at most the history
      * @param timeoutNs how long a receiver may be silent before it is dropped
      * @param historyDatagrams the history's size, for the drop event
+     * @param counters where dropped and turned-away receivers and refused STATUS are counted
      */
     MinFlowControl(int topicId, int sessionId, long window, long timeoutNs, int historyDatagrams,
-        PublisherEventListener events, AtomicCounter receiversDropped) {
+        PublisherEventListener events, SystemCounters counters) {
         this.topicId = topicId;
         this.sessionId = sessionId;
         this.window = window;
         this.timeoutNs = timeoutNs;
         this.historyDatagrams = historyDatagrams;
         this.events = events;
-        this.receiversDropped = receiversDropped;
+        this.counters = counters;
+        this.receiversDropped = counters.get(SystemCounter.RECEIVERS_DROPPED);
+        this.receiversTurnedAway = counters.get(SystemCounter.FLOW_CONTROL_RECEIVERS_TURNED_AWAY);
     }
 
     @Override
-    public void onStatus(int receiverId, long nextNeeded, long nowNs) {
+    public void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs) {
+        if (nextNeeded > sentUpTo) {
+            counters.countMalformed(DatagramCheck.STATUS_BEYOND_SENT);
+            return;
+        }
         int index = indexOf(receiverId);
         if (index < 0) {
-            if (count == MAX_RECEIVERS) {
+            index = count < MAX_RECEIVERS ? count++ : placeFor(nextNeeded);
+            if (index < 0) {
                 return;
             }
-            index = count++;
             receiverIds[index] = receiverId;
-            positions[index] = nextNeeded;
         }
-        positions[index] = Math.max(positions[index], nextNeeded);
+        positions[index] = nextNeeded;
         lastHeardNs[index] = nowNs;
     }
 
@@ -71,7 +99,7 @@ final class MinFlowControl implements FlowControl {
                 slowest = Math.min(slowest, positions[i]);
             }
         }
-        return slowest == Long.MAX_VALUE ? Long.MAX_VALUE : slowest + window;
+        return slowest > Long.MAX_VALUE - window ? Long.MAX_VALUE : slowest + window;
     }
 
     @Override
@@ -84,9 +112,24 @@ final class MinFlowControl implements FlowControl {
         return count;
     }
 
+    /**
+     * The full table's place for a newcomer at {@code position}: the fastest tracked receiver's,
+     * if the newcomer is slower; else -1. Counts one receiver turned away either way.
+     */
+    private int placeFor(long position) {
+        int fastest = 0;
+        for (int i = 1; i < count; i++) {
+            if (positions[i] > positions[fastest]) {
+                fastest = i;
+            }
+        }
+        receiversTurnedAway.increment();
+        return position < positions[fastest] ? fastest : -1;
+    }
+
     private void drop(int index, long sentUpTo, long nowNs) {
         final ReceiverDropped event = new ReceiverDropped(topicId, sessionId, receiverIds[index],
-            Math.max(0, sentUpTo - positions[index]), nowNs - lastHeardNs[index], historyDatagrams);
+            sentUpTo - positions[index], nowNs - lastHeardNs[index], historyDatagrams);
         count--;
         receiverIds[index] = receiverIds[count];
         positions[index] = positions[count];

@@ -348,7 +348,7 @@ final class OutboundStream implements ControlledMessageHandler {
 
     /** A receiver's STATUS for this stream: it needs {@code nextNeeded} next. */
     void onStatus(int receiverId, long nextNeeded, long nowNs) {
-        flowControl.onStatus(receiverId, nextNeeded, nowNs);
+        flowControl.onStatus(receiverId, nextNeeded, sentUpTo, nowNs);
     }
 
     /**

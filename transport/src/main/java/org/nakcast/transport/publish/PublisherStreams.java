@@ -13,7 +13,6 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
-import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
@@ -92,7 +91,7 @@ public final class PublisherStreams {
             return FlowControl.MAX;
         }
         return new MinFlowControl(settings.topicId(), settings.sessionId(), history.capacity() / 2,
-            settings.flowControlTimeoutNs(), history.capacity(), events, counters.get(SystemCounter.RECEIVERS_DROPPED));
+            settings.flowControlTimeoutNs(), history.capacity(), events, counters);
     }
 
     /** How many datagrams the history of a publication with these settings keeps. */

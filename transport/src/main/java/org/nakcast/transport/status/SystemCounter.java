@@ -67,7 +67,13 @@ public enum SystemCounter {
     /** Stream counters the counters file had no room for: those streams' positions are not visible outside. */
     STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file"),
     /** Datagrams of a new publisher session dropped because its topic already keeps {@code max-publishers} streams. */
-    PUBLISHER_STREAMS_REFUSED(30, "datagrams of refused publisher streams");
+    PUBLISHER_STREAMS_REFUSED(30, "datagrams of refused publisher streams"),
+    /**
+     * Receivers a flow-control {@code min} publisher did not track because it already tracked the
+     * most it waits for: a newcomer no slower than the fastest tracked one (its STATUS ignored), or
+     * the fastest tracked one, displaced by a slower newcomer. One per STATUS that found the table full.
+     */
+    FLOW_CONTROL_RECEIVERS_TURNED_AWAY(31, "receivers turned away by a full flow-control table");
 
     private final int typeId;
     private final String label;

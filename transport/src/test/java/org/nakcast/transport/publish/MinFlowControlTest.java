@@ -11,12 +11,15 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
+import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 class MinFlowControlTest {
     private static final long WINDOW = 100;
     private static final long TIMEOUT_NS = 1_000_000;
+    /** What the stream has sent in most tests: every datagram below it. */
+    private static final long SENT = 1_000;
 
     private final SystemCounters counters = new SystemCounters(new CountersManager(
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
@@ -28,38 +31,78 @@ class MinFlowControlTest {
             public void onReceiverDropped(ReceiverDropped event) {
                 dropped.add(event);
             }
-        }, counters.get(SystemCounter.RECEIVERS_DROPPED));
+        }, counters);
 
     @Test
     void withNoReceiverThePublisherKeepsItsOwnPace() {
-        assertThat(flowControl.sendLimit(1_000, 0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(flowControl.sendLimit(SENT, 0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(flowControl.hasReceivers()).isFalse();
     }
 
     @Test
     void thePublisherRunsAWindowAheadOfItsSlowestLiveReceiver() {
-        flowControl.onStatus(1, 500, 0);
-        flowControl.onStatus(2, 300, 0);
-        flowControl.onStatus(3, 900, 0);
+        flowControl.onStatus(1, 500, SENT, 0);
+        flowControl.onStatus(2, 300, SENT, 0);
+        flowControl.onStatus(3, 900, SENT, 0);
 
-        assertThat(flowControl.sendLimit(950, 10)).isEqualTo(300 + WINDOW);
+        assertThat(flowControl.sendLimit(SENT, 10)).isEqualTo(300 + WINDOW);
 
-        flowControl.onStatus(2, 700, 20);
-        assertThat(flowControl.sendLimit(950, 30)).isEqualTo(500 + WINDOW);
+        flowControl.onStatus(2, 700, SENT, 20);
+        assertThat(flowControl.sendLimit(SENT, 30)).isEqualTo(500 + WINDOW);
     }
 
     @Test
-    void anOlderStatusArrivingLateDoesNotMoveAReceiverBack() {
-        flowControl.onStatus(1, 500, 0);
-        flowControl.onStatus(1, 400, 1);
+    void aStatusBeyondWhatWasSentIsRefusedCountedAndTheReceiverStaysWhereItWas() {
+        flowControl.onStatus(1, 400, SENT, 0);
 
-        assertThat(flowControl.sendLimit(500, 2)).isEqualTo(500 + WINDOW);
+        flowControl.onStatus(1, Long.MAX_VALUE - 1, SENT, 1);
+        flowControl.onStatus(2, SENT + 1, SENT, 1);
+
+        assertThat(flowControl.sendLimit(SENT, 2)).as("not halted, not let loose").isEqualTo(400 + WINDOW);
+        assertThat(flowControl.liveReceivers()).as("a refused STATUS makes no receiver").isOne();
+        assertThat(counters.malformed(DatagramCheck.STATUS_BEYOND_SENT).get()).isEqualTo(2);
+        assertThat(counters.get(SystemCounter.MALFORMED).get()).isEqualTo(2);
+    }
+
+    @Test
+    void aStatusAtWhatWasSentIsBelieved() {
+        flowControl.onStatus(1, SENT, SENT, 0);
+
+        assertThat(flowControl.sendLimit(SENT, 1)).isEqualTo(SENT + WINDOW);
+        assertThat(counters.get(SystemCounter.MALFORMED).get()).isZero();
+    }
+
+    @Test
+    void theLimitSaturatesInsteadOfOverflowingNearTheEndOfTheSequenceSpace() {
+        final long sent = Long.MAX_VALUE - 10;
+        flowControl.onStatus(1, sent - 5, sent, 0);
+
+        assertThat(flowControl.sendLimit(sent, 1)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aReceiverThatReportsLessThanBeforeIsBelievedSoARestartedReceiverHoldsThePublisher() {
+        flowControl.onStatus(1, 900, SENT, 0);
+        flowControl.onStatus(1, 50, SENT, 1);
+
+        assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(50 + WINDOW);
+    }
+
+    @Test
+    void anOlderStatusOvertakenOnTheWayHoldsThePublisherBackOnlyUntilTheReceiversNextStatus() {
+        flowControl.onStatus(1, 600, SENT, 0);
+        flowControl.onStatus(1, 500, SENT, 1);
+        assertThat(flowControl.sendLimit(SENT, 2)).as("more cautious, never less").isEqualTo(500 + WINDOW);
+
+        flowControl.onStatus(1, 650, SENT, 3);
+        assertThat(flowControl.sendLimit(SENT, 4)).isEqualTo(650 + WINDOW);
     }
 
     @Test
     void aReceiverSilentBeyondTheTimeoutIsDroppedWithItsNumbersAndTheOthersGoOn() {
-        flowControl.onStatus(1, 200, 0);
-        flowControl.onStatus(2, 600, 0);
-        flowControl.onStatus(2, 650, TIMEOUT_NS);
+        flowControl.onStatus(1, 200, 700, 0);
+        flowControl.onStatus(2, 600, 700, 0);
+        flowControl.onStatus(2, 650, 700, TIMEOUT_NS);
 
         final long limit = flowControl.sendLimit(700, TIMEOUT_NS + 1);
 
@@ -77,13 +120,52 @@ class MinFlowControlTest {
     }
 
     @Test
-    void receiversBeyondTheMostItWaitsForAreNotWaitedFor() {
-        for (int receiver = 0; receiver < MinFlowControl.MAX_RECEIVERS; receiver++) {
-            flowControl.onStatus(receiver, 1_000, 0);
-        }
-        flowControl.onStatus(-1, 10, 0);
+    void forgedIdsFillingTheTableCannotCrowdOutASlowRealReceiver() {
+        fillWithForgedReceiversAt(SENT);
+
+        flowControl.onStatus(-1, 10, SENT, 1);
 
         assertThat(flowControl.liveReceivers()).isEqualTo(MinFlowControl.MAX_RECEIVERS);
-        assertThat(flowControl.sendLimit(1_000, 1)).isEqualTo(1_000 + WINDOW);
+        assertThat(flowControl.sendLimit(SENT, 2)).as("held to the real one").isEqualTo(10 + WINDOW);
+        assertThat(turnedAway()).as("the fastest forged one displaced").isOne();
+    }
+
+    @Test
+    void aNewcomerNoSlowerThanTheFastestTrackedIsTurnedAwayAndCounted() {
+        fillWithForgedReceiversAt(500);
+
+        flowControl.onStatus(-1, 500, SENT, 1);
+        flowControl.onStatus(-2, 900, SENT, 1);
+
+        assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(500 + WINDOW);
+        assertThat(turnedAway()).isEqualTo(2);
+        flowControl.onStatus(-2, 400, SENT, 3);
+        assertThat(flowControl.sendLimit(SENT, 4)).as("no longer refused once slower").isEqualTo(400 + WINDOW);
+    }
+
+    @Test
+    void aFullTableStillFollowsItsSlowestReceiverWhenOthersKeepArriving() {
+        flowControl.onStatus(-1, 10, SENT, 0);
+        fillWithForgedReceiversAt(20);
+
+        for (int forged = 1_000; forged < 1_000 + 10 * MinFlowControl.MAX_RECEIVERS; forged++) {
+            flowControl.onStatus(forged, 15, SENT, 1);
+        }
+
+        assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(10 + WINDOW);
+        flowControl.onStatus(-1, 12, SENT, 3);
+        assertThat(flowControl.sendLimit(SENT, 4)).as("it still moves the publisher").isEqualTo(12 + WINDOW);
+    }
+
+    /** Receivers 0, 1, ... at {@code position} until the table is full. */
+    private void fillWithForgedReceiversAt(long position) {
+        for (int receiver = 0; flowControl.liveReceivers() < MinFlowControl.MAX_RECEIVERS; receiver++) {
+            flowControl.onStatus(receiver, position, SENT, 0);
+        }
+        assertThat(turnedAway()).isZero();
+    }
+
+    private long turnedAway() {
+        return counters.get(SystemCounter.FLOW_CONTROL_RECEIVERS_TURNED_AWAY).get();
     }
 }

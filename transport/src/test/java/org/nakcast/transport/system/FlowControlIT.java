@@ -33,13 +33,16 @@ import org.nakcast.transport.status.SystemCounter;
  * flow control {@code min} the publisher is held to the slow one and nobody loses anything; with
  * {@code max} the fast one gets everything and the slow one is told, with numbers, what it lost;
  * with {@code min} and a subscriber that stops, the publisher drops it after the timeout, says so
- * with numbers, and the fast one goes on.
+ * with numbers, and the fast one goes on. The two subscriber nodes are given the same seed: they
+ * must still be two receivers to the publisher.
  */
 class FlowControlIT {
     private static final int COUNT = 20_000;
     private static final int MESSAGE_LENGTH = 1_000;
     /** 10,000 messages a second: half the publisher's pace (20 MB/s). */
     private static final long SLOW_NS_PER_MESSAGE = 100_000;
+    /** Both subscriber nodes get it: receivers with equal seeds are still two receivers. */
+    private static final long SUBSCRIBER_SEED = 7;
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -122,8 +125,8 @@ class FlowControlIT {
                         outrun.add(event);
                     }
                 }));
-            Node fastNode = Node.launch(config);
-            Node slowNode = Node.launch(config)) {
+            Node fastNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED));
+            Node slowNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED))) {
             fastNode.subscribe("prices", fast, fast);
             slowNode.subscribe("prices", slow, slow);
             Thread.sleep(100);
