@@ -1,0 +1,81 @@
+package org.nakcast.transport.sim;
+
+import java.util.EnumSet;
+import java.util.Locale;
+import java.util.Set;
+
+/** Each kind of fault a simulation can inject; a seed draws its own mix of the kinds allowed. */
+enum FaultKind {
+    /** Each receiver copy of a datagram lost at random. */
+    LOSS,
+    /** Runs of consecutive data datagrams lost on one link. */
+    BURST,
+    /** A data datagram lost before it fans out: every receiver misses it. */
+    SHARED_LOSS,
+    /** A copy delivered twice. */
+    DUPLICATION,
+    /** Random delays that reorder datagrams. */
+    REORDER,
+    /** Socket queues too small, or receivers too slow, for the traffic: the kernel drops. */
+    OVERFLOW,
+    /** One link, or every link into a host, cut for a while. */
+    PARTITION,
+    /** A host's incoming link holding everything for a while, then letting it through at once. */
+    STALL,
+    /** The network refusing a send now and then. */
+    SEND_REFUSAL,
+    /** A publishing process stopped for longer than the timeouts, then going on. */
+    PUBLISHER_PAUSE,
+    /** A subscribing process stopped for longer than the timeouts, then going on. */
+    SUBSCRIBER_PAUSE,
+    /** A publishing process killed and started again: new sessions, same publisher ids. */
+    PUBLISHER_RESTART,
+    /** A subscribing process killed and started again. */
+    SUBSCRIBER_RESTART,
+    /** Subscribers that start after the publishers. */
+    LATE_JOIN,
+    /** A queued subscription whose application stops polling for a while. */
+    STOPPED_POLLING,
+    /** Subscriptions whose handler throws on some messages. */
+    THROWING_HANDLER,
+    /** A stranger forging NAKs, STATUS, sessions and garbage. */
+    STRANGER;
+
+    /** The kind's name on the command line: {@code shared-loss}. */
+    String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /**
+     * Parses a comma-separated list of labels, or {@code all}.
+     *
+     * @throws IllegalArgumentException naming an unknown kind and the known ones
+     */
+    static Set<FaultKind> parse(String list) {
+        if (list.equals("all")) {
+            return EnumSet.allOf(FaultKind.class);
+        }
+        final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+        for (String label : list.split(",")) {
+            final String trimmed = label.trim();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            kinds.add(fromLabel(trimmed));
+        }
+        return kinds;
+    }
+
+    private static FaultKind fromLabel(String label) {
+        for (FaultKind kind : values()) {
+            if (kind.label().equals(label)) {
+                return kind;
+            }
+        }
+        final StringBuilder known = new StringBuilder();
+        for (FaultKind kind : values()) {
+            known.append(known.length() == 0 ? "" : ", ").append(kind.label());
+        }
+        throw new IllegalArgumentException("unknown fault kind '" + label + "'; known: all, " + known);
+    }
+}

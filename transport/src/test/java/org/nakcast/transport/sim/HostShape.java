@@ -1,0 +1,8 @@
+package org.nakcast.transport.sim;
+
+/**
+ * How a simulated process runs: the datagrams each socket queue holds (its receive buffer), the
+ * time a round with work takes, and the longest its idle strategy parks.
+ */
+record HostShape(int queueLimit, long busyNs, long maxIdleNs) {
+}

@@ -1,0 +1,71 @@
+package org.nakcast.transport.sim;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * What message {@code index} of publisher session {@code sessionId} holds: its length and every
+ * byte follow from the two numbers, so the checker recomputes what was published instead of
+ * storing it.
+ */
+final class MessageContent {
+    private MessageContent() {
+    }
+
+    /**
+     * The length of the message: mostly small, some around a datagram, a few of several fragments.
+     *
+     * @param maxLength the longest allowed
+     * @param fragmentLength what one datagram carries of a message
+     */
+    static int length(int sessionId, long index, int maxLength, int fragmentLength) {
+        final long draw = mix(sessionId, index, -1);
+        final int kind = (int) Long.remainderUnsigned(draw, 100);
+        final int spread = (int) Long.remainderUnsigned(draw >>> 8, 1 << 20);
+        final int length;
+        if (kind < 70) {
+            length = 1 + spread % 64;
+        } else if (kind < 92) {
+            length = 1 + spread % Math.max(1, fragmentLength);
+        } else {
+            length = fragmentLength + 1 + spread % (3 * Math.max(1, fragmentLength));
+        }
+        return Math.min(length, maxLength);
+    }
+
+    /** Writes the message's bytes. */
+    static void write(MutableDirectBuffer buffer, int offset, int sessionId, long index, int length) {
+        final long key = mix(sessionId, index, 0);
+        for (int i = 0; i < length; i++) {
+            buffer.putByte(offset + i, byteAt(key, i));
+        }
+    }
+
+    /** Whether {@code length} bytes at {@code offset} are message {@code index} of the session. */
+    static boolean matches(
+        DirectBuffer buffer, int offset, int length, int sessionId, long index, int expectedLength) {
+        if (length != expectedLength) {
+            return false;
+        }
+        final long key = mix(sessionId, index, 0);
+        for (int i = 0; i < length; i++) {
+            if (buffer.getByte(offset + i) != byteAt(key, i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Byte {@code position} of the message keyed {@code key}: the key's bytes in turn, moved on each round. */
+    private static byte byteAt(long key, int position) {
+        return (byte) ((key >>> ((position & 7) << 3)) + (position >>> 3));
+    }
+
+    /** A stateless 64-bit mix (SplitMix64's finalizer) of the three numbers. */
+    static long mix(long a, long b, long c) {
+        long z = a * 0x9E37_79B9_7F4A_7C15L + b * 0xC2B2_AE3D_27D4_EB4FL + c * 0x1656_67B1_9E37_79F9L;
+        z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D0_49BB_1331_11EBL;
+        return z ^ (z >>> 31);
+    }
+}

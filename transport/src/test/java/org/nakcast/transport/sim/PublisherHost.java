@@ -1,0 +1,176 @@
+package org.nakcast.transport.sim;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.transport.SettingsResolver;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.publish.OfferBuffer;
+import org.nakcast.transport.publish.PublicationSettings;
+import org.nakcast.transport.publish.PublisherStreams;
+import org.nakcast.transport.testing.TestCounters;
+
+/**
+ * A publishing process: the real {@link PublisherStreams} fed by the simulated network and clock,
+ * and an application that offers numbered messages on each of its topics at its pace until it has
+ * offered its quota, trying again later when the publication is back-pressured. A restart starts
+ * new sessions under the same publisher ids; what the old ones sent is then gone for good.
+ */
+final class PublisherHost extends SimHost {
+    /** One topic this process publishes. */
+    record Topic(String name, int topicId, long publisherId, long messages, double messagesPerMs) {
+    }
+
+    private static final int CONTROL_LIMIT = 64;
+    /** DATA header and frame header: what a datagram spends on framing one fragment. */
+    private static final int FRAMING = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH;
+
+    private final SettingsResolver settings;
+    private final int offerBufferBytes;
+    private final List<Topic> topics;
+    private final Map<Integer, PublishedSession> sessions;
+    private final SplittableRandom random;
+    private final double sendRefusal;
+    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 16));
+    private final List<Publication> publications = new ArrayList<>();
+    private final TestCounters counters = new TestCounters();
+    private PublisherStreams streams;
+    long offersRefused;
+
+    /** A session of a topic in this incarnation of the process. */
+    private static final class Publication {
+        final Topic topic;
+        final PublishedSession session;
+        final OfferBuffer offers;
+
+        Publication(Topic topic, PublishedSession session, OfferBuffer offers) {
+            this.topic = topic;
+            this.session = session;
+            this.offers = offers;
+        }
+    }
+
+    PublisherHost(Scheduler scheduler, SimNetwork network, String name, HostShape shape, SettingsResolver settings,
+        int offerBufferBytes, List<Topic> topics, Map<Integer, PublishedSession> sessions, SplittableRandom random,
+        double sendRefusal) {
+        super(scheduler, network, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+        this.settings = settings;
+        this.offerBufferBytes = offerBufferBytes;
+        this.topics = topics;
+        this.sessions = sessions;
+        this.random = random;
+        this.sendRefusal = sendRefusal;
+    }
+
+    @Override
+    boolean listens(SimNetwork.Port port) {
+        return port == SimNetwork.Port.CONTROL;
+    }
+
+    @Override
+    void onStart(long nowNs) {
+        streams = new PublisherStreams(counters.counters(), new PublisherEventListener() { });
+        publications.clear();
+        final DatagramSink sink = (buffer, offset, length) -> {
+            if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
+                return false;
+            }
+            network.send(id, SimNetwork.Port.DATA, buffer, offset, length);
+            return true;
+        };
+        for (Topic topic : topics) {
+            int sessionId;
+            do {
+                sessionId = 1 + random.nextInt(Integer.MAX_VALUE - 1);
+            } while (sessions.containsKey(sessionId));
+            final PublicationSettings publication = settings.publication(topic.name(), sessionId, topic.publisherId());
+            final int maxLength = Math.min(PublisherStreams.maxMessageLength(publication), offerBufferBytes / 8);
+            final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength);
+            streams.add(publication, offers, sink);
+            final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
+                Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);
+            sessions.put(sessionId, session);
+            publications.add(new Publication(topic, session, offers));
+        }
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+        for (Publication publication : publications) {
+            publication.session.deadSinceNs = nowNs;
+        }
+        streams.close();
+    }
+
+    @Override
+    int round(long nowNs) {
+        int work = read(SimNetwork.Port.CONTROL, CONTROL_LIMIT,
+            (buffer, length) -> streams.onControlDatagram(buffer, 0, length, nowNs));
+        for (int i = 0; i < publications.size(); i++) {
+            work += offer(publications.get(i), nowNs);
+        }
+        return work + streams.doWork(nowNs);
+    }
+
+    private int offer(Publication publication, long nowNs) {
+        final PublishedSession session = publication.session;
+        if (!publication.offers.isConnected()) {
+            return 0;
+        }
+        final long due = Math.min(publication.topic.messages(),
+            1 + (long) ((nowNs - session.startNs) / 1e6 * publication.topic.messagesPerMs()));
+        int offered = 0;
+        while (session.published < due) {
+            final long index = session.published;
+            final int length = session.messageLength(index);
+            MessageContent.write(message, 0, session.sessionId, index, length);
+            if (!publication.offers.offer(message, 0, length)) {
+                offersRefused++;
+                break;
+            }
+            session.published++;
+            session.lastPublishNs = nowNs;
+            offered++;
+        }
+        if (offered > 0) {
+            publication.offers.requestFlush();
+        }
+        return offered;
+    }
+
+    /** The oldest datagram a live session of this host can still resend. */
+    long oldestRetained(int topicId, int sessionId) {
+        return streams.oldestRetained(topicId, sessionId);
+    }
+
+    /**
+     * Whether every topic has offered its quota in this incarnation, or has nobody to send to (flow
+     * control {@code min} with no live receiver).
+     */
+    boolean doneOffering() {
+        for (Publication publication : publications) {
+            if (publication.session.published < publication.topic.messages() && publication.offers.isConnected()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    TestCounters counters() {
+        return counters;
+    }
+
+    /** Frees what the process holds at the end of a run. */
+    void close() {
+        if (!isCrashed()) {
+            streams.close();
+        }
+    }
+}

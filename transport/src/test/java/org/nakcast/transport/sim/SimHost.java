@@ -1,0 +1,161 @@
+package org.nakcast.transport.sim;
+
+import java.util.ArrayDeque;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * One simulated process on the segment: its socket queues (each a receive buffer that drops what it
+ * has no room for) and its thread, which runs a round of work at a time. After a round with work
+ * the next comes {@code busyNs} later; after an idle one the wait doubles up to {@code maxIdleNs},
+ * as a back-off idle strategy parks. A paused process runs no rounds while datagrams pile up in its
+ * queues; a crashed one never runs again.
+ */
+abstract class SimHost {
+    private static final long MIN_IDLE_NS = 1_000;
+
+    final Scheduler scheduler;
+    final SimNetwork network;
+    final String name;
+    final int id;
+    private final ArrayDeque<byte[]> dataQueue = new ArrayDeque<>();
+    private final ArrayDeque<byte[]> controlQueue = new ArrayDeque<>();
+    private final int queueLimit;
+    private final long busyNs;
+    private final long maxIdleNs;
+    private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+    private long idleNs = MIN_IDLE_NS;
+    private boolean running;
+    private boolean crashed;
+    private int generation;
+    long overflowed;
+    long errors;
+
+    SimHost(Scheduler scheduler, SimNetwork network, String name, int queueLimit, long busyNs, long maxIdleNs) {
+        this.scheduler = scheduler;
+        this.network = network;
+        this.name = name;
+        this.queueLimit = queueLimit;
+        this.busyNs = busyNs;
+        this.maxIdleNs = maxIdleNs;
+        this.id = network.attach(this);
+    }
+
+    /** Whether this host's sockets listen on {@code port}. */
+    abstract boolean listens(SimNetwork.Port port);
+
+    /** One round of the host's thread; returns the work done. Exceptions end the round, as an agent's do. */
+    abstract int round(long nowNs);
+
+    /** Builds what the process holds when it (re)starts. */
+    abstract void onStart(long nowNs);
+
+    /** Drops what the process held when it crashes. */
+    abstract void onCrash(long nowNs);
+
+    boolean isRunning() {
+        return running;
+    }
+
+    boolean isCrashed() {
+        return crashed;
+    }
+
+    /** A datagram reached one of this host's sockets. */
+    final void arrive(SimNetwork.Port port, byte[] datagram) {
+        if (crashed || !listens(port)) {
+            return;
+        }
+        final ArrayDeque<byte[]> queue = port == SimNetwork.Port.DATA ? dataQueue : controlQueue;
+        if (queue.size() >= queueLimit) {
+            overflowed++;
+            return;
+        }
+        queue.add(datagram);
+    }
+
+    /** Starts (or restarts after a crash) the process at {@code atNs}. */
+    final void startAt(long atNs) {
+        scheduler.at(atNs, () -> {
+            crashed = false;
+            running = true;
+            dataQueue.clear();
+            controlQueue.clear();
+            onStart(scheduler.nowNs());
+            scheduleRound(scheduler.nowNs());
+        });
+    }
+
+    /** Stops the process's thread from {@code fromNs} to {@code untilNs}. */
+    final void pause(long fromNs, long untilNs) {
+        scheduler.at(fromNs, () -> {
+            if (running) {
+                running = false;
+                generation++;
+                scheduler.at(untilNs, () -> {
+                    if (!crashed && !running) {
+                        running = true;
+                        scheduleRound(scheduler.nowNs());
+                    }
+                });
+            }
+        });
+    }
+
+    /** Kills the process at {@code atNs}: its sockets close, its memory goes. */
+    final void crash(long atNs) {
+        scheduler.at(atNs, () -> {
+            if (!crashed) {
+                crashed = true;
+                running = false;
+                generation++;
+                dataQueue.clear();
+                controlQueue.clear();
+                onCrash(scheduler.nowNs());
+            }
+        });
+    }
+
+    /** Hands up to {@code limit} queued datagrams of {@code port} to {@code reader}; returns how many. */
+    final int read(SimNetwork.Port port, int limit, DatagramReader reader) {
+        final ArrayDeque<byte[]> queue = port == SimNetwork.Port.DATA ? dataQueue : controlQueue;
+        int read = 0;
+        while (read < limit && !queue.isEmpty()) {
+            final byte[] datagram = queue.poll();
+            view.wrap(datagram);
+            read++;
+            reader.read(view, datagram.length);
+        }
+        return read;
+    }
+
+    private void scheduleRound(long atNs) {
+        final int expected = generation;
+        scheduler.at(atNs, () -> {
+            if (!running || expected != generation) {
+                return;
+            }
+            final long nowNs = scheduler.nowNs();
+            int work;
+            try {
+                work = round(nowNs);
+            } catch (RuntimeException ex) {
+                errors++;
+                work = 1;
+            }
+            if (work > 0) {
+                idleNs = MIN_IDLE_NS;
+                scheduleRound(nowNs + busyNs);
+            } else {
+                scheduleRound(nowNs + idleNs);
+                idleNs = Math.min(maxIdleNs, idleNs * 2);
+            }
+        });
+    }
+
+    /** Reads one datagram from a socket queue. */
+    @FunctionalInterface
+    interface DatagramReader {
+        void read(UnsafeBuffer buffer, int length);
+    }
+}

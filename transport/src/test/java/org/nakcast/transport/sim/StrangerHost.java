@@ -1,0 +1,153 @@
+package org.nakcast.transport.sim;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.DatagramValidator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
+
+/**
+ * A stranger on the segment: it reads the live sessions off the wire, then, every interval until
+ * the network heals, sends one of: a NAK for the whole of a live session (or a random part), a
+ * STATUS with a made-up receiver and position, the datagrams of a session it makes up (DATA with
+ * a gap, heartbeats, each on a topic that exists), or bytes that are no datagram at all.
+ */
+final class StrangerHost extends SimHost {
+    private final SplittableRandom random;
+    private final long intervalNs;
+    private final int[] topicIds;
+    private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
+    private final List<long[]> liveSessions = new ArrayList<>();
+    private final HeaderFlyweight header = new HeaderFlyweight();
+    private long nextSendNs;
+    long sent;
+
+    StrangerHost(Scheduler scheduler, SimNetwork network, HostShape shape, SplittableRandom random, long intervalNs,
+        int[] topicIds) {
+        super(scheduler, network, "stranger", shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+        this.random = random;
+        this.intervalNs = intervalNs;
+        this.topicIds = topicIds;
+    }
+
+    @Override
+    boolean listens(SimNetwork.Port port) {
+        return port == SimNetwork.Port.DATA;
+    }
+
+    @Override
+    void onStart(long nowNs) {
+        nextSendNs = nowNs;
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+    }
+
+    @Override
+    int round(long nowNs) {
+        int work = read(SimNetwork.Port.DATA, 64, (buffer, length) -> learn(buffer, length));
+        if (nowNs >= nextSendNs && network.faults().active(nowNs)) {
+            nextSendNs = nowNs + intervalNs;
+            forge();
+            sent++;
+            work++;
+        }
+        return work;
+    }
+
+    private void learn(UnsafeBuffer buffer, int length) {
+        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID) {
+            return;
+        }
+        header.wrap(buffer, 0);
+        final int type = header.typeCode();
+        if (type != FrameType.DATA.code() && type != FrameType.HEARTBEAT.code()) {
+            return;
+        }
+        for (long[] session : liveSessions) {
+            if (session[0] == header.sessionId() && session[1] == header.topicId()) {
+                session[2] = Math.max(session[2], header.sequence());
+                return;
+            }
+        }
+        liveSessions.add(new long[] {header.sessionId(), header.topicId(), header.sequence()});
+    }
+
+    private void forge() {
+        final int kind = random.nextInt(10);
+        if (kind < 4 && !liveSessions.isEmpty()) {
+            forgeNak(liveSessions.get(random.nextInt(liveSessions.size())));
+        } else if (kind < 6 && !liveSessions.isEmpty()) {
+            forgeStatus(liveSessions.get(random.nextInt(liveSessions.size())));
+        } else if (kind < 9) {
+            forgeSession();
+        } else {
+            final int length = 1 + random.nextInt(200);
+            for (int i = 0; i < length; i++) {
+                out.putByte(i, (byte) random.nextInt());
+            }
+            network.send(id, random.nextBoolean() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL, out, 0, length);
+        }
+    }
+
+    private void forgeNak(long[] session) {
+        final NakFlyweight nak = new NakFlyweight();
+        nak.wrap(out, 0);
+        final long from = random.nextBoolean() ? 0 : random.nextLong(Math.max(1, session[2] + 1));
+        final long to = random.nextBoolean() ? 1L << 62 : from + random.nextInt(1000);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), (int) session[0], (int) session[1], 0);
+        nak.receiverId(random.nextInt()).rangeCount(1).range(0, from, to);
+        network.send(id, SimNetwork.Port.CONTROL, out, 0, NakFlyweight.lengthFor(1));
+    }
+
+    private void forgeStatus(long[] session) {
+        final StatusFlyweight status = new StatusFlyweight();
+        status.wrap(out, 0);
+        final long position = switch (random.nextInt(4)) {
+            case 0 -> 0;
+            case 1 -> Long.MAX_VALUE - random.nextInt(10);
+            case 2 -> session[2] + 1 + random.nextInt(100);
+            default -> Math.max(0, session[2] - random.nextInt(100));
+        };
+        status.writeHeader(
+            FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, (int) session[0], (int) session[1], position);
+        status.receiverId(random.nextInt(64));
+        network.send(id, SimNetwork.Port.CONTROL, out, 0, StatusFlyweight.STATUS_LENGTH);
+    }
+
+    /** A made-up session (a negative id: real ones are positive) on a real topic. */
+    private void forgeSession() {
+        final int sessionId = -1 - random.nextInt(1 << 20);
+        final int topicId = topicIds[random.nextInt(topicIds.length)];
+        if (random.nextBoolean()) {
+            final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+            heartbeat.wrap(out, 0);
+            heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId,
+                random.nextInt(1 << 20));
+            heartbeat.oldestSequence(0).publisherId(random.nextLong());
+            network.send(id, SimNetwork.Port.DATA, out, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH);
+            return;
+        }
+        final DataFlyweight data = new DataFlyweight();
+        final int length = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
+        data.wrap(out, 0);
+        final long sequence = random.nextInt(1 << 16);
+        for (int i = 0; i < 2; i++) {
+            data.writeHeader(FrameType.DATA, length, sessionId, topicId, sequence + 2 * i);
+            data.completedMessages(sequence + 2 * i);
+            MessageFrame.write(out, DataFlyweight.DATA_HEADER_LENGTH, 8, MessageFrame.UNFRAGMENTED);
+            network.send(id, SimNetwork.Port.DATA, out, 0, length);
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package org.nakcast.transport.sim;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+
+/**
+ * One subscription's view of every stream, checked as it happens: each message is the one published
+ * at its (session, index), comes in order and once, and any skipped message lies inside an exact
+ * loss event (the counts add up) that is itself justified: the publisher no longer held the
+ * datagrams, or is dead. A subscription that joined before a session began is owed that session
+ * from its first message. Nothing of a session is delivered after it was reported restarted.
+ */
+final class SubscriptionProbe implements MessageHandler, StreamEventListener {
+    /** How a subscription takes its messages. */
+    enum Kind {
+        /** On the receiving thread. */
+        CALLBACK,
+        /** On the receiving thread, throwing for some messages after taking them. */
+        THROWING,
+        /** Through a queue the application polls. */
+        QUEUED
+    }
+
+    /** What one subscription has had of one session. */
+    static final class Track {
+        long nextIndex = -1;
+        long unaccountedLoss;
+        boolean dropped;
+        boolean restarted;
+        boolean gone;
+        long delivered;
+    }
+
+    final String name;
+    final int topicId;
+    final Kind kind;
+    final long joinedAtNs;
+    private final Scheduler scheduler;
+    private final Map<Integer, PublishedSession> sessions;
+    private final Violations violations;
+    private final Tally tally;
+    private final Map<Integer, Track> tracks = new LinkedHashMap<>();
+    private final Consumer<String> trace;
+    private final boolean tracing;
+
+    /** Totals over every probe of a run. */
+    static final class Tally {
+        long delivered;
+        long strangerMessages;
+        long lossEvents;
+        long lostMessages;
+        long publishersGone;
+        long thrown;
+        long traceHash = 1;
+
+        void trace(long a, long b, long c) {
+            traceHash = MessageContent.mix(traceHash, MessageContent.mix(a, b, c), 0);
+        }
+    }
+
+    SubscriptionProbe(String name, int topicId, Kind kind, Scheduler scheduler, Map<Integer, PublishedSession> sessions,
+        Violations violations, Tally tally, Consumer<String> trace) {
+        this.name = name;
+        this.topicId = topicId;
+        this.kind = kind;
+        this.joinedAtNs = scheduler.nowNs();
+        this.scheduler = scheduler;
+        this.sessions = sessions;
+        this.violations = violations;
+        this.tally = tally;
+        this.trace = trace;
+        this.tracing = trace != null;
+    }
+
+    Map<Integer, Track> tracks() {
+        return tracks;
+    }
+
+    /** Whether this subscription was there before {@code session} began: it is owed all of it. */
+    boolean owedFromStart(PublishedSession session) {
+        return joinedAtNs < session.startNs;
+    }
+
+    @Override
+    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        final PublishedSession session = sessions.get(header.sessionId());
+        if (session == null) {
+            tally.strangerMessages++;
+            return;
+        }
+        final long index = header.messageIndex();
+        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        final long nowNs = scheduler.nowNs();
+        if (tracing) {
+            trace.accept("%.6f %s message %d of session %d, %d bytes".formatted(nowNs / 1e9, name, index,
+                session.sessionId, length));
+        }
+        tally.delivered++;
+        tally.trace(name.hashCode(), session.sessionId, index);
+        if (track.restarted) {
+            violations.add(nowNs, "%s: message %d of session %d delivered after the session was reported restarted"
+                .formatted(name, index, session.sessionId));
+        }
+        if (track.dropped) {
+            violations.add(nowNs, "%s: message %d of session %d delivered after the stream was dropped"
+                .formatted(name, index, session.sessionId));
+        }
+        if (track.nextIndex < 0) {
+            if (owedFromStart(session) && index != track.unaccountedLoss) {
+                violations.add(nowNs, ("%s: first message of session %d is %d, but the subscription was there before"
+                    + " the session began and loss events account for %d").formatted(
+                    name, session.sessionId, index, track.unaccountedLoss));
+            }
+        } else if (index != track.nextIndex + track.unaccountedLoss) {
+            violations.add(nowNs, "%s: session %d delivered message %d after %d with %d lost in events between"
+                .formatted(name, session.sessionId, index, track.nextIndex - 1, track.unaccountedLoss));
+        }
+        if (index >= session.published) {
+            violations.add(nowNs, "%s: session %d delivered message %d, but only %d were published"
+                .formatted(name, session.sessionId, index, session.published));
+        } else {
+            final int expectedLength = session.messageLength(index);
+            if (!MessageContent.matches(buffer, offset, length, session.sessionId, index, expectedLength)) {
+                violations.add(nowNs, "%s: session %d message %d differs from what was published (%d bytes, %d due)"
+                    .formatted(name, session.sessionId, index, length, expectedLength));
+            }
+        }
+        track.nextIndex = Math.max(track.nextIndex, index + 1);
+        track.unaccountedLoss = 0;
+        track.delivered++;
+        if (kind == Kind.THROWING && MessageContent.mix(session.sessionId, index, 7) % 13 == 0) {
+            tally.thrown++;
+            throw new IllegalStateException("a subscriber's handler failed on message " + index);
+        }
+    }
+
+    @Override
+    public void onLoss(LossEvent event) {
+        final PublishedSession session = sessions.get(event.sessionId());
+        if (session == null) {
+            return;
+        }
+        final long nowNs = scheduler.nowNs();
+        if (tracing) {
+            trace.accept("%.6f %s %s".formatted(nowNs / 1e9, name, event.describe()));
+        }
+        tally.lossEvents++;
+        tally.lostMessages += event.lostMessages();
+        tally.trace(name.hashCode(), event.sessionId(), -event.toSequence());
+        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        track.unaccountedLoss += event.lostMessages();
+        if (event.streamDropped()) {
+            track.dropped = true;
+        }
+        if (!session.isDead()) {
+            final long oldest = session.oldestRetained();
+            if (event.toSequence() >= oldest) {
+                violations.add(nowNs, "%s: gave up datagrams %d..%d of session %d while its publisher still holds %d on"
+                    .formatted(name, event.fromSequence(), event.toSequence(), session.sessionId, oldest));
+            }
+        }
+    }
+
+    @Override
+    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+        if (tracing) {
+            trace.accept("%.6f %s stream of session %d started at datagram %d".formatted(scheduler.nowNs() / 1e9,
+                name, sessionId, firstSequence));
+        }
+    }
+
+    @Override
+    public void onPublisherGone(PublisherGone event) {
+        final PublishedSession session = sessions.get(event.sessionId());
+        if (session == null) {
+            return;
+        }
+        if (tracing) {
+            trace.accept("%.6f %s %s".formatted(scheduler.nowNs() / 1e9, name, event.describe()));
+        }
+        tally.publishersGone++;
+        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        track.gone = true;
+        if (event.cause() == PublisherGone.Cause.RESTARTED) {
+            track.restarted = true;
+        }
+    }
+}

@@ -1,0 +1,220 @@
+package org.nakcast.transport.sim;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.config.LossPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.NodeSettings;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.NodeContext;
+
+/**
+ * Draws a {@link Scenario} from a seed, swarm style: each seed picks its own fault kinds (among those
+ * allowed) and its own rates, sizes and timings, so that runs over many seeds cover both mild and
+ * savage mixes, and the same seed always draws the same scenario.
+ */
+final class Swarm {
+    private static final long MS = 1_000_000;
+    private static final int[] DATAGRAM_SIZES = {128, 256, 512, 1408};
+    private static final NodeSettings NODE = NodeConfig.embeddedDefault().node();
+
+    private Swarm() {
+    }
+
+    /** The scenario of {@code seed}, using only the fault kinds in {@code allowed}. */
+    static Scenario draw(long seed, Set<FaultKind> allowed) {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
+        for (FaultKind kind : allowed) {
+            if (random.nextInt(100) < 35) {
+                kinds.add(kind);
+            }
+        }
+        final int datagramSize = DATAGRAM_SIZES[random.nextInt(DATAGRAM_SIZES.length)];
+        final int historyDatagrams = 16 << random.nextInt(6);
+        final long heartbeatNs = (1 + random.nextInt(10)) * MS;
+        final long publisherTimeoutNs = heartbeatNs * (2 + random.nextInt(4));
+        final long faultPhaseNs = (40 + random.nextInt(110)) * MS;
+        final int topicCount = 1 + random.nextInt(3);
+
+        final TransportConfig transport = new TransportConfig("sim", "lo", "239.255.77.9", 40100)
+            .withDatagramSize(new ByteSize(datagramSize))
+            .withSendRate(random.nextInt(10) < 7 ? ByteSize.ZERO : new ByteSize((5L + random.nextInt(95)) << 20));
+        final List<TopicConfig> topics = new ArrayList<>();
+        for (int t = 1; t <= topicCount; t++) {
+            TopicConfig topic = new TopicConfig("t" + t, t, "sim", "flyweight")
+                .withHistory(new ByteSize((long) historyDatagrams * datagramSize))
+                .withHeartbeat(Duration.ofNanos(heartbeatNs))
+                .withPublisherTimeout(Duration.ofNanos(publisherTimeoutNs))
+                .withFlowControl(random.nextBoolean() ? FlowControlMode.MIN : FlowControlMode.MAX)
+                .withFlowControlTimeout(Duration.ofNanos(heartbeatNs * (2 + random.nextInt(4))))
+                .withLateJoin(random.nextInt(4) == 0 ? LateJoinPolicy.OLDEST : LateJoinPolicy.NOW)
+                .withLossPolicy(random.nextInt(5) == 0 ? LossPolicy.DROP : LossPolicy.CONTINUE)
+                .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS);
+            topics.add(topic);
+        }
+        final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
+            .conclude();
+        final NodeContext context = new NodeContext().config(config)
+            .offerBufferBytes(64 << 10)
+            .reorderWindowCapacity(64 << random.nextInt(5));
+
+        final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, faultPhaseNs,
+            heartbeatNs, publisherTimeoutNs);
+        final List<Scenario.SubscriberPlan> subscribers = drawSubscribers(random, kinds, topics, datagramSize,
+            faultPhaseNs, heartbeatNs, publisherTimeoutNs);
+        final NetworkFaults faults = drawFaults(random, kinds, publishers.size(), subscribers.size(), faultPhaseNs,
+            publisherTimeoutNs);
+        final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
+        final double sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + random.nextDouble() * 0.05 : 0;
+        final long settleNs = Math.max(50 * MS, 4 * publisherTimeoutNs);
+        return new Scenario(seed, kinds, config, context, publishers, subscribers, faults, strangerIntervalNs,
+            sendRefusal, faultPhaseNs, settleNs);
+    }
+
+    private static List<Scenario.PublisherPlan> drawPublishers(SplittableRandom random, Set<FaultKind> kinds,
+        int topicCount, long faultPhaseNs, long heartbeatNs, long publisherTimeoutNs) {
+        final int count = 1 + random.nextInt(3);
+        final List<Scenario.PublisherPlan> plans = new ArrayList<>();
+        for (int p = 0; p < count; p++) {
+            final List<PublisherHost.Topic> topics = new ArrayList<>();
+            for (int t = 1; t <= topicCount; t++) {
+                if (random.nextInt(3) > 0 || t == 1 + p % topicCount) {
+                    topics.add(new PublisherHost.Topic("t" + t, t, 1000L * (p + 1) + t, 50 + random.nextInt(1500),
+                        5 + random.nextInt(200)));
+                }
+            }
+            final List<Scenario.Pause> pauses = new ArrayList<>();
+            if (kinds.contains(FaultKind.PUBLISHER_PAUSE) && random.nextBoolean()) {
+                pauses.add(pause(random, faultPhaseNs, publisherTimeoutNs));
+            }
+            long crashAt = -1;
+            long restartAt = -1;
+            if (kinds.contains(FaultKind.PUBLISHER_RESTART) && random.nextBoolean()) {
+                crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
+                restartAt = crashAt + random.nextLong(1, 3 * heartbeatNs);
+            }
+            plans.add(new Scenario.PublisherPlan(shape(random, kinds, false), topics, pauses, crashAt, restartAt));
+        }
+        return plans;
+    }
+
+    private static List<Scenario.SubscriberPlan> drawSubscribers(SplittableRandom random, Set<FaultKind> kinds,
+        List<TopicConfig> topics, int datagramSize, long faultPhaseNs, long heartbeatNs, long publisherTimeoutNs) {
+        final boolean bigGroup = kinds.contains(FaultKind.SHARED_LOSS) && random.nextInt(4) == 0;
+        final int count = bigGroup ? 8 + random.nextInt(25) : 1 + random.nextInt(5);
+        final List<Scenario.SubscriberPlan> plans = new ArrayList<>();
+        for (int s = 0; s < count; s++) {
+            final List<SubscriberHost.Subscription> subscriptions = new ArrayList<>();
+            for (TopicConfig topic : topics) {
+                if (random.nextInt(10) < 3 && topic.id() != 1 + s % topics.size()) {
+                    continue;
+                }
+                final int perTopic = 1 + (random.nextInt(4) == 0 ? 1 : 0);
+                for (int k = 0; k < perTopic; k++) {
+                    subscriptions.add(subscription(random, kinds, topic, datagramSize, faultPhaseNs,
+                        publisherTimeoutNs));
+                }
+            }
+            final long joinAt = kinds.contains(FaultKind.LATE_JOIN) && random.nextBoolean()
+                ? random.nextLong(faultPhaseNs) : 0;
+            final List<Scenario.Pause> pauses = new ArrayList<>();
+            if (kinds.contains(FaultKind.SUBSCRIBER_PAUSE) && random.nextBoolean()) {
+                pauses.add(pause(random, faultPhaseNs, publisherTimeoutNs));
+            }
+            long crashAt = -1;
+            long restartAt = -1;
+            if (kinds.contains(FaultKind.SUBSCRIBER_RESTART) && random.nextInt(3) == 0) {
+                crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
+                restartAt = crashAt + random.nextLong(1, 3 * heartbeatNs);
+            }
+            plans.add(new Scenario.SubscriberPlan(shape(random, kinds, true), subscriptions, joinAt, pauses,
+                crashAt, restartAt));
+        }
+        return plans;
+    }
+
+    private static SubscriberHost.Subscription subscription(SplittableRandom random, Set<FaultKind> kinds,
+        TopicConfig topic, int datagramSize, long faultPhaseNs, long publisherTimeoutNs) {
+        final int draw = random.nextInt(10);
+        final SubscriptionProbe.Kind kind;
+        if (kinds.contains(FaultKind.THROWING_HANDLER) && draw < 3) {
+            kind = SubscriptionProbe.Kind.THROWING;
+        } else if (draw < 6 || kinds.contains(FaultKind.STOPPED_POLLING) && draw < 8) {
+            kind = SubscriptionProbe.Kind.QUEUED;
+        } else {
+            kind = SubscriptionProbe.Kind.CALLBACK;
+        }
+        long stopFrom = Long.MAX_VALUE;
+        long stopUntil = Long.MAX_VALUE;
+        if (kind == SubscriptionProbe.Kind.QUEUED && kinds.contains(FaultKind.STOPPED_POLLING)
+            && random.nextBoolean()) {
+            stopFrom = random.nextLong(faultPhaseNs);
+            stopUntil = Math.min(faultPhaseNs, stopFrom + random.nextLong(1, 3 * publisherTimeoutNs));
+        }
+        final long queueBytes = (long) datagramSize * (64 << random.nextInt(4));
+        return new SubscriberHost.Subscription(topic.name(), topic.id(), kind, queueBytes, stopFrom, stopUntil);
+    }
+
+    private static NetworkFaults drawFaults(SplittableRandom random, Set<FaultKind> kinds, int publishers,
+        int subscribers, long faultPhaseNs, long publisherTimeoutNs) {
+        final NetworkFaults faults = new NetworkFaults();
+        faults.healAtNs = faultPhaseNs;
+        faults.baseDelayNs = 5_000 + random.nextInt(30_000);
+        if (kinds.contains(FaultKind.LOSS)) {
+            faults.dataLoss = random.nextDouble() * 0.2;
+            faults.controlLoss = random.nextDouble() * 0.2;
+        }
+        if (kinds.contains(FaultKind.BURST)) {
+            faults.burstStart = 0.001 + random.nextDouble() * 0.01;
+            faults.burstLength = 2 + random.nextInt(50);
+        }
+        if (kinds.contains(FaultKind.SHARED_LOSS)) {
+            faults.sharedDataLoss = 0.001 + random.nextDouble() * 0.05;
+        }
+        if (kinds.contains(FaultKind.DUPLICATION)) {
+            faults.duplicate = 0.001 + random.nextDouble() * 0.05;
+        }
+        if (kinds.contains(FaultKind.REORDER)) {
+            faults.jitterMeanNs = 1_000 + random.nextInt(200_000);
+        }
+        final int hosts = publishers + subscribers;
+        if (kinds.contains(FaultKind.PARTITION)) {
+            for (int i = 0, n = 1 + random.nextInt(2); i < n; i++) {
+                final long start = random.nextLong(faultPhaseNs);
+                final long end = start + random.nextLong(1, 2 * publisherTimeoutNs + 1);
+                final int to = random.nextInt(hosts);
+                final int from = random.nextBoolean() ? -1 : random.nextInt(hosts);
+                faults.partitions.add(new NetworkFaults.Partition(from, to, start, end));
+            }
+        }
+        if (kinds.contains(FaultKind.STALL)) {
+            final long start = random.nextLong(faultPhaseNs);
+            faults.stalls.add(new NetworkFaults.Stall(publishers + random.nextInt(subscribers), start,
+                start + random.nextLong(1, 2 * publisherTimeoutNs + 1)));
+        }
+        return faults;
+    }
+
+    private static Scenario.Pause pause(SplittableRandom random, long faultPhaseNs, long publisherTimeoutNs) {
+        final long from = random.nextLong(faultPhaseNs);
+        return new Scenario.Pause(from, from + random.nextLong(publisherTimeoutNs / 2, 3 * publisherTimeoutNs));
+    }
+
+    private static HostShape shape(SplittableRandom random, Set<FaultKind> kinds, boolean subscriber) {
+        final boolean overflow = kinds.contains(FaultKind.OVERFLOW) && random.nextBoolean();
+        final int queueLimit = overflow ? 8 + random.nextInt(56) : 256 + random.nextInt(4096);
+        final long busyNs = overflow && subscriber ? 10_000 + random.nextInt(90_000) : 1_000 + random.nextInt(4_000);
+        final long maxIdleNs = 20_000 + random.nextInt(980_000);
+        return new HostShape(queueLimit, busyNs, maxIdleNs);
+    }
+}
