@@ -49,6 +49,10 @@ final class TopicChecks {
             checkKnown("codec", topic.codec(), codecNames, path);
             checkHistory(topic.history(), transportByName.get(topic.transport()), path);
             checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
+            if (topic.deliveryQueueTimeout().isNegative()) {
+                problems.add(KeyPaths.child(path, "delivery-queue-timeout"), "delivery-queue-timeout must not be"
+                    + " negative (was " + Durations.format(topic.deliveryQueueTimeout()) + ")");
+            }
             if (topic.heartbeat().isNegative() || topic.heartbeat().isZero()) {
                 problems.add(KeyPaths.child(path, "heartbeat"),
                     "heartbeat must be positive (was " + Durations.format(topic.heartbeat()) + ")");

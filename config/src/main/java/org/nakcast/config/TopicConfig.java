@@ -29,6 +29,13 @@ import java.util.List;
  *     {@link DeliveryMode#RECEIVER_THREAD}
  * @param deliveryQueue with delivery {@code queue}, the queue's size per subscription; default
  *     {@code 4m}, at least 64 datagrams of the topic's transport
+ * @param deliveryQueueTimeout with delivery {@code queue}, how long the topic's streams wait for a
+ *     subscription whose queue is full and whose poller takes nothing (a slow poller that still takes
+ *     messages is waited for): it is then overrun, missing what arrives until its queue is half empty
+ *     again (told by a loss event with the exact messages), while the other subscriptions go on.
+ *     Default {@code 100ms}, less than the default history lasts at full speed, so the others can
+ *     repair what arrived while they waited; longer rides out a poller that stops for a while
+ *     (holding its topic, and under flow control {@code min} its publishers, meanwhile)
  * @param maxPublishers the most publisher streams a receiver keeps on this topic at once; default
  *     {@value #DEFAULT_MAX_PUBLISHERS}. Datagrams of a further session are dropped and counted until
  *     a stream ends, so forged or runaway session ids cannot grow a receiver's memory without bound:
@@ -51,6 +58,7 @@ public record TopicConfig(
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
     @JsonProperty("delivery") DeliveryMode delivery,
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
+    @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
     @JsonProperty("max-publishers") Integer maxPublishers,
     @JsonProperty("allowed-classes") List<String> allowedClasses) {
 
@@ -74,6 +82,8 @@ public record TopicConfig(
     public static final DeliveryMode DEFAULT_DELIVERY = DeliveryMode.RECEIVER_THREAD;
     /** The default delivery queue per subscription. */
     public static final ByteSize DEFAULT_DELIVERY_QUEUE = ByteSize.parse("4m");
+    /** The default time a topic waits for a full delivery queue before that subscription is overrun. */
+    public static final Duration DEFAULT_DELIVERY_QUEUE_TIMEOUT = Duration.ofMillis(100);
     /** The default number of publisher streams a receiver keeps per topic. */
     public static final int DEFAULT_MAX_PUBLISHERS = 64;
 
@@ -88,6 +98,7 @@ public record TopicConfig(
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
         delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
+        deliveryQueueTimeout = deliveryQueueTimeout == null ? DEFAULT_DELIVERY_QUEUE_TIMEOUT : deliveryQueueTimeout;
         maxPublishers = maxPublishers == null ? DEFAULT_MAX_PUBLISHERS : maxPublishers;
         allowedClasses = Lists.copyOf(allowedClasses);
     }
@@ -101,7 +112,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -111,7 +122,7 @@ public record TopicConfig(
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -121,7 +132,7 @@ public record TopicConfig(
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -131,7 +142,7 @@ public record TopicConfig(
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -141,7 +152,7 @@ public record TopicConfig(
     public TopicConfig withFlowControlTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             timeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -151,7 +162,7 @@ public record TopicConfig(
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, policy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -161,7 +172,7 @@ public record TopicConfig(
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, policy, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -171,17 +182,19 @@ public record TopicConfig(
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, timeout,
-            delivery, deliveryQueue, maxPublishers, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
      * @param mode on which thread subscribers get messages
      * @param queue the delivery queue per subscription, for {@link DeliveryMode#QUEUE}
+     * @param queueTimeout how long the topic waits for a full queue whose poller takes nothing
      * @return this topic with that delivery
      */
-    public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue) {
+    public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue, Duration queueTimeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, maxPublishers, allowedClasses);
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, queueTimeout,
+            maxPublishers, allowedClasses);
     }
 
     /**
@@ -191,7 +204,7 @@ public record TopicConfig(
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, maxPublishers, classNames);
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, classNames);
     }
 
     /**
@@ -201,6 +214,6 @@ public record TopicConfig(
     public TopicConfig withMaxPublishers(int streams) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
-            delivery, deliveryQueue, streams, allowedClasses);
+            delivery, deliveryQueue, deliveryQueueTimeout, streams, allowedClasses);
     }
 }

@@ -86,6 +86,7 @@ class NodeConfigTest {
         assertThat(prices.flowControlTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(prices.delivery()).isEqualTo(DeliveryMode.RECEIVER_THREAD);
         assertThat(prices.deliveryQueue()).isEqualTo(ByteSize.parse("4m"));
+        assertThat(prices.deliveryQueueTimeout()).isEqualTo(Duration.ofMillis(100));
         assertThat(prices.allowedClasses()).isEmpty();
     }
 
@@ -107,7 +108,7 @@ class NodeConfigTest {
     @Test
     void aDeliveryQueueSmallerThan64DatagramsIsAProblem() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
-            List.of(PRICES.withDelivery(DeliveryMode.QUEUE, ByteSize.parse("64k"))));
+            List.of(PRICES.withDelivery(DeliveryMode.QUEUE, ByteSize.parse("64k"), Duration.ofMillis(50))));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
 

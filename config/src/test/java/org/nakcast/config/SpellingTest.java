@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SpellingTest {
     private static final List<String> TOPIC_KEYS = List.of("name", "id", "transport", "codec", "history", "heartbeat",
         "flow-control", "flow-control-timeout", "loss-policy", "late-join", "publisher-timeout", "delivery",
-        "delivery-queue", "max-publishers", "allowed-classes");
+        "delivery-queue", "delivery-queue-timeout", "max-publishers", "allowed-classes");
 
     @ParameterizedTest
     @CsvSource({

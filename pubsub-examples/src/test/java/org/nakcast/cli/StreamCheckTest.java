@@ -54,7 +54,7 @@ class StreamCheckTest {
         deliver(check, SESSION, 0);
         deliver(check, SESSION, 2);
         deliver(check, SESSION + 1, 1);
-        check.onMessage(buffer, 0, 4, header.set(1, SESSION, 3));
+        check.onMessage(buffer, 0, 4, header.set(1, SESSION, 3, 0));
         deliver(check, SESSION, 1);
 
         assertThat(check.complete()).isTrue();
@@ -67,7 +67,7 @@ class StreamCheckTest {
     void missingMessagesLossEventsAndATimeoutAreReported() {
         final StreamCheck check = new StreamCheck(10);
         deliver(check, SESSION, 0);
-        check.onLoss(new LossEvent(1, SESSION, 3, 4, 6, false));
+        check.onLoss(new LossEvent(1, SESSION, 3, 4, 1, 6, LossEvent.Cause.UNRECOVERABLE, false));
         for (long number = 7; number < 10; number++) {
             deliver(check, SESSION, number);
         }
@@ -76,7 +76,7 @@ class StreamCheckTest {
         assertThat(check.gaps()).isOne();
         assertThat(check.problems(true, 2.5)).containsExactly(
             "missing 6 of 10 messages", "6 messages lost in 1 loss events", "no new message for 2.5 s");
-        assertThat(check.lossDescriptions()).singleElement().asString().contains("6 messages lost");
+        assertThat(check.lossDescriptions()).singleElement().asString().contains("6 messages (1..6) lost");
     }
 
     @Test
@@ -98,7 +98,7 @@ class StreamCheckTest {
     @Test
     void aDroppedStreamEndsTheWait() {
         final StreamCheck check = new StreamCheck(10);
-        check.onLoss(new LossEvent(1, SESSION, 0, 9, 10, true));
+        check.onLoss(new LossEvent(1, SESSION, 0, 9, 0, 10, LossEvent.Cause.UNRECOVERABLE, true));
 
         assertThat(check.ended()).isTrue();
         assertThat(check.problems(false, 1)).contains("the stream was dropped (loss policy drop)");
@@ -178,6 +178,6 @@ class StreamCheckTest {
 
     private void deliver(StreamCheck check, int session, long number) {
         buffer.putLong(8, number, ByteOrder.LITTLE_ENDIAN);
-        check.onMessage(buffer, 8, 24, header.set(1, session, number));
+        check.onMessage(buffer, 8, 24, header.set(1, session, number, 0));
     }
 }

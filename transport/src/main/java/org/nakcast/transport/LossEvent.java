@@ -1,26 +1,62 @@
 package org.nakcast.transport;
 
 /**
- * Messages of a stream that could not be recovered: the publisher no longer held them when this
- * receiver asked. Raised once per lost range; never a silent skip.
+ * Messages of a stream that one subscription will never get, and why. Raised once per lost run,
+ * in order with the messages around it; never a silent skip. The messages given up are exactly
+ * those numbered {@code firstMessage} to {@code firstMessage + lostMessages - 1}.
  *
  * @param topicId the topic
  * @param sessionId the publisher session
- * @param fromSequence first datagram sequence lost
- * @param toSequence last datagram sequence lost (inclusive)
- * @param lostMessages how many whole messages the range held, counting a message cut by the gap
+ * @param fromSequence first datagram sequence of the loss
+ * @param toSequence last datagram sequence of the loss (inclusive)
+ * @param firstMessage the index of the first message lost (the next one delivered, if any, is
+ *     {@code firstMessage + lostMessages})
+ * @param lostMessages how many whole messages were lost, counting a message cut by the gap
+ * @param cause why they were lost
  * @param streamDropped true if the topic's loss policy dropped the stream; false if delivery goes
  *     on after the gap
  */
-public record LossEvent(
-    int topicId, int sessionId, long fromSequence, long toSequence, long lostMessages, boolean streamDropped) {
+public record LossEvent(int topicId, int sessionId, long fromSequence, long toSequence, long firstMessage,
+    long lostMessages, Cause cause, boolean streamDropped) {
+
+    /** Why messages were lost. */
+    public enum Cause {
+        /** The publisher no longer held the datagrams when this receiver asked for them (or was gone). */
+        UNRECOVERABLE("its publisher no longer holds them"),
+        /** A message longer than the largest this receiver reassembles. */
+        MESSAGE_TOO_LARGE("longer than the largest message this receiver takes"),
+        /** A message cut short by the start of another: its publisher broke the fragment rules. */
+        CUT_SHORT("cut short by the next message's first fragment"),
+        /**
+         * A queued subscription's poller took nothing from its full queue for the topic's
+         * {@code delivery-queue-timeout}: it lost what arrived until it caught up, and the other
+         * subscriptions went on.
+         */
+        SUBSCRIPTION_OVERRUN("this subscription's queue stayed full (delivery-queue-timeout)");
+
+        private final String reason;
+
+        Cause(String reason) {
+            this.reason = reason;
+        }
+
+        /** The cause in words. */
+        public String reason() {
+            return reason;
+        }
+    }
+
     /**
      * The event in words, for logs and operators, e.g. {@code topic 1, publisher session 77:
-     * 35 messages lost in datagrams 10..44; delivery goes on after the gap (loss policy continue)}.
+     * 35 messages (10,002..10,036) lost in datagrams 10..44, its publisher no longer holds them;
+     * delivery goes on after the gap (loss policy continue)}.
      */
     public String describe() {
-        return "topic %d, publisher session %d: %d messages lost in datagrams %d..%d; %s".formatted(
-            topicId, sessionId, lostMessages, fromSequence, toSequence,
+        final String which = lostMessages == 0 ? ""
+            : lostMessages == 1 ? " (%,d)".formatted(firstMessage)
+            : " (%,d..%,d)".formatted(firstMessage, firstMessage + lostMessages - 1);
+        return "topic %d, publisher session %d: %d messages%s lost in datagrams %d..%d, %s; %s".formatted(
+            topicId, sessionId, lostMessages, which, fromSequence, toSequence, cause.reason(),
             streamDropped
                 ? "stream dropped, no more messages from it (loss policy drop)"
                 : "delivery goes on after the gap (loss policy continue)");

@@ -8,16 +8,19 @@ public final class MessageHeader {
     private int topicId;
     private int sessionId;
     private long messageIndex;
+    private long sequence;
 
     /**
      * Sets all fields; used by the receiving side before each delivery.
      *
+     * @param sequence the datagram that completed the message
      * @return this
      */
-    public MessageHeader set(int topicId, int sessionId, long messageIndex) {
+    public MessageHeader set(int topicId, int sessionId, long messageIndex, long sequence) {
         this.topicId = topicId;
         this.sessionId = sessionId;
         this.messageIndex = messageIndex;
+        this.sequence = sequence;
         return this;
     }
 
@@ -34,5 +37,10 @@ public final class MessageHeader {
     /** The message's index in its publisher's stream: 0 for the session's first message. */
     public long messageIndex() {
         return messageIndex;
+    }
+
+    /** The sequence of the datagram that completed the message (its only one, unless it was fragmented). */
+    public long sequence() {
+        return sequence;
     }
 }

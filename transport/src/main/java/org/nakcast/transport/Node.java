@@ -18,8 +18,9 @@ import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.PublisherStreams;
 import org.nakcast.transport.publish.SenderAgent;
-import org.nakcast.transport.receive.DeliveryGate;
+import org.nakcast.transport.receive.DeliveryTarget;
 import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverAgent;
 import org.nakcast.transport.receive.ReceiverLog;
@@ -73,13 +74,13 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
-        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
-            new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
-                loggingReceiverEvents(settings.name())));
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);
         };
+        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+            new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
+                loggingReceiverEvents(settings.name()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
@@ -198,20 +199,36 @@ public final class Node implements AutoCloseable {
         final TopicConfig topic = topic(topicName);
         final SubscriptionSettings settings = settingsResolver.subscription(topicName);
         final InboundStreamSettings streamSettings = settings.streamSettings();
-        final QueuedDelivery queue = topic.delivery() == DeliveryMode.QUEUE
-            ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener) : null;
-        if (queue == null) {
-            receiver.addSubscription(settings, handler, listener, DeliveryGate.OPEN);
-        } else {
-            receiver.addSubscription(settings, queue, queue, queue);
-        }
+        final QueuedDelivery queue =
+            topic.delivery() == DeliveryMode.QUEUE ? queueFor(topic, settings, handler, listener) : null;
+        final DeliveryTarget target = queue == null ? DeliveryTarget.onReceivingThread(handler, listener) : queue;
+        receiver.addSubscription(settings, target);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
                 + " publisher stream, taken at its first gap), at most {} publisher streams, delivery {}",
             config.node().name(), topicName, topic.id(), settings.address().describeSetup(),
             streamSettings.reorderWindowCapacity(),
             (long) streamSettings.reorderWindowCapacity() * streamSettings.maxDatagramLength(), topic.maxPublishers(),
             queue == null ? "on the receiving thread" : "through a queue of " + queue.capacity() + " bytes");
-        return new Subscription(topicName, topic.id(), queue == null ? handler : queue, receiver, queue);
+        return new Subscription(topicName, topic.id(), target, receiver, queue);
+    }
+
+    /**
+     * A subscription's queue, if it can carry the largest message this node reassembles.
+     *
+     * @throws TransportException naming the topic's {@code delivery-queue} and the size it needs otherwise
+     */
+    private QueuedDelivery queueFor(
+        TopicConfig topic, SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener) {
+        final int datagramLength = settings.streamSettings().maxDatagramLength();
+        final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), datagramLength);
+        final int needed = settings.streamSettings().maxMessageLength();
+        if (largest < needed) {
+            throw new TransportException("topic '" + topic.name() + "': delivery-queue " + topic.deliveryQueue()
+                + " carries messages of at most " + Math.max(0, largest) + " bytes beside a datagram of "
+                + datagramLength + ", but this node takes messages of up to " + needed
+                + " bytes (NodeContext.maxReceivedMessageLength): raise delivery-queue or lower that");
+        }
+        return new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener);
     }
 
     /**

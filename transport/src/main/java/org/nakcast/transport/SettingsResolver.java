@@ -92,7 +92,8 @@ public final class SettingsResolver {
         return new SubscriptionSettings(
             topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
             topic.lateJoin(), topic.heartbeat().toNanos(),
-            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers());
+            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
+            topic.deliveryQueueTimeout().toNanos());
     }
 
     private int reorderWindowCapacity(TransportConfig transport) {

@@ -1,5 +1,7 @@
 package org.nakcast.transport;
 
+import org.nakcast.transport.receive.DeliveryTarget;
+import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiverAgent;
 
 /**
@@ -11,14 +13,14 @@ import org.nakcast.transport.receive.ReceiverAgent;
 public final class Subscription implements AutoCloseable {
     private final String topicName;
     private final int topicId;
-    private final MessageHandler handler;
+    private final DeliveryTarget target;
     private final ReceiverAgent receiver;
     private final QueuedDelivery queue;
 
-    Subscription(String topicName, int topicId, MessageHandler handler, ReceiverAgent receiver, QueuedDelivery queue) {
+    Subscription(String topicName, int topicId, DeliveryTarget target, ReceiverAgent receiver, QueuedDelivery queue) {
         this.topicName = topicName;
         this.topicId = topicId;
-        this.handler = handler;
+        this.target = target;
         this.receiver = receiver;
         this.queue = queue;
     }
@@ -57,6 +59,6 @@ public final class Subscription implements AutoCloseable {
     /** Stops delivery to this subscription. */
     @Override
     public void close() {
-        receiver.removeSubscription(topicId, handler);
+        receiver.removeSubscription(topicId, target);
     }
 }

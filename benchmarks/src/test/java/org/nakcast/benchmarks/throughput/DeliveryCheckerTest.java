@@ -26,7 +26,7 @@ class DeliveryCheckerTest {
     @Test
     void aSkipCoveredByAReportedLossIsNoError() {
         deliver(0, 1);
-        checker.onLoss(new LossEvent(1, SESSION, 5, 6, 3, false));
+        checker.onLoss(new LossEvent(1, SESSION, 5, 6, 2, 3, LossEvent.Cause.UNRECOVERABLE, false));
         deliver(5, 6);
 
         assertThat(checker.sequenceErrors()).isZero();
@@ -37,7 +37,7 @@ class DeliveryCheckerTest {
     @Test
     void aSkipLargerThanTheReportedLossIsAnError() {
         deliver(0);
-        checker.onLoss(new LossEvent(1, SESSION, 1, 1, 1, false));
+        checker.onLoss(new LossEvent(1, SESSION, 1, 1, 1, 1, LossEvent.Cause.UNRECOVERABLE, false));
         deliver(3);
 
         assertThat(checker.sequenceErrors()).isEqualTo(1);
@@ -60,9 +60,9 @@ class DeliveryCheckerTest {
     @Test
     void aWrongIndexABrokenMessageOrAnotherSessionIsAnError() {
         deliver(0);
-        checker.onMessage(1, true, header.set(1, SESSION, 2));
-        checker.onMessage(2, false, header.set(1, SESSION, 2));
-        checker.onMessage(3, true, header.set(1, SESSION + 1, 3));
+        checker.onMessage(1, true, header.set(1, SESSION, 2, 0));
+        checker.onMessage(2, false, header.set(1, SESSION, 2, 0));
+        checker.onMessage(3, true, header.set(1, SESSION + 1, 3, 0));
 
         assertThat(checker.sequenceErrors()).isEqualTo(3);
     }
@@ -83,13 +83,13 @@ class DeliveryCheckerTest {
 
     private void deliverRange(long from, long to) {
         for (long number = from; number < to; number++) {
-            checker.onMessage(number, true, header.set(1, SESSION, number));
+            checker.onMessage(number, true, header.set(1, SESSION, number, 0));
         }
     }
 
     private void deliver(long... numbers) {
         for (long number : numbers) {
-            checker.onMessage(number, true, header.set(1, SESSION, number));
+            checker.onMessage(number, true, header.set(1, SESSION, number, 0));
         }
     }
 

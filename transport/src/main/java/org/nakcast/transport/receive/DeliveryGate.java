@@ -10,8 +10,14 @@ package org.nakcast.transport.receive;
 @FunctionalInterface
 public interface DeliveryGate {
     /** Always open: delivery on the receiving thread. */
-    DeliveryGate OPEN = datagramLength -> true;
+    DeliveryGate OPEN = (datagramLength, assembledLength, nowNs) -> true;
 
-    /** Whether every message of a datagram of {@code datagramLength} bytes can be taken now. */
-    boolean canTake(int datagramLength);
+    /**
+     * Whether every message the next datagram completes can be taken now.
+     *
+     * @param datagramLength the datagram's length
+     * @param assembledLength bytes of a fragmented message joined so far, which the datagram may complete
+     * @param nowNs the time
+     */
+    boolean canTake(int datagramLength, int assembledLength, long nowNs);
 }

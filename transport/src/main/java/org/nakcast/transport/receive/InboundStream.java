@@ -205,7 +205,7 @@ public final class InboundStream {
             return;
         }
         final boolean inOrder = sequence == expected;
-        final boolean deliverNow = inOrder && gate.canTake(length);
+        final boolean deliverNow = inOrder && gate.canTake(length, delivery.assembledLength(), nowNs);
         if (inOrder && !deliverNow) {
             deliveryQueueFull.increment();
         }
@@ -229,7 +229,7 @@ public final class InboundStream {
             expected++;
             delivery.deliver(buffer, offset, length, sequence, dataHeader.completedMessages());
         }
-        deliverHeld();
+        deliverHeld(nowNs);
     }
 
     /**
@@ -270,7 +270,7 @@ public final class InboundStream {
         lastHeardNs = nowNs;
         while (started && !dropped && expected <= toSequence) {
             if (window.contains(expected)) {
-                deliverHeld();
+                deliverHeld(nowNs);
                 if (window.contains(expected)) {
                     return;
                 }
@@ -278,10 +278,10 @@ public final class InboundStream {
             }
             final long held = firstHeldUpTo(toSequence);
             if (held < 0) {
-                giveUp(toSequence, firstMessageAfter);
+                giveUp(toSequence, firstMessageAfter, nowNs);
                 return;
             }
-            giveUp(held - 1, firstMessageIndexHeldAt(held));
+            giveUp(held - 1, firstMessageIndexHeldAt(held), nowNs);
         }
     }
 
@@ -305,8 +305,9 @@ public final class InboundStream {
     }
 
     /** Gives up [{@code expected}, {@code lastLost}]: one loss event, then the loss policy. */
-    private void giveUp(long lastLost, long firstMessageAfter) {
+    private void giveUp(long lastLost, long firstMessageAfter, long nowNs) {
         final long lostFrom = expected;
+        final long firstLost = delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
         final long lost = delivery.isIndexKnown() ? Math.max(0, firstMessageAfter - delivery.nextMessageIndex()) : 0;
         unrecoverableRanges.increment();
         lostMessages.getAndAdd(lost);
@@ -319,9 +320,10 @@ public final class InboundStream {
             streamsDropped.increment();
             naks.cancel();
         }
-        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, lastLost, lost, dropOnLoss));
+        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, lastLost, firstLost, lost,
+            LossEvent.Cause.UNRECOVERABLE, dropOnLoss));
         if (!dropped) {
-            deliverHeld();
+            deliverHeld(nowNs);
         }
     }
 
@@ -347,7 +349,7 @@ public final class InboundStream {
     public int poll(long nowNs) {
         if (started && !dropped) {
             if (window.contains(expected)) {
-                deliverHeld();
+                deliverHeld(nowNs);
             }
             armNakForMissingHead(nowNs);
         }
@@ -571,8 +573,9 @@ public final class InboundStream {
     }
 
     /** Delivers every held datagram from {@code expected} on, then stops the NAKs if nothing is missing. */
-    private void deliverHeld() {
-        while (window.contains(expected) && gate.canTake(window.lengthOf(expected))) {
+    private void deliverHeld(long nowNs) {
+        while (window.contains(expected)
+            && gate.canTake(window.lengthOf(expected), delivery.assembledLength(), nowNs)) {
             final long sequence = expected++;
             final int offset = window.offsetOf(sequence);
             final int length = window.lengthOf(sequence);

@@ -69,6 +69,11 @@ final class MessageDelivery {
         return reassembler.capacity();
     }
 
+    /** Bytes of the message being joined so far: delivered with the datagram that ends it. */
+    int assembledLength() {
+        return reassembler.isAssembling() ? reassembler.length() : 0;
+    }
+
     /**
      * Delivers the messages of the next datagram in sequence.
      *
@@ -114,7 +119,7 @@ final class MessageDelivery {
         if (begin) {
             if (reassembler.isAssembling()) {
                 reassembler.abandon();
-                refuse(lostMessages, reassembler.beginSequence(), sequence - 1);
+                refuse(lostMessages, LossEvent.Cause.CUT_SHORT, reassembler.beginSequence(), sequence - 1);
             }
             if (end) {
                 deliverWhole(buffer, offset, length, sequence);
@@ -126,23 +131,23 @@ final class MessageDelivery {
         }
         if (!reassembler.append(buffer, offset, length)) {
             reassembler.abandon();
-            refuse(messagesTooLarge, reassembler.beginSequence(), sequence);
+            refuse(messagesTooLarge, LossEvent.Cause.MESSAGE_TOO_LARGE, reassembler.beginSequence(), sequence);
         } else if (end) {
-            handler.onMessage(reassembler.buffer(), 0, reassembler.finish(), nextHeader());
+            handler.onMessage(reassembler.buffer(), 0, reassembler.finish(), nextHeader(sequence));
         }
     }
 
     private void deliverWhole(DirectBuffer buffer, int offset, int length, long sequence) {
         if (length > reassembler.maxLength()) {
-            refuse(messagesTooLarge, sequence, sequence);
+            refuse(messagesTooLarge, LossEvent.Cause.MESSAGE_TOO_LARGE, sequence, sequence);
         } else {
-            handler.onMessage(buffer, offset, length, nextHeader());
+            handler.onMessage(buffer, offset, length, nextHeader(sequence));
         }
     }
 
     /** The header for the next message; moves the index on first, so a throwing handler cannot deliver twice. */
-    private MessageHeader nextHeader() {
-        return header.set(topicId, sessionId, nextMessageIndex++);
+    private MessageHeader nextHeader(long sequence) {
+        return header.set(topicId, sessionId, nextMessageIndex++, sequence);
     }
 
     /**
@@ -150,9 +155,9 @@ final class MessageDelivery {
      * message cut short by the start of another (a publisher breaking the fragment rules) counts
      * as lost; one longer than allowed counts as too large.
      */
-    private void refuse(AtomicCounter counter, long fromSequence, long toSequence) {
-        nextMessageIndex++;
+    private void refuse(AtomicCounter counter, LossEvent.Cause cause, long fromSequence, long toSequence) {
+        final long index = nextMessageIndex++;
         counter.increment();
-        listener.onLoss(new LossEvent(topicId, sessionId, fromSequence, toSequence, 1, false));
+        listener.onLoss(new LossEvent(topicId, sessionId, fromSequence, toSequence, index, 1, cause, false));
     }
 }

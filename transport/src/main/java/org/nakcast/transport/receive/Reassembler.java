@@ -78,6 +78,11 @@ final class Reassembler {
         assembling = false;
     }
 
+    /** Bytes joined so far. */
+    int length() {
+        return length;
+    }
+
     /** The largest message joined. */
     int maxLength() {
         return maxLength;

@@ -4,12 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.config.LateJoinPolicy;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -47,6 +46,7 @@ public final class ReceiveDispatcher {
     private final int receiverId;
     private final SplittableRandom random;
     private final ReceiverLog log;
+    private final ErrorHandler errorHandler;
     private final Int2ObjectHashMap<TopicReceiver> topics = new Int2ObjectHashMap<>();
     private final List<InboundStream> streams = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
@@ -60,12 +60,15 @@ public final class ReceiveDispatcher {
      * @param receiverId this receiver's id, carried in its NAKs and STATUS
      * @param seed seeds the NAK delays
      * @param log told of stream ends, losses and refused sessions
+     * @param errorHandler told of every exception a subscription's callbacks throw
      */
-    public ReceiveDispatcher(SystemCounters counters, int receiverId, long seed, ReceiverLog log) {
+    public ReceiveDispatcher(
+        SystemCounters counters, int receiverId, long seed, ReceiverLog log, ErrorHandler errorHandler) {
         this.counters = counters;
         this.receiverId = receiverId;
         this.random = new SplittableRandom(seed);
         this.log = log;
+        this.errorHandler = errorHandler;
     }
 
     /** This receiver's id, carried in its NAKs. */
@@ -77,27 +80,24 @@ public final class ReceiveDispatcher {
      * Adds a subscription to a topic.
      *
      * @param settings the topic's settings
-     * @param handler gets the topic's messages
-     * @param listener gets its stream events
-     * @param gate when the subscription can take messages; {@link DeliveryGate#OPEN} for delivery on
-     *     the receiving thread
+     * @param target where the subscription's messages and events go
      * @param nakSink where the topic's streams send NAKs and STATUS (its transport's control port)
      * @param nakBuffer where they build them
      */
-    public void addSubscription(SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener,
-        DeliveryGate gate, DatagramSink nakSink, MutableDirectBuffer nakBuffer) {
+    public void addSubscription(
+        SubscriptionSettings settings, DeliveryTarget target, DatagramSink nakSink, MutableDirectBuffer nakBuffer) {
         TopicReceiver topic = topics.get(settings.topicId());
         if (topic == null) {
-            topic = new TopicReceiver(settings, nakSink, nakBuffer, log);
+            topic = new TopicReceiver(settings, nakSink, nakBuffer, log, errorHandler, counters);
             topics.put(settings.topicId(), topic);
         }
-        topic.add(handler, listener, gate);
+        topic.add(target);
     }
 
-    /** Ends the subscription whose handler is {@code handler}; its streams go when the topic has none left. */
-    public void removeSubscription(int topicId, MessageHandler handler) {
+    /** Ends the subscription {@code target}; its topic's streams go when the topic has none left. */
+    public void removeSubscription(int topicId, DeliveryTarget target) {
         final TopicReceiver topic = topics.get(topicId);
-        if (topic != null && topic.remove(handler)) {
+        if (topic != null && topic.remove(target)) {
             topics.remove(topicId);
             streams.removeAll(topic.streams());
             topic.streams().forEach(InboundStream::close);
@@ -195,6 +195,9 @@ public final class ReceiveDispatcher {
         int work = 0;
         for (int i = 0, size = streams.size(); i < size; i++) {
             work += streams.get(i).poll(nowNs);
+        }
+        for (TopicReceiver topic : topics.values()) {
+            topic.poll();
         }
         return work + endSilentStreams(nowNs);
     }

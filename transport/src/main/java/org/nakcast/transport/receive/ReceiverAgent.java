@@ -6,8 +6,6 @@ import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.MessageHandler;
-import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
@@ -62,20 +60,18 @@ public final class ReceiverAgent implements Agent {
      * Opens what a subscription needs and hands it to the receiving thread. Sockets are opened
      * here, on the caller's thread, so that a port in use fails this call, not the agent.
      *
-     * @param gate when the subscription can take messages; {@link DeliveryGate#OPEN} for delivery on
-     *     the receiving thread
+     * @param target where the subscription's messages and events go
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
-    public void addSubscription(
-        SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
+    public void addSubscription(SubscriptionSettings settings, DeliveryTarget target) {
         final ReceivingTransport transport = transports.open(settings.address(), ReceivingTransport::new);
-        transports.enqueue(() -> dispatcher.addSubscription(
-            settings, handler, listener, gate, transport.nakSink, transport.nakBuffer));
+        transports.enqueue(
+            () -> dispatcher.addSubscription(settings, target, transport.nakSink, transport.nakBuffer));
     }
 
-    /** Ends the subscription whose handler is {@code handler}; its streams go when the topic has none left. */
-    public void removeSubscription(int topicId, MessageHandler handler) {
-        transports.enqueue(() -> dispatcher.removeSubscription(topicId, handler));
+    /** Ends the subscription {@code target}; its topic's streams go when the topic has none left. */
+    public void removeSubscription(int topicId, DeliveryTarget target) {
+        transports.enqueue(() -> dispatcher.removeSubscription(topicId, target));
     }
 
     @Override

@@ -20,9 +20,11 @@ import org.nakcast.transport.media.MulticastAddress;
  *     is sent
  * @param maxPublishers the most publisher streams kept at once; a further session's datagrams are
  *     refused until one ends
+ * @param deliveryQueueTimeoutNs how long the topic's streams wait for a queued subscription with no
+ *     room before it is overrun and they go on without it
  */
 public record SubscriptionSettings(
     String topicName, int topicId, MulticastAddress address, InboundStreamSettings streamSettings,
     long publisherTimeoutNs,
-    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers) {
+    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs) {
 }

@@ -5,26 +5,46 @@ import java.util.Collection;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
+import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
 
 /**
  * Everything a node receives on one topic: the publisher streams heard so far, and the
  * subscriptions their messages and events fan out to. Lives on the receiving thread.
+ *
+ * <p>Subscriptions do not harm each other. A handler or listener that throws has the error
+ * reported and counted; the message counts as delivered to it, and every other subscription, and
+ * the rest of the datagram, go on. A stream waits for a queued subscription with no room while its
+ * poller takes messages: a slow poller slows its topic (datagrams arriving meanwhile are held, or
+ * dropped and asked for again; under flow control {@code min} its publishers slow down too). A poller
+ * that takes nothing for the topic's {@code delivery-queue-timeout} has its subscription overrun: it
+ * misses what arrives until its queue is half empty again, then first gets one
+ * {@link LossEvent.Cause#SUBSCRIPTION_OVERRUN} loss event per stream naming exactly the messages it
+ * missed, while the other subscriptions go on after waiting no longer than the timeout.
  */
 final class TopicReceiver implements MessageHandler, StreamEventListener, DeliveryGate {
+    private static final long NOT_BLOCKED = Long.MIN_VALUE;
+
     private final SubscriptionSettings settings;
     private final DatagramSink nakSink;
     private final MutableDirectBuffer nakBuffer;
     private final ReceiverLog log;
+    private final ErrorHandler errorHandler;
+    private final AtomicCounter handlerErrors;
+    private final AtomicCounter overrunMessages;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
     private final List<Subscriber> subscribers = new ArrayList<>();
+    private int overrunSubscribers;
     /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
     private boolean refusing;
 
@@ -33,12 +53,18 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
      * @param nakSink where the topic's streams send NAKs and STATUS (the transport's control port)
      * @param nakBuffer where they build them; shared by every stream of the transport
      * @param log told of stream ends, losses and refused sessions
+     * @param errorHandler told of every exception a subscription's callbacks throw
+     * @param counters the node's counters
      */
-    TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log) {
+    TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log,
+        ErrorHandler errorHandler, SystemCounters counters) {
         this.settings = settings;
         this.nakSink = nakSink;
         this.nakBuffer = nakBuffer;
         this.log = log;
+        this.errorHandler = errorHandler;
+        this.handlerErrors = counters.get(SystemCounter.HANDLER_ERRORS);
+        this.overrunMessages = counters.get(SystemCounter.SUBSCRIPTION_OVERRUN_MESSAGES);
     }
 
     /** Where the topic's streams send NAKs and STATUS. */
@@ -87,38 +113,75 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
         }
     }
 
-    void add(MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
-        subscribers.add(new Subscriber(handler, listener, gate));
-    }
-
-    /** Open when every subscription can take the datagram's messages. */
-    @Override
-    public boolean canTake(int datagramLength) {
-        for (int i = 0, size = subscribers.size(); i < size; i++) {
-            if (!subscribers.get(i).gate.canTake(datagramLength)) {
-                return false;
-            }
-        }
-        return true;
+    void add(DeliveryTarget target) {
+        subscribers.add(new Subscriber(target));
     }
 
     /** Removes one subscription; returns true if no subscription is left. */
-    boolean remove(MessageHandler handler) {
-        subscribers.removeIf(subscriber -> subscriber.handler == handler);
+    boolean remove(DeliveryTarget target) {
+        subscribers.removeIf(subscriber -> subscriber.target == target);
         return subscribers.isEmpty();
+    }
+
+    /**
+     * Open when every subscription can take the datagram's messages, or has had no room for longer
+     * than the topic's delivery-queue timeout (it is then overrun, and waited for no more).
+     */
+    @Override
+    public boolean canTake(int datagramLength, int assembledLength, long nowNs) {
+        boolean open = true;
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final Subscriber subscriber = subscribers.get(i);
+            if (subscriber.overrun) {
+                if (subscriber.target.hasCaughtUp()) {
+                    endOverrun(subscriber);
+                }
+            } else if (subscriber.target.hasRoomFor(datagramLength, assembledLength)) {
+                subscriber.blockedSinceNs = NOT_BLOCKED;
+            } else {
+                final long consumed = subscriber.target.consumed();
+                if (subscriber.blockedSinceNs == NOT_BLOCKED || consumed != subscriber.consumedWhenBlocked) {
+                    subscriber.blockedSinceNs = nowNs;
+                    subscriber.consumedWhenBlocked = consumed;
+                }
+                if (nowNs - subscriber.blockedSinceNs >= settings.deliveryQueueTimeoutNs()) {
+                    beginOverrun(subscriber);
+                } else {
+                    open = false;
+                }
+            }
+        }
+        return open;
     }
 
     @Override
     public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
         for (int i = 0, size = subscribers.size(); i < size; i++) {
-            subscribers.get(i).handler.onMessage(buffer, offset, length, header);
+            final Subscriber subscriber = subscribers.get(i);
+            if (subscriber.overrun) {
+                miss(subscriber, header);
+                continue;
+            }
+            try {
+                if (!subscriber.target.offer(buffer, offset, length, header)) {
+                    beginOverrun(subscriber);
+                    miss(subscriber, header);
+                }
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
         }
     }
 
     @Override
     public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
         for (int i = 0, size = subscribers.size(); i < size; i++) {
-            subscribers.get(i).listener.onStreamStarted(topicId, sessionId, firstSequence);
+            final Subscriber subscriber = subscribers.get(i);
+            try {
+                subscriber.target.onStreamStarted(topicId, sessionId, firstSequence);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
         }
     }
 
@@ -126,7 +189,13 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     public void onPublisherGone(PublisherGone event) {
         log.onPublisherGone(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
-            subscribers.get(i).listener.onPublisherGone(event);
+            final Subscriber subscriber = subscribers.get(i);
+            reportMissed(subscriber, event.sessionId());
+            try {
+                subscriber.target.onPublisherGone(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
         }
     }
 
@@ -134,11 +203,103 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     public void onLoss(LossEvent event) {
         log.onLoss(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
-            subscribers.get(i).listener.onLoss(event);
+            final Subscriber subscriber = subscribers.get(i);
+            reportMissed(subscriber, event.sessionId());
+            try {
+                subscriber.target.onLoss(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
         }
     }
 
-    /** One subscription's callbacks. */
-    private record Subscriber(MessageHandler handler, StreamEventListener listener, DeliveryGate gate) {
+    private void onCallbackError(RuntimeException ex) {
+        handlerErrors.increment();
+        errorHandler.onError(ex);
+    }
+
+    /** An overrun subscription misses one message: noted for its loss event. */
+    private void miss(Subscriber subscriber, MessageHeader header) {
+        overrunMessages.increment();
+        Missed missed = subscriber.missed.get(header.sessionId());
+        if (missed == null) {
+            missed = new Missed(header.messageIndex(), header.sequence());
+            subscriber.missed.put(header.sessionId(), missed);
+        }
+        missed.count++;
+        missed.toSequence = header.sequence();
+    }
+
+    /**
+     * Ends the overruns of subscriptions that have room again while no datagram arrives: each is told
+     * what it missed without waiting for the next datagram.
+     */
+    void poll() {
+        if (overrunSubscribers == 0) {
+            return;
+        }
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final Subscriber subscriber = subscribers.get(i);
+            if (subscriber.overrun && subscriber.target.hasCaughtUp()) {
+                endOverrun(subscriber);
+            }
+        }
+    }
+
+    private void beginOverrun(Subscriber subscriber) {
+        subscriber.overrun = true;
+        overrunSubscribers++;
+    }
+
+    /** An overrun subscription has room again: it is told what it missed, stream by stream, then goes on. */
+    private void endOverrun(Subscriber subscriber) {
+        subscriber.overrun = false;
+        subscriber.blockedSinceNs = NOT_BLOCKED;
+        overrunSubscribers--;
+        while (!subscriber.missed.isEmpty()) {
+            reportMissed(subscriber, subscriber.missed.keySet().iterator().next());
+        }
+    }
+
+    /** Tells the subscription what it missed of one stream, if anything, before that stream's next event. */
+    private void reportMissed(Subscriber subscriber, int sessionId) {
+        final Missed missed = subscriber.missed.remove(sessionId);
+        if (missed == null) {
+            return;
+        }
+        final LossEvent event = new LossEvent(settings.topicId(), sessionId, missed.fromSequence, missed.toSequence,
+            missed.firstMessage, missed.count, LossEvent.Cause.SUBSCRIPTION_OVERRUN, false);
+        log.onLoss(settings, event);
+        try {
+            subscriber.target.onLoss(event);
+        } catch (RuntimeException ex) {
+            onCallbackError(ex);
+        }
+    }
+
+    /** One subscription, as the topic serves it. */
+    private static final class Subscriber {
+        private final DeliveryTarget target;
+        private final Int2ObjectHashMap<Missed> missed = new Int2ObjectHashMap<>();
+        private long blockedSinceNs = NOT_BLOCKED;
+        private long consumedWhenBlocked;
+        private boolean overrun;
+
+        Subscriber(DeliveryTarget target) {
+            this.target = target;
+        }
+    }
+
+    /** The run of one stream's messages an overrun subscription missed. */
+    private static final class Missed {
+        private final long firstMessage;
+        private final long fromSequence;
+        private long toSequence;
+        private long count;
+
+        Missed(long firstMessage, long fromSequence) {
+            this.firstMessage = firstMessage;
+            this.fromSequence = fromSequence;
+        }
     }
 }

@@ -62,7 +62,10 @@ public enum SystemCounter {
     RECEIVERS_DROPPED(26, "receivers dropped by flow control"),
     /** Times a flow-control {@code min} publisher held data back for its slowest receiver. */
     FLOW_CONTROL_HOLDS(27, "flow-control holds"),
-    /** In-order datagrams a stream held back because a subscription's delivery queue was full. */
+    /**
+     * In-order datagrams a stream held back because a subscription's delivery queue was full (for at
+     * most the topic's {@code delivery-queue-timeout}).
+     */
     DELIVERY_QUEUE_FULL(28, "datagrams held for a full delivery queue"),
     /** Stream counters the counters file had no room for: those streams' positions are not visible outside. */
     STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file"),
@@ -73,7 +76,17 @@ public enum SystemCounter {
      * most it waits for: a newcomer no slower than the fastest tracked one (its STATUS ignored), or
      * the fastest tracked one, displaced by a slower newcomer. One per STATUS that found the table full.
      */
-    FLOW_CONTROL_RECEIVERS_TURNED_AWAY(31, "receivers turned away by a full flow-control table");
+    FLOW_CONTROL_RECEIVERS_TURNED_AWAY(31, "receivers turned away by a full flow-control table"),
+    /**
+     * Exceptions a subscription's handler or listener threw on the receiving thread: each reported to
+     * the node's error handler; the message counts as delivered to it, and the others go on.
+     */
+    HANDLER_ERRORS(40, "subscriber handler errors"),
+    /**
+     * Messages a queued subscription missed because its poller took nothing from its full queue for
+     * the topic's {@code delivery-queue-timeout}; each run is reported to it as a loss event.
+     */
+    SUBSCRIPTION_OVERRUN_MESSAGES(41, "messages missed by overrun subscriptions");
 
     private final int typeId;
     private final String label;

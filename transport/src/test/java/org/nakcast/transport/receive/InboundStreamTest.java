@@ -605,7 +605,7 @@ class InboundStreamTest {
             lose1And2();
             h.stream.onUnrecoverable(1, 2, 5, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 3, false));
+            assertThat(h.losses()).containsExactly(lost(1, 2, 2, 3));
             assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 1L, 5L);
             assertThat(h.counter(SystemCounter.UNRECOVERABLE_RANGES)).isEqualTo(1);
             assertThat(h.counter(SystemCounter.LOST_MESSAGES)).isEqualTo(3);
@@ -620,7 +620,7 @@ class InboundStreamTest {
             h.stream.onUnrecoverable(1, 2, 5, h.nowNs);
 
             assertThat(h.events.subList(h.events.size() - 2, h.events.size())).containsExactly(
-                new LossEvent(TOPIC, SESSION, 1, 2, 3, false), new Delivered(5, TOPIC, SESSION, "m5"));
+                lost(1, 2, 2, 3), new Delivered(5, TOPIC, SESSION, "m5"));
         }
 
         @Test
@@ -644,7 +644,7 @@ class InboundStreamTest {
 
             h.stream.onUnrecoverable(1, 1, 2, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 1, 1, false));
+            assertThat(h.losses()).containsExactly(lost(1, 1, 1, 1));
             assertThat(h.delivered()).containsExactly(
                 new Delivered(0, TOPIC, SESSION, "m0"), new Delivered(2, TOPIC, SESSION, "m2"));
         }
@@ -654,7 +654,7 @@ class InboundStreamTest {
             lose1And2();
             h.stream.onUnrecoverable(0, 2, 5, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 3, false));
+            assertThat(h.losses()).containsExactly(lost(1, 2, 2, 3));
         }
 
         @Test
@@ -663,7 +663,7 @@ class InboundStreamTest {
 
             h.stream.onUnrecoverable(1, 2, 3, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 1, 1, false));
+            assertThat(h.losses()).containsExactly(lost(1, 1, 1, 1));
             assertThat(h.deliveredTexts()).containsExactly("m0", "m2");
             assertThat(h.stream.expectedSequence()).isEqualTo(3);
             h.pollAtDeadline();
@@ -677,9 +677,9 @@ class InboundStreamTest {
             h.stream.onUnrecoverable(1, 6, 9, h.nowNs);
 
             assertThat(h.losses()).containsExactly(
-                new LossEvent(TOPIC, SESSION, 1, 1, 2, false),
-                new LossEvent(TOPIC, SESSION, 3, 4, 3, false),
-                new LossEvent(TOPIC, SESSION, 6, 6, 1, false));
+                lost(1, 1, 1, 2),
+                lost(3, 4, 4, 3),
+                lost(6, 6, 8, 1));
             assertThat(h.deliveredTexts()).containsExactly("m0", "m3", "m7");
             assertThat(h.stream.expectedSequence()).isEqualTo(7);
         }
@@ -694,7 +694,8 @@ class InboundStreamTest {
             dropping.stream.onUnrecoverable(5, 9, 20, dropping.nowNs);
             dropping.advance(1_000_000_000L);
 
-            assertThat(dropping.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 3, true));
+            assertThat(dropping.losses()).containsExactly(
+                new LossEvent(TOPIC, SESSION, 1, 2, 2, 3, LossEvent.Cause.UNRECOVERABLE, true));
             assertThat(dropping.stream.isDropped()).isTrue();
             assertThat(dropping.deliveredTexts()).containsExactly("m0", "m1");
             assertThat(dropping.poll()).isZero();
@@ -729,7 +730,7 @@ class InboundStreamTest {
             h.stream.onUnrecoverable(1, 6, 9, h.nowNs);
             h.data(7, 9, "m9");
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 6, 8, false));
+            assertThat(h.losses()).containsExactly(lost(1, 6, 1, 8));
             assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 9L);
             assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
         }
@@ -748,7 +749,7 @@ class InboundStreamTest {
             lose1And2();
             h.stream.onUnrecoverable(1, 2, 1, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 1, 2, 0, false));
+            assertThat(h.losses()).containsExactly(lost(1, 2, 2, 0));
             assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 1L, 5L);
         }
 
@@ -758,7 +759,7 @@ class InboundStreamTest {
 
             h.stream.onUnrecoverable(0, 1, 3, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 0, 1, 3, false));
+            assertThat(h.losses()).containsExactly(lost(0, 1, 0, 3));
             assertThat(h.delivered()).containsExactly(new Delivered(3, TOPIC, SESSION, "m3"));
         }
 
@@ -768,7 +769,7 @@ class InboundStreamTest {
 
             h.stream.onUnrecoverable(10, 11, 30, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 10, 11, 0, false));
+            assertThat(h.losses()).containsExactly(lost(10, 11, -1, 0));
             assertThat(h.delivered()).containsExactly(new Delivered(30, TOPIC, SESSION, "m30"));
         }
     }
@@ -855,7 +856,8 @@ class InboundStreamTest {
             capped.builder.start(2, 0).frame(MessageFrame.END, text("345")).message(text("next"));
             capped.deliverBuilt(false);
 
-            assertThat(capped.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 0, 1, 1, false));
+            assertThat(capped.losses()).containsExactly(
+                new LossEvent(TOPIC, SESSION, 0, 1, 0, 1, LossEvent.Cause.MESSAGE_TOO_LARGE, false));
             assertThat(capped.delivered()).containsExactly(new Delivered(1, TOPIC, SESSION, "next"));
             assertThat(capped.counter(SystemCounter.MESSAGES_TOO_LARGE)).isEqualTo(1);
             assertThat(capped.counter(SystemCounter.LOST_MESSAGES)).isZero();
@@ -865,7 +867,8 @@ class InboundStreamTest {
         void aWholeMessagePastTheLimitIsDroppedToo() {
             capped.data(0, 0, "01234567890", "ok");
 
-            assertThat(capped.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 0, 0, 1, false));
+            assertThat(capped.losses()).containsExactly(
+                new LossEvent(TOPIC, SESSION, 0, 0, 0, 1, LossEvent.Cause.MESSAGE_TOO_LARGE, false));
             assertThat(capped.delivered()).containsExactly(new Delivered(1, TOPIC, SESSION, "ok"));
         }
 
@@ -911,9 +914,15 @@ class InboundStreamTest {
             h.builder.start(2, 1).frame(MessageFrame.END, text("xt"));
             h.deliverBuilt(false);
 
-            assertThat(h.losses()).containsExactly(new LossEvent(TOPIC, SESSION, 0, 0, 1, false));
+            assertThat(h.losses()).containsExactly(
+                new LossEvent(TOPIC, SESSION, 0, 0, 0, 1, LossEvent.Cause.CUT_SHORT, false));
             assertThat(h.delivered()).containsExactly(new Delivered(1, TOPIC, SESSION, "next"));
             assertThat(h.counter(SystemCounter.LOST_MESSAGES)).isEqualTo(1);
         }
+    }
+
+    /** An unrecoverable loss of datagrams [from, to] with messages first .. first + count - 1, delivery going on. */
+    private static LossEvent lost(long from, long to, long first, long count) {
+        return new LossEvent(TOPIC, SESSION, from, to, first, count, LossEvent.Cause.UNRECOVERABLE, false);
     }
 }

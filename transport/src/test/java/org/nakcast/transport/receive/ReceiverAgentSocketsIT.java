@@ -40,8 +40,9 @@ class ReceiverAgentSocketsIT {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
                     "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
-                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64),
-                    (buffer, offset, length, header) -> { }, new StreamEventListener() { }, DeliveryGate.OPEN);
+                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0),
+                    DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { },
+                        new StreamEventListener() { }));
             }
             sender.send(heartbeat(5, 1), new InetSocketAddress(address.group(), PORT));
 
@@ -75,8 +76,8 @@ class ReceiverAgentSocketsIT {
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
         try (DatagramChannel sender = senderTo(address)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
-                1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2), (buffer, offset, length, header) -> { },
-                events, DeliveryGate.OPEN);
+                1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2, 0),
+                DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {
                 sender.send(heartbeat(session, session * 100L), group);
             }
@@ -117,7 +118,7 @@ class ReceiverAgentSocketsIT {
 
     private ReceiverAgent newAgent() {
         return new ReceiverAgent(SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE,
-            new ReceiveDispatcher(counters.counters(), 1, 1, ReceiverLog.NONE));
+            new ReceiveDispatcher(counters.counters(), 1, 1, ReceiverLog.NONE, error -> { }));
     }
 
     /** A socket that sends to {@code address}'s groups out of its interface, TTL 0. */

@@ -24,6 +24,9 @@ import org.nakcast.transport.testing.TestCounters;
  * new sessions under the same publisher ids; what the old ones sent is then gone for good.
  */
 final class PublisherHost extends SimHost {
+    /** How long a publication with nobody to send to counts as done offering. */
+    private static final long NOBODY_THERE_NS = 50_000_000;
+
     /** One topic this process publishes. */
     record Topic(String name, int topicId, long publisherId, long messages, double messagesPerMs) {
     }
@@ -49,6 +52,7 @@ final class PublisherHost extends SimHost {
         final Topic topic;
         final PublishedSession session;
         final OfferBuffer offers;
+        long disconnectedSinceNs = -1;
 
         Publication(Topic topic, PublishedSession session, OfferBuffer offers) {
             this.topic = topic;
@@ -122,8 +126,12 @@ final class PublisherHost extends SimHost {
     private int offer(Publication publication, long nowNs) {
         final PublishedSession session = publication.session;
         if (!publication.offers.isConnected()) {
+            if (publication.disconnectedSinceNs < 0) {
+                publication.disconnectedSinceNs = nowNs;
+            }
             return 0;
         }
+        publication.disconnectedSinceNs = -1;
         final long due = Math.min(publication.topic.messages(),
             1 + (long) ((nowNs - session.startNs) / 1e6 * publication.topic.messagesPerMs()));
         int offered = 0;
@@ -151,12 +159,14 @@ final class PublisherHost extends SimHost {
     }
 
     /**
-     * Whether every topic has offered its quota in this incarnation, or has nobody to send to (flow
-     * control {@code min} with no live receiver).
+     * Whether every topic has offered its quota in this incarnation, or has had nobody to send to for
+     * a while (flow control {@code min} with no live receiver).
      */
-    boolean doneOffering() {
+    boolean doneOffering(long nowNs) {
         for (Publication publication : publications) {
-            if (publication.session.published < publication.topic.messages() && publication.offers.isConnected()) {
+            final boolean nobodyThere =
+                publication.disconnectedSinceNs >= 0 && nowNs - publication.disconnectedSinceNs > NOBODY_THERE_NS;
+            if (publication.session.published < publication.topic.messages() && !nobodyThere) {
                 return false;
             }
         }

@@ -20,8 +20,8 @@ import org.nakcast.transport.NodeContext;
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
  * @param sendRefusal the chance a send is refused while faults last
  * @param faultPhaseNs when the network heals and every process runs again
- * @param settleNs how long after healing, and after the last message was offered, every live
- *     subscriber must have everything
+ * @param settleNs how long after healing, once the publishers have offered everything, nothing more
+ *     has to arrive anywhere for the run to end; then every live subscriber must have everything
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
     List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, NetworkFaults faults, long strangerIntervalNs,

@@ -59,7 +59,7 @@ public final class SimulateCommand {
         for (int t = 0; t < threads; t++) {
             pool.execute(() -> {
                 for (long seed = next.getAndIncrement(); seed < end; seed = next.getAndIncrement()) {
-                    final SimulationResult result = new Simulation(Swarm.draw(seed, kinds), traced).run();
+                    final SimulationResult result = Simulation.runSeed(seed, kinds, traced);
                     report.add(result);
                     if (result.violations() > 0) {
                         printFailure(result);

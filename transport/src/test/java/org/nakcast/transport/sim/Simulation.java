@@ -1,9 +1,12 @@
 package org.nakcast.transport.sim;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.nakcast.transport.SettingsResolver;
@@ -17,7 +20,7 @@ import org.nakcast.transport.status.SystemCounter;
  */
 final class Simulation {
     private static final long MS = 1_000_000;
-    /** How long after healing a run may go on while publishers still have messages to offer. */
+    /** How long after healing a run may go on while publishers offer and subscribers still get messages. */
     private static final long LONGEST_HEALED_PHASE_NS = 5_000 * MS;
 
     private final Scenario scenario;
@@ -77,14 +80,38 @@ final class Simulation {
         }
     }
 
+    /**
+     * Draws and runs one seed; a run that throws is a failed run, its exception its violation.
+     *
+     * @param traced see {@link #Simulation(Scenario, String)}
+     */
+    static SimulationResult runSeed(long seed, Set<FaultKind> kinds, String traced) {
+        final Scenario scenario = Swarm.draw(seed, kinds);
+        final Simulation simulation = new Simulation(scenario, traced);
+        try {
+            return simulation.run();
+        } catch (RuntimeException | Error ex) {
+            final StringWriter trace = new StringWriter();
+            ex.printStackTrace(new PrintWriter(trace));
+            simulation.violations.add(simulation.scheduler.nowNs(), "the run threw " + trace);
+            return simulation.result();
+        }
+    }
+
     /** Runs the scenario to its end and checks where every subscription got to. */
     SimulationResult run() {
         scheduler.runUntil(scenario.faultPhaseNs());
         final long hardEndNs = scenario.faultPhaseNs() + LONGEST_HEALED_PHASE_NS;
-        while (scheduler.nowNs() < hardEndNs && !publishersDone()) {
+        long progress = -1;
+        long progressNs = scheduler.nowNs();
+        while (scheduler.nowNs() < hardEndNs
+            && (!publishersDone() || scheduler.nowNs() - progressNs < scenario.settleNs())) {
             scheduler.runUntil(scheduler.nowNs() + 5 * MS);
+            if (tally.delivered + tally.lossEvents != progress) {
+                progress = tally.delivered + tally.lossEvents;
+                progressNs = scheduler.nowNs();
+            }
         }
-        scheduler.runUntil(scheduler.nowNs() + scenario.settleNs());
         checkConvergence();
         final SimulationResult result = result();
         subscribers.forEach(SubscriberHost::close);
@@ -94,7 +121,7 @@ final class Simulation {
 
     private boolean publishersDone() {
         for (PublisherHost publisher : publishers) {
-            if (!publisher.isCrashed() && !publisher.doneOffering()) {
+            if (!publisher.isCrashed() && !publisher.doneOffering(scheduler.nowNs())) {
                 return false;
             }
         }
@@ -104,7 +131,8 @@ final class Simulation {
     /**
      * After healing: every live subscription has had every message of every live session it is
      * owed, up to the last one published, or a loss event for it; it was told of every session it
-     * knew that died.
+     * knew that died. A session its topic refused (more sessions than {@code max-publishers}) and that
+     * it never heard is owed nothing.
      */
     private void checkConvergence() {
         final long nowNs = scheduler.nowNs();
@@ -112,9 +140,11 @@ final class Simulation {
             if (subscriber.isCrashed()) {
                 continue;
             }
+            final boolean refusedSessions = subscriber.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED) > 0;
             for (SubscriptionProbe probe : subscriber.probes()) {
                 for (PublishedSession session : sessions.values()) {
-                    if (session.topicId == probe.topicId) {
+                    final boolean refused = refusedSessions && !probe.tracks().containsKey(session.sessionId);
+                    if (session.topicId == probe.topicId && !refused) {
                         checkConvergence(probe, session, nowNs);
                     }
                 }

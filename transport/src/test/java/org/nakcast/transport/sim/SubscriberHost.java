@@ -7,11 +7,11 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.QueuedDelivery;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.HeaderFlyweight;
-import org.nakcast.transport.receive.DeliveryGate;
+import org.nakcast.transport.receive.DeliveryTarget;
+import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.testing.TestCounters;
@@ -45,6 +45,7 @@ final class SubscriberHost extends SimHost {
         new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
     private final TestCounters counters = new TestCounters();
     private ReceiveDispatcher dispatcher;
+    long handlerErrors;
     private int incarnation;
 
     /** A queued subscription and when its application stops polling it. */
@@ -73,7 +74,8 @@ final class SubscriberHost extends SimHost {
     @Override
     void onStart(long nowNs) {
         incarnation++;
-        dispatcher = new ReceiveDispatcher(counters.counters(), random.nextInt(), random.nextLong(), ReceiverLog.NONE);
+        dispatcher = new ReceiveDispatcher(counters.counters(), random.nextInt(), random.nextLong(), ReceiverLog.NONE,
+            error -> handlerErrors++);
         polled.clear();
         final DatagramSink nakSink = (buffer, offset, length) -> {
             if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
@@ -92,11 +94,10 @@ final class SubscriberHost extends SimHost {
             if (subscription.kind() == SubscriptionProbe.Kind.QUEUED) {
                 final QueuedDelivery queue = new QueuedDelivery(subscription.queueBytes(), probe, probe);
                 polled.add(new Polled(queue, subscription));
-                dispatcher.addSubscription(settings.subscription(subscription.topicName()), queue, queue, queue,
-                    nakSink, nakBuffer);
+                dispatcher.addSubscription(settings.subscription(subscription.topicName()), queue, nakSink, nakBuffer);
             } else {
-                dispatcher.addSubscription(settings.subscription(subscription.topicName()), probe, probe,
-                    DeliveryGate.OPEN, nakSink, nakBuffer);
+                dispatcher.addSubscription(settings.subscription(subscription.topicName()),
+                    DeliveryTarget.onReceivingThread(probe, probe), nakSink, nakBuffer);
             }
         }
     }

@@ -156,9 +156,21 @@ final class SubscriptionProbe implements MessageHandler, StreamEventListener {
         tally.lostMessages += event.lostMessages();
         tally.trace(name.hashCode(), event.sessionId(), -event.toSequence());
         final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        final long due = track.nextIndex >= 0 ? track.nextIndex + track.unaccountedLoss
+            : owedFromStart(session) ? track.unaccountedLoss : -1;
+        if (event.lostMessages() > 0 && due >= 0 && event.firstMessage() != due) {
+            violations.add(nowNs, "%s: loss event of session %d names messages from %d, but the next one due is %d"
+                .formatted(name, session.sessionId, event.firstMessage(), due));
+        }
         track.unaccountedLoss += event.lostMessages();
         if (event.streamDropped()) {
             track.dropped = true;
+        }
+        if (event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
+            if (kind != Kind.QUEUED) {
+                violations.add(nowNs, "%s: overrun, but it takes its messages on the receiving thread".formatted(name));
+            }
+            return;
         }
         if (!session.isDead()) {
             final long oldest = session.oldestRetained();

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.LossPolicy;
@@ -59,7 +60,9 @@ final class Swarm {
                 .withFlowControlTimeout(Duration.ofNanos(heartbeatNs * (2 + random.nextInt(4))))
                 .withLateJoin(random.nextInt(4) == 0 ? LateJoinPolicy.OLDEST : LateJoinPolicy.NOW)
                 .withLossPolicy(random.nextInt(5) == 0 ? LossPolicy.DROP : LossPolicy.CONTINUE)
-                .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS);
+                .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS)
+                .withDelivery(DeliveryMode.RECEIVER_THREAD, TopicConfig.DEFAULT_DELIVERY_QUEUE,
+                    Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))));
             topics.add(topic);
         }
         final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)

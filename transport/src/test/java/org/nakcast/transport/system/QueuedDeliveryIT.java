@@ -2,6 +2,7 @@ package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -18,17 +19,20 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.Subscription;
+import org.nakcast.transport.TransportException;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
  * Topic {@code delivery: queue}: messages and events reach the thread that polls the subscription,
  * in order; a consumer that polls slowly through a small queue slows its stream down and loses
- * nothing.
+ * nothing; one that stops polling harms no other subscription and is told exactly what it missed.
  */
 class QueuedDeliveryIT {
     private static final int COUNT = 100_000;
+    private static final int STOP_COUNT = 300_000;
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -44,9 +48,9 @@ class QueuedDeliveryIT {
             publisher.start();
             pollUntil(subscription, consumer, COUNT, 100, 0);
             publisher.join();
+            assertThat(consumer.checker.count()).as(subscriberNode.counters().describeNonZero()).isEqualTo(COUNT);
         }
         assertThat(consumer.checker.errors()).isEmpty();
-        assertThat(consumer.checker.count()).isEqualTo(COUNT);
         assertThat(consumer.threads).containsOnly(Thread.currentThread().getName());
         assertThat(consumer.streamsStarted).isEqualTo(1);
     }
@@ -56,7 +60,8 @@ class QueuedDeliveryIT {
     void aSlowPollerThroughASmallQueueSlowsItsStreamAndLosesNothing() throws InterruptedException {
         final Consumer consumer = new Consumer();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
-            Node subscriberNode = Node.launch(queued("128k"))) {
+            Node subscriberNode = Node.launch(new NodeContext().config(queued("128k"))
+                .maxReceivedMessageLength(64 << 10))) {
             final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
 
             final Thread publisher = new Thread(() ->
@@ -73,6 +78,74 @@ class QueuedDeliveryIT {
             assertThat(subscriberNode.counters().get(SystemCounter.DELIVERY_QUEUE_FULL).get())
                 .as("the stream waited for the queue").isPositive();
         }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aPollerThatStopsHarmsNoOtherSubscriptionAndIsToldExactlyWhatItMissed() throws InterruptedException {
+        final Consumer stopping = new Consumer();
+        final Consumer steady = new Consumer();
+        try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
+            Node subscriberNode = Node.launch(queued("16m"))) {
+            // The steady poller's queue holds more than the stream sends while a loaded machine may keep
+            // the polling thread off the CPU; the stopped one's fills and stays full.
+            final Subscription stopped = subscriberNode.subscribe("prices", stopping, stopping);
+            final Subscription polled = subscriberNode.subscribe("prices", steady, steady);
+
+            final Thread publisher = new Thread(() ->
+                NumberedMessages.publish(publisherNode.publication("prices"), STOP_COUNT, 70));
+            publisher.start();
+            pollUntil(polled, steady, STOP_COUNT, 100, 0);
+            publisher.join();
+            final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (stopping.checker.count() + lost(stopping) < STOP_COUNT && System.nanoTime() < deadlineNs) {
+                stopped.poll(1_000);
+            }
+
+            final String counters = subscriberNode.counters().describeNonZero();
+            assertThat(steady.checker.count()).as(counters).isEqualTo(STOP_COUNT);
+            assertThat(steady.losses).as(counters).isEmpty();
+            assertThat(stopping.losses).as(counters).isNotEmpty()
+                .allSatisfy(loss -> assertThat(loss.cause()).isEqualTo(LossEvent.Cause.SUBSCRIPTION_OVERRUN));
+            assertThat(stopping.checker.errors()).isEmpty();
+            assertThat(accountedFor(stopping)).as("messages and loss events, in order, account for every message")
+                .isEqualTo(STOP_COUNT);
+            assertThat(subscriberNode.counters().get(SystemCounter.SUBSCRIPTION_OVERRUN_MESSAGES).get())
+                .isEqualTo(lost(stopping));
+        }
+    }
+
+    @Test
+    void aQueueTooSmallForTheLargestMessageIsRefusedNamingTheKey() {
+        try (Node node = Node.launch(queued("128k"))) {
+            assertThatThrownBy(() -> node.subscribe("prices", (buffer, offset, length, header) -> { },
+                new StreamEventListener() { }))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("topic 'prices': delivery-queue 128k carries messages of at most")
+                .hasMessageContaining("raise delivery-queue");
+        }
+    }
+
+    /**
+     * Walks what the consumer got in order: each message the next number, each loss event naming the
+     * next numbers; returns how far that accounts for.
+     */
+    private static long accountedFor(Consumer consumer) {
+        long next = 0;
+        for (Object entry : consumer.log) {
+            if (entry instanceof LossEvent loss) {
+                assertThat(loss.firstMessage()).as("the loss event's first message").isEqualTo(next);
+                next += loss.lostMessages();
+            } else {
+                assertThat((Long) entry).as("the message after %d", next - 1).isEqualTo(next);
+                next++;
+            }
+        }
+        return next;
+    }
+
+    private static long lost(Consumer consumer) {
+        return consumer.losses.stream().mapToLong(LossEvent::lostMessages).sum();
     }
 
     @Test
@@ -103,7 +176,8 @@ class QueuedDeliveryIT {
     private static NodeConfig queued(String queueSize) {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TopicConfig> topics = base.topics().stream()
-            .map(topic -> topic.withDelivery(DeliveryMode.QUEUE, ByteSize.parse(queueSize)))
+            .map(topic -> topic.withDelivery(DeliveryMode.QUEUE, ByteSize.parse(queueSize),
+                TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT))
             .toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
     }
@@ -113,6 +187,7 @@ class QueuedDeliveryIT {
         private final SequenceChecker checker = new SequenceChecker();
         private final List<String> threads = new CopyOnWriteArrayList<>();
         private final List<LossEvent> losses = new CopyOnWriteArrayList<>();
+        private final List<Object> log = new CopyOnWriteArrayList<>();
         private int streamsStarted;
 
         @Override
@@ -121,6 +196,7 @@ class QueuedDeliveryIT {
                 threads.add(Thread.currentThread().getName());
             }
             checker.onMessage(buffer, offset, length, header);
+            log.add(buffer.getLong(offset));
         }
 
         @Override
@@ -131,6 +207,7 @@ class QueuedDeliveryIT {
         @Override
         public void onLoss(LossEvent event) {
             losses.add(event);
+            log.add(event);
         }
     }
 }

@@ -1,0 +1,255 @@
+package org.nakcast.transport.receive;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+
+/**
+ * Hands one subscription's messages and events from the receiving thread to whichever thread
+ * polls it (topic {@code delivery: queue}), in the order they happened, through a bounded ring.
+ *
+ * <pre>
+ * ring record: type (1 whole message, 2 first piece, 3 further piece, 4 last piece, 5 stream started,
+ * 6 event marker), then
+ *   +--------------+--------------+--------------------------------+----------------------+---------+
+ *   | topic id (4) | session (4)  | message index / first seq. (8) | datagram sequence (8)| bytes   |
+ *   +--------------+--------------+--------------------------------+----------------------+---------+
+ * </pre>
+ *
+ * <p>A message longer than the ring's largest record travels in pieces and is joined again on the
+ * polling thread, so the largest message a queue carries is bounded by its size, not an eighth of
+ * it. The receiving side asks {@link #hasRoomFor} before it hands over a datagram's messages and
+ * waits while there is no room; {@link #offer} then never fails. Loss and publisher-gone events are
+ * rare: they travel as objects in a side queue, and a marker record keeps their place among the
+ * messages; an event that finds the ring full waits, in order, until the poller makes room.
+ */
+public final class QueuedDelivery implements DeliveryTarget {
+    private static final int WHOLE = 1;
+    private static final int FIRST_PIECE = 2;
+    private static final int MIDDLE_PIECE = 3;
+    private static final int LAST_PIECE = 4;
+    private static final int STREAM_STARTED = 5;
+    private static final int EVENT = 6;
+    private static final int TOPIC_OFFSET = 0;
+    private static final int SESSION_OFFSET = 4;
+    private static final int VALUE_OFFSET = 8;
+    private static final int SEQUENCE_OFFSET = 16;
+    private static final int RECORD_HEADER = 24;
+    /** What the ring spends on a record beyond its bytes: its own header and alignment. */
+    private static final int RECORD_OVERHEAD = RECORD_HEADER + 16;
+    /** Ring bytes a datagram's messages may take, per datagram byte: many tiny messages cost most. */
+    private static final int WORST_CASE_EXPANSION = 9;
+
+    private final RingBuffer ring;
+    private final int largestPiece;
+    private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(RECORD_HEADER));
+    private final ArrayDeque<UnsafeBuffer> heldEvents = new ArrayDeque<>();
+    private final Queue<Object> events = new ConcurrentLinkedQueue<>();
+    private final RecordReader reader;
+
+    /**
+     * @param bytes the ring's size, rounded down to a power of two
+     * @param handler gets the messages on the polling thread
+     * @param listener gets the events on the polling thread
+     */
+    public QueuedDelivery(long bytes, MessageHandler handler, StreamEventListener listener) {
+        final int capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
+        this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
+            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+        this.largestPiece = ring.maxMsgLength() - RECORD_HEADER;
+        this.reader = new RecordReader(handler, listener, events);
+    }
+
+    /**
+     * The longest message a queue of {@code bytes} can take once it is empty, with a whole datagram
+     * of {@code datagramLength} bytes beside it: what a subscription's queue must be sized for.
+     */
+    public static long largestMessage(long bytes, int datagramLength) {
+        final long capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
+        final long pieces = capacity / (capacity / 8 - RECORD_HEADER) + 1;
+        return capacity - (long) WORST_CASE_EXPANSION * datagramLength - pieces * RECORD_OVERHEAD;
+    }
+
+    /** Bytes the ring holds. */
+    public int capacity() {
+        return ring.capacity();
+    }
+
+    /**
+     * Delivers up to {@code limit} queued messages and events on the caller's thread. One thread
+     * polls; allocation-free once a long message has grown the joining buffer.
+     */
+    public int poll(int limit) {
+        return ring.read(reader, limit);
+    }
+
+    @Override
+    public boolean hasRoomFor(int datagramLength, int assembledLength) {
+        final long pieces = assembledLength / largestPiece + 1;
+        final long needed = (long) WORST_CASE_EXPANSION * datagramLength + assembledLength
+            + (pieces + 4) * RECORD_OVERHEAD;
+        return releaseHeldEvents() && ring.capacity() - ring.size() >= needed;
+    }
+
+    /** The ring's consumer position: bytes the poller has taken. */
+    @Override
+    public long consumed() {
+        return ring.consumerPosition();
+    }
+
+    /** Half the queue is free, and every waiting event went in. */
+    @Override
+    public boolean hasCaughtUp() {
+        return releaseHeldEvents() && ring.size() <= ring.capacity() / 2;
+    }
+
+    /** Queues one message; the caller made sure there is room ({@link #hasRoomFor}), so it fits. */
+    @Override
+    public boolean offer(DirectBuffer buffer, int offset, int length, MessageHeader from) {
+        if (!heldEvents.isEmpty()) {
+            return false;
+        }
+        if (length <= largestPiece) {
+            return write(WHOLE, buffer, offset, length, from);
+        }
+        final long pieces = (length + largestPiece - 1) / largestPiece;
+        if (ring.capacity() - ring.size() < (long) length + pieces * RECORD_OVERHEAD) {
+            return false;
+        }
+        for (int written = 0; written < length; written += largestPiece) {
+            final int pieceLength = Math.min(largestPiece, length - written);
+            final int type = written == 0 ? FIRST_PIECE : written + pieceLength == length ? LAST_PIECE : MIDDLE_PIECE;
+            write(type, buffer, offset + written, pieceLength, from);
+        }
+        return true;
+    }
+
+    private boolean write(int type, DirectBuffer buffer, int offset, int length, MessageHeader from) {
+        final int index = ring.tryClaim(type, RECORD_HEADER + length);
+        if (index < 0) {
+            return false;
+        }
+        final MutableDirectBuffer target = ring.buffer();
+        writeHeader(target, index, from.topicId(), from.sessionId(), from.messageIndex(), from.sequence());
+        target.putBytes(index + RECORD_HEADER, buffer, offset, length);
+        ring.commit(index);
+        return true;
+    }
+
+    @Override
+    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+        writeOrHold(STREAM_STARTED, topicId, sessionId, firstSequence);
+    }
+
+    @Override
+    public void onLoss(LossEvent event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
+    @Override
+    public void onPublisherGone(PublisherGone event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
+    /** An event's record goes into the ring, or waits behind those already waiting: events are rare. */
+    private void writeOrHold(int type, int topicId, int sessionId, long value) {
+        writeHeader(scratch, 0, topicId, sessionId, value, 0);
+        if (!heldEvents.isEmpty() || !ring.write(type, scratch, 0, RECORD_HEADER)) {
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[RECORD_HEADER + Integer.BYTES]);
+            copy.putBytes(0, scratch, 0, RECORD_HEADER);
+            copy.putInt(RECORD_HEADER, type);
+            heldEvents.add(copy);
+        }
+    }
+
+    /** Moves waiting event records into the ring, oldest first; true when none is left. */
+    private boolean releaseHeldEvents() {
+        while (!heldEvents.isEmpty()) {
+            final UnsafeBuffer record = heldEvents.peek();
+            if (!ring.write(record.getInt(RECORD_HEADER), record, 0, RECORD_HEADER)) {
+                return false;
+            }
+            heldEvents.poll();
+        }
+        return true;
+    }
+
+    private static void writeHeader(
+        MutableDirectBuffer target, int index, int topicId, int sessionId, long value, long sequence) {
+        target.putInt(index + TOPIC_OFFSET, topicId);
+        target.putInt(index + SESSION_OFFSET, sessionId);
+        target.putLong(index + VALUE_OFFSET, value);
+        target.putLong(index + SEQUENCE_OFFSET, sequence);
+    }
+
+    /** Turns ring records back into callbacks, on the polling thread, joining pieces of long messages. */
+    private static final class RecordReader implements org.agrona.concurrent.MessageHandler {
+        private final MessageHandler handler;
+        private final StreamEventListener listener;
+        private final Queue<Object> events;
+        private final MessageHeader header = new MessageHeader();
+        private final UnsafeBuffer joined = new UnsafeBuffer(new byte[0]);
+        private int joinedLength;
+
+        RecordReader(MessageHandler handler, StreamEventListener listener, Queue<Object> events) {
+            this.handler = handler;
+            this.listener = listener;
+            this.events = events;
+        }
+
+        @Override
+        public void onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+            final int topicId = buffer.getInt(index + TOPIC_OFFSET);
+            final int sessionId = buffer.getInt(index + SESSION_OFFSET);
+            final long value = buffer.getLong(index + VALUE_OFFSET);
+            final int bytes = length - RECORD_HEADER;
+            switch (type) {
+                case WHOLE -> handler.onMessage(buffer, index + RECORD_HEADER, bytes,
+                    header.set(topicId, sessionId, value, buffer.getLong(index + SEQUENCE_OFFSET)));
+                case FIRST_PIECE, MIDDLE_PIECE -> join(type == FIRST_PIECE, buffer, index + RECORD_HEADER, bytes);
+                case LAST_PIECE -> {
+                    join(false, buffer, index + RECORD_HEADER, bytes);
+                    handler.onMessage(joined, 0, joinedLength,
+                        header.set(topicId, sessionId, value, buffer.getLong(index + SEQUENCE_OFFSET)));
+                }
+                case STREAM_STARTED -> listener.onStreamStarted(topicId, sessionId, value);
+                default -> {
+                    final Object event = events.poll();
+                    if (event instanceof LossEvent loss) {
+                        listener.onLoss(loss);
+                    } else if (event instanceof PublisherGone gone) {
+                        listener.onPublisherGone(gone);
+                    }
+                }
+            }
+        }
+
+        private void join(boolean first, DirectBuffer buffer, int offset, int length) {
+            if (first) {
+                joinedLength = 0;
+            }
+            if (joinedLength + length > joined.capacity()) {
+                final byte[] grown = new byte[Math.max(joinedLength + length, 2 * joined.capacity())];
+                joined.getBytes(0, grown, 0, joinedLength);
+                joined.wrap(grown);
+            }
+            joined.putBytes(joinedLength, buffer, offset, length);
+            joinedLength += length;
+        }
+    }
+}

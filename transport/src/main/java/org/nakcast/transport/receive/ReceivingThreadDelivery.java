@@ -1,0 +1,55 @@
+package org.nakcast.transport.receive;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+
+/** A subscription served on the receiving thread: each message and event goes straight to its callbacks. */
+final class ReceivingThreadDelivery implements DeliveryTarget {
+    private final MessageHandler handler;
+    private final StreamEventListener listener;
+
+    ReceivingThreadDelivery(MessageHandler handler, StreamEventListener listener) {
+        this.handler = handler;
+        this.listener = listener;
+    }
+
+    @Override
+    public boolean hasRoomFor(int datagramLength, int assembledLength) {
+        return true;
+    }
+
+    @Override
+    public long consumed() {
+        return 0;
+    }
+
+    @Override
+    public boolean hasCaughtUp() {
+        return true;
+    }
+
+    @Override
+    public boolean offer(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        handler.onMessage(buffer, offset, length, header);
+        return true;
+    }
+
+    @Override
+    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+        listener.onStreamStarted(topicId, sessionId, firstSequence);
+    }
+
+    @Override
+    public void onPublisherGone(PublisherGone event) {
+        listener.onPublisherGone(event);
+    }
+
+    @Override
+    public void onLoss(LossEvent event) {
+        listener.onLoss(event);
+    }
+}
