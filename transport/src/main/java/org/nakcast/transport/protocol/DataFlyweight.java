@@ -22,11 +22,51 @@ package org.nakcast.transport.protocol;
  * a receiver that sees a jump knows exactly which datagrams it missed. The message count is how
  * many whole messages the publisher finished before this datagram, so a receiver that must give up
  * on a range can say exactly how many messages it lost.
+ *
+ * <p>The header's flags carry the session's age class when the datagram was first sent: class
+ * {@code c} means the session was at least 2<sup>c-1</sup> and less than 2<sup>c</sup> units of
+ * {@link #AGE_UNIT_NS} old (class 0: younger than one unit). A receiver that first hears a session
+ * through its data learns from it, within a factor of two and with no clocks compared, whether the
+ * session began before or after it subscribed: a subscriber that was there first is owed the
+ * session from its first message.
  */
 public final class DataFlyweight extends HeaderFlyweight {
     static final int COMPLETED_MESSAGES_OFFSET = HEADER_LENGTH;
     /** Length of the DATA header: where the first message frame starts. */
     public static final int DATA_HEADER_LENGTH = HEADER_LENGTH + Long.BYTES;
+
+    /** The unit of the age class: 1,024 ns. */
+    public static final long AGE_UNIT_NS = 1024;
+
+    /** The age class of a session {@code ageNs} old. */
+    public static int ageClassOf(long ageNs) {
+        return 64 - Long.numberOfLeadingZeros(Math.max(0, ageNs) / AGE_UNIT_NS);
+    }
+
+    /** The least age, in nanoseconds, a session of {@code ageClass} has. */
+    public static long minAgeNs(int ageClass) {
+        return ageClass == 0 ? 0 : (1L << (ageClass - 1)) * AGE_UNIT_NS;
+    }
+
+    /** The age, in nanoseconds, a session of {@code ageClass} has not reached (saturating). */
+    public static long maxAgeNs(int ageClass) {
+        return ageClass >= 53 ? Long.MAX_VALUE : (1L << ageClass) * AGE_UNIT_NS;
+    }
+
+    /** The session's age class when this datagram was first sent. */
+    public int ageClass() {
+        return flags() & AGE_CLASS_MASK;
+    }
+
+    /**
+     * Sets the session's age class.
+     *
+     * @return this
+     */
+    public DataFlyweight ageClass(int ageClass) {
+        buffer.putShort(offset + FLAGS_OFFSET, (short) ageClass, BYTE_ORDER);
+        return this;
+    }
 
     /** Messages completed before this datagram. */
     public long completedMessages() {

@@ -23,6 +23,11 @@ public enum DatagramCheck {
     BAD_TOPIC("bad topic id"),
     /** A sequence or message count that cannot occur (negative, or a range running backwards). */
     BAD_SEQUENCE("bad sequence"),
+    /**
+     * A type that does not belong on the port it arrived on: a NAK or STATUS on a data port, a DATA,
+     * RETRANSMIT, HEARTBEAT or UNRECOVERABLE on a control port.
+     */
+    WRONG_PORT("a type that does not belong on this port"),
     /** Message frames that overrun the datagram or break the fragment rules. */
     BAD_FRAMES("bad message frames"),
     /**

@@ -34,7 +34,10 @@ public final class DatagramValidator {
         if (type == null) {
             return DatagramCheck.UNKNOWN_TYPE;
         }
-        if (buffer.getShort(offset + HeaderFlyweight.FLAGS_OFFSET, BYTE_ORDER) != 0) {
+        final int flags = buffer.getShort(offset + HeaderFlyweight.FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
+        final int allowedFlags = type == FrameType.DATA || type == FrameType.RETRANSMIT
+            ? HeaderFlyweight.AGE_CLASS_MASK : 0;
+        if ((flags & ~allowedFlags) != 0) {
             return DatagramCheck.BAD_FLAGS;
         }
         if ((buffer.getShort(offset + HeaderFlyweight.LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF) != length) {
@@ -103,7 +106,8 @@ public final class DatagramValidator {
             return DatagramCheck.LENGTH_MISMATCH;
         }
         final long oldest = buffer.getLong(offset + HeartbeatFlyweight.OLDEST_SEQUENCE_OFFSET, BYTE_ORDER);
-        if (highestSequence < -1 || oldest < 0 || oldest > highestSequence + 1) {
+        final long ageNs = buffer.getLong(offset + HeartbeatFlyweight.SESSION_AGE_OFFSET, BYTE_ORDER);
+        if (highestSequence < -1 || oldest < 0 || oldest > highestSequence + 1 || ageNs < 0) {
             return DatagramCheck.BAD_SEQUENCE;
         }
         return DatagramCheck.VALID;

@@ -30,7 +30,8 @@ import org.agrona.MutableDirectBuffer;
  *   <li>magic: the bytes {@code 'N' 'K'}; anything else is not ours.</li>
  *   <li>version: {@link #CURRENT_VERSION}; a datagram of another version is rejected, not guessed at.</li>
  *   <li>type: a {@link FrameType} code.</li>
- *   <li>flags: none defined yet; must be zero.</li>
+ *   <li>flags: DATA and RETRANSMIT carry their session's age class in the low six bits (see
+ *       {@link DataFlyweight}); every other bit, and every flag of the other types, must be zero.</li>
  *   <li>datagram length: the whole datagram, header included; must equal what was received.</li>
  *   <li>session id: random per publisher start, so a restart is a new session.</li>
  *   <li>topic id: the topic's numeric id from configuration.</li>
@@ -45,7 +46,7 @@ public class HeaderFlyweight {
     /** The magic value, the ASCII bytes 'N' 'K' read as a little-endian short. */
     public static final short MAGIC = 0x4B4E;
     /** The protocol version this code speaks. */
-    public static final int CURRENT_VERSION = 1;
+    public static final int CURRENT_VERSION = 2;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -55,6 +56,8 @@ public class HeaderFlyweight {
     static final int SESSION_ID_OFFSET = 8;
     static final int TOPIC_ID_OFFSET = 12;
     static final int SEQUENCE_OFFSET = 16;
+    /** The flag bits DATA and RETRANSMIT use: the session's age class. */
+    public static final int AGE_CLASS_MASK = 0x3F;
     /** Length of the common header. */
     public static final int HEADER_LENGTH = 24;
     /** The largest datagram the length field can describe (and the largest UDP payload over IPv4). */

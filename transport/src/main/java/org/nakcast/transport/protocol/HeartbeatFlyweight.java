@@ -17,6 +17,10 @@ package org.nakcast.transport.protocol;
  *  +                      publisher id (64 bits)                   +
  *  |                                                               |
  *  +---------------------------------------------------------------+
+ *  |                                                               |
+ *  +                  session age, nanoseconds (64 bits)           +
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
  * </pre>
  *
  * <p>The header's sequence is the highest datagram sequence sent so far, or -1 before the first:
@@ -24,17 +28,36 @@ package org.nakcast.transport.protocol;
  * The oldest sequence tells a receiver how far back a repair can still reach. The publisher id is
  * the same across restarts of one publisher (it derives from the node's name, the topic and the
  * publication's place in the node), while the session id is new: a receiver that sees a known
- * publisher id under a new session knows the publisher restarted.
+ * publisher id under a new session knows the publisher restarted. The session age, how long ago the
+ * session began by the publisher's clock, tells a receiver when the session began by its own, with
+ * no clocks compared: whether it was there before the session (and is owed all of it), and whether
+ * another session of the same publisher fell silent before this one began (a restart).
  */
 public final class HeartbeatFlyweight extends HeaderFlyweight {
     static final int OLDEST_SEQUENCE_OFFSET = HEADER_LENGTH;
     static final int PUBLISHER_ID_OFFSET = OLDEST_SEQUENCE_OFFSET + Long.BYTES;
+    static final int SESSION_AGE_OFFSET = PUBLISHER_ID_OFFSET + Long.BYTES;
     /** Length of a HEARTBEAT datagram. */
-    public static final int HEARTBEAT_LENGTH = PUBLISHER_ID_OFFSET + Long.BYTES;
+    public static final int HEARTBEAT_LENGTH = SESSION_AGE_OFFSET + Long.BYTES;
 
     /** The oldest datagram sequence still held in the publisher's history. */
     public long oldestSequence() {
         return buffer.getLong(offset + OLDEST_SEQUENCE_OFFSET, BYTE_ORDER);
+    }
+
+    /** How long the session had existed when this heartbeat was sent, in nanoseconds. */
+    public long sessionAgeNs() {
+        return buffer.getLong(offset + SESSION_AGE_OFFSET, BYTE_ORDER);
+    }
+
+    /**
+     * Sets the session's age.
+     *
+     * @return this
+     */
+    public HeartbeatFlyweight sessionAgeNs(long ageNs) {
+        buffer.putLong(offset + SESSION_AGE_OFFSET, ageNs, BYTE_ORDER);
+        return this;
     }
 
     /** The publisher's id: stable across its restarts, unlike the session id. */

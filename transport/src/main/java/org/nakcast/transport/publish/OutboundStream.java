@@ -34,6 +34,14 @@ import org.nakcast.transport.status.SystemCounters;
  * <p>Repairs go first: each {@link #doWork} resends queued NAKed datagrams before it sends new
  * ones, and both draw on one rate limiter, so a publisher at its rate limit still repairs.
  *
+ * <p>Heartbeats: the first datagram of a stream is one; a busy stream sends one every heartbeat
+ * interval; and once the stream falls quiet (at its start, and after each burst of data) it sends
+ * them at short, doubling intervals from {@link #QUICK_HEARTBEAT_NS} up to the heartbeat interval,
+ * so that a receiver that lost the start or the tail learns of it within about a round trip
+ * instead of a heartbeat interval, for a handful of small datagrams per quiet spell. Each carries
+ * the session's age, and each DATA datagram its age class, so receivers can tell whether they were
+ * there when the session began.
+ *
  * <p>Sequences: {@code sentUpTo} &lt;= {@code nextSequence}. Datagrams below {@code sentUpTo} are
  * sent; those in [sentUpTo, nextSequence) are sealed and wait for the rate limiter or the socket;
  * {@code nextSequence} is the open datagram while {@code openLength > 0}. A slot is reused only
@@ -46,6 +54,8 @@ final class OutboundStream implements ControlledMessageHandler {
     private static final int DRAIN_LIMIT = 256;
     private static final int RETRANSMIT_QUEUE_RANGES = 256;
     private static final int MAX_SEALED_AHEAD = 32;
+    /** The first wait for a heartbeat once the stream falls quiet; each next one doubles. */
+    static final long QUICK_HEARTBEAT_NS = 100_000;
 
     private final int sessionId;
     private final int topicId;
@@ -80,6 +90,10 @@ final class OutboundStream implements ControlledMessageHandler {
     private long openedAtNs;
     private long completedMessages;
     private long lastHeartbeatNs = Long.MIN_VALUE;
+    private boolean started;
+    private long startNs;
+    private long quietGapNs;
+    private long nextQuietHeartbeatNs = Long.MAX_VALUE;
     private long nowNs;
     private long sendLimit = Long.MAX_VALUE;
     private StreamCounters streamCounters;
@@ -189,7 +203,13 @@ final class OutboundStream implements ControlledMessageHandler {
         this.nowNs = nowNs;
         this.sendLimit = flowControl.sendLimit(sentUpTo, nowNs);
         offers.connected(flowControl.hasReceivers());
+        final long sentBefore = sentUpTo;
         int work = 0;
+        if (!started) {
+            started = true;
+            startNs = nowNs;
+            fellQuiet();
+        }
         if (lastHeartbeatNs == Long.MIN_VALUE) {
             work += sendHeartbeat();
         }
@@ -203,13 +223,28 @@ final class OutboundStream implements ControlledMessageHandler {
             seal();
             work += sendSealed();
         }
-        if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE) {
-            work += sendHeartbeat();
+        if (sentUpTo != sentBefore) {
+            fellQuiet();
+        }
+        if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE
+            || nowNs >= nextQuietHeartbeatNs) {
+            final int sent = sendHeartbeat();
+            if (sent > 0 && nowNs >= nextQuietHeartbeatNs) {
+                quietGapNs *= 2;
+                nextQuietHeartbeatNs = quietGapNs < timing.heartbeatIntervalNs() ? nowNs + quietGapNs : Long.MAX_VALUE;
+            }
+            work += sent;
         }
         if (position != null) {
             position.setOrdered(sentUpTo);
         }
         return work;
+    }
+
+    /** Data just went out: if nothing follows, quick heartbeats tell receivers where the stream ends. */
+    private void fellQuiet() {
+        quietGapNs = Math.min(QUICK_HEARTBEAT_NS, timing.heartbeatIntervalNs());
+        nextQuietHeartbeatNs = nowNs + quietGapNs;
     }
 
     /** Packs one offered message; called by the ring buffer's read. */
@@ -318,6 +353,7 @@ final class OutboundStream implements ControlledMessageHandler {
             final int slotOffset = history.slotOffset(sentUpTo);
             dataHeader.wrap(historyBuffer, slotOffset);
             final int length = dataHeader.datagramLength();
+            dataHeader.ageClass(DataFlyweight.ageClassOf(nowNs - startNs));
             if (!rateLimiter.tryAcquire(length, nowNs) || !sink.send(historyBuffer, slotOffset, length)) {
                 break;
             }
@@ -331,7 +367,7 @@ final class OutboundStream implements ControlledMessageHandler {
         final long oldest = Math.min(oldestRetained(), sentUpTo);
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId, sentUpTo - 1);
-        heartbeat.oldestSequence(oldest).publisherId(publisherId);
+        heartbeat.oldestSequence(oldest).publisherId(publisherId).sessionAgeNs(nowNs - startNs);
         if (rateLimiter.tryAcquire(HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs)
             && sink.send(controlBuffer, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH)) {
             heartbeatsSent.increment();

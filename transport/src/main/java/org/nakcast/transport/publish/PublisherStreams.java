@@ -118,6 +118,10 @@ public final class PublisherStreams {
             return 0;
         }
         final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
+        if (type != FrameType.NAK.code() && type != FrameType.STATUS.code()) {
+            counters.countMalformed(DatagramCheck.WRONG_PORT);
+            return 0;
+        }
         if (type == FrameType.NAK.code()) {
             nak.wrap(buffer, offset);
             final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));

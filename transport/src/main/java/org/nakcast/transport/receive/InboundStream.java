@@ -34,9 +34,12 @@ import org.nakcast.transport.status.SystemCounters;
  *   UNRECOVERABLE -&gt; one LossEvent, then go on after the gap, or drop the stream
  * </pre>
  *
- * <p>Start ("late join = now"): the first DATA or HEARTBEAT heard fixes where delivery starts; a
- * RETRANSMIT never does (it was meant for others and would start this receiver in the past).
- * Nothing before the start is asked for, and a message begun before it is skipped, not lost.
+ * <p>Start: its caller decides where a stream starts ({@link #startAt}, {@link #startAtSessionStart},
+ * {@link #resumeAt}), and until it has decided ({@link #holdUntilStarted}) the datagrams that arrive
+ * are held, neither delivered nor asked for. Left to itself, a stream starts at the first DATA or
+ * HEARTBEAT heard ("late join = now"); a RETRANSMIT never starts one (it was meant for others and
+ * would start this receiver in the past). Nothing before the start is asked for, and a message
+ * begun before it is skipped, not lost.
  *
  * <p>Reach: a publisher cannot be further ahead than where the stream started plus
  * {@link #REACH_MARGIN}, plus one datagram per {@link #NS_PER_DATAGRAM} since. A DATA, RETRANSMIT,
@@ -106,6 +109,10 @@ public final class InboundStream {
     private final long maxMessagesPerDatagram;
 
     private boolean started;
+    private boolean holding;
+    private long firstHeld = -1;
+    private long highestHeld = -1;
+    private long sessionStartNs = Long.MAX_VALUE;
     private long startSequence;
     private long startNs;
     private boolean dropped;
@@ -192,6 +199,10 @@ public final class InboundStream {
         dataHeader.wrap(datagramView, 0);
         final long sequence = dataHeader.sequence();
         if (!started) {
+            if (holding) {
+                hold(sequence, buffer, offset, length);
+                return;
+            }
             if (retransmit) {
                 return;
             }
@@ -242,9 +253,11 @@ public final class InboundStream {
             return;
         }
         if (!started) {
-            start(highestSequence + 1, nowNs);
-            if (highestSequence == -1) {
-                delivery.continueAt(0);
+            if (!holding) {
+                start(highestSequence + 1, nowNs);
+                if (highestSequence == -1) {
+                    delivery.continueAt(0);
+                }
             }
             return;
         }
@@ -454,12 +467,106 @@ public final class InboundStream {
     }
 
     /**
-     * Starts a stream not started yet at {@code sequence}, before anything of it is delivered: for
-     * a late joiner that replays history rather than starting at the first datagram it hears.
+     * Holds what arrives until the caller decides where the stream starts: datagrams are kept (as far
+     * as the reorder window reaches from the first one), nothing is delivered or asked for.
+     */
+    public void holdUntilStarted() {
+        if (!started) {
+            holding = true;
+        }
+    }
+
+    /**
+     * Starts a stream not started yet at {@code sequence}, before anything of it is delivered: where a
+     * late joiner starts. Datagrams held from {@code sequence} on are delivered, and what is missing
+     * between them is asked for.
      */
     public void startAt(long sequence, long nowNs) {
+        if (started) {
+            return;
+        }
+        start(sequence, nowNs);
+        if (holding) {
+            holding = false;
+            if (highestHeld >= sequence) {
+                see(highestHeld, window.contains(highestHeld), nowNs);
+            }
+            deliverHeld(nowNs);
+        }
+    }
+
+    /** Starts a stream not started yet at its session's first datagram and first message: nothing is skipped. */
+    public void startAtSessionStart(long nowNs) {
         if (!started) {
-            start(sequence, nowNs);
+            delivery.continueAt(0);
+            startAt(0, nowNs);
+        }
+    }
+
+    /**
+     * Starts a stream not started yet where an earlier stream of the same session left off: a session
+     * heard again after it was given up as silent goes on with nothing delivered twice or skipped.
+     *
+     * @param sequence the earlier stream's {@link #resumeSequence()}
+     * @param messageIndex the index of the next message to deliver; negative if it was never learned
+     */
+    public void resumeAt(long sequence, long messageIndex, long nowNs) {
+        if (!started) {
+            if (messageIndex >= 0) {
+                delivery.resumeBelow(messageIndex);
+            }
+            startAt(sequence, nowNs);
+        }
+    }
+
+    /**
+     * Where a stream of this session should resume if this one ends now: the datagram where the
+     * message being joined began, or the next datagram to deliver.
+     */
+    public long resumeSequence() {
+        return delivery.resumeSequence(expected);
+    }
+
+    /**
+     * Notes when the session began by this receiver's clock, as a heartbeat's age tells it; the
+     * earliest estimate is kept (a late heartbeat makes a session look younger than it is).
+     */
+    public void noteSessionStart(long startNs) {
+        sessionStartNs = Math.min(sessionStartNs, startNs);
+    }
+
+    /** When the session began by this receiver's clock, or {@code Long.MAX_VALUE} before a heartbeat said. */
+    public long sessionStartNs() {
+        return sessionStartNs;
+    }
+
+    /** The first datagram held while the start was undecided, or -1 if none was. */
+    public long firstHeldSequence() {
+        return firstHeld;
+    }
+
+    /** The index of the next message to deliver, or -1 if the stream has not learned it. */
+    public long knownMessageIndex() {
+        return delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
+    }
+
+    /**
+     * Moves the time this stream was last heard from on by {@code ns}: the receiver itself stopped for
+     * that long, and a publisher must not look silent for what the receiver did not listen to.
+     */
+    public void creditSilence(long ns) {
+        lastHeardNs += ns;
+    }
+
+    /** Keeps a datagram of a stream whose start is not decided yet. */
+    private void hold(long sequence, DirectBuffer buffer, int offset, int length) {
+        if (firstHeld < 0) {
+            firstHeld = sequence;
+        }
+        if (sequence >= firstHeld && sequence - firstHeld < window.capacity() && window.fits(length)
+            && !window.contains(sequence)) {
+            window.store(sequence, buffer, offset, length);
+            highestHeld = Math.max(highestHeld, sequence);
         }
     }
 

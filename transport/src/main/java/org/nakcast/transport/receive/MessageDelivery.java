@@ -37,6 +37,9 @@ final class MessageDelivery {
 
     private long nextMessageIndex;
     private boolean indexKnown;
+    /** Messages below this index were delivered by an earlier stream of the session: skipped here. */
+    private long resumeIndex;
+    private boolean resumed;
 
     MessageDelivery(
         int topicId,
@@ -54,19 +57,30 @@ final class MessageDelivery {
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
     }
 
-    /** Whether the message index has been learned (from a datagram or an unrecoverable range). */
+    /**
+     * Whether the index of the next message to deliver is known: learned from a datagram or an
+     * unrecoverable range, or handed over by an earlier stream of the session.
+     */
     boolean isIndexKnown() {
-        return indexKnown;
+        return indexKnown || resumed;
     }
 
     /** The index of the next message to deliver (or of the one being joined). */
     long nextMessageIndex() {
-        return nextMessageIndex;
+        return indexKnown ? Math.max(nextMessageIndex, resumeIndex) : resumeIndex;
     }
 
     /** The reassembly buffer's current size. */
     int reassemblyCapacity() {
         return reassembler.capacity();
+    }
+
+    /**
+     * The datagram to go on from if this stream ends now and its session is heard again: the one where
+     * the message being joined began, or {@code expected} between messages.
+     */
+    long resumeSequence(long expected) {
+        return reassembler.isAssembling() ? reassembler.beginSequence() : expected;
     }
 
     /** Bytes of the message being joined so far: delivered with the datagram that ends it. */
@@ -108,6 +122,28 @@ final class MessageDelivery {
         moveIndexUpTo(messageIndex);
     }
 
+    /**
+     * Goes on from where an earlier stream of the session left off, the messages below
+     * {@code messageIndex} delivered already: the stream restarts at the datagram where the first
+     * undelivered message began, and the messages before it in that datagram are skipped, not
+     * delivered twice. The index is learned again from that datagram.
+     */
+    void resumeBelow(long messageIndex) {
+        reassembler.abandon();
+        indexKnown = false;
+        resumed = true;
+        resumeIndex = messageIndex;
+    }
+
+    /** Moves past a message delivered by an earlier stream of the session; false if it is a new one. */
+    private boolean skippedAsDelivered() {
+        if (nextMessageIndex < resumeIndex) {
+            nextMessageIndex++;
+            return true;
+        }
+        return false;
+    }
+
     private void moveIndexUpTo(long messageIndex) {
         nextMessageIndex = indexKnown ? Math.max(nextMessageIndex, messageIndex) : messageIndex;
         indexKnown = true;
@@ -132,12 +168,17 @@ final class MessageDelivery {
         if (!reassembler.append(buffer, offset, length)) {
             reassembler.abandon();
             refuse(messagesTooLarge, LossEvent.Cause.MESSAGE_TOO_LARGE, reassembler.beginSequence(), sequence);
-        } else if (end) {
+        } else if (end && !skippedAsDelivered()) {
             handler.onMessage(reassembler.buffer(), 0, reassembler.finish(), nextHeader(sequence));
+        } else if (end) {
+            reassembler.finish();
         }
     }
 
     private void deliverWhole(DirectBuffer buffer, int offset, int length, long sequence) {
+        if (skippedAsDelivered()) {
+            return;
+        }
         if (length > reassembler.maxLength()) {
             refuse(messagesTooLarge, LossEvent.Cause.MESSAGE_TOO_LARGE, sequence, sequence);
         } else {
@@ -156,6 +197,9 @@ final class MessageDelivery {
      * as lost; one longer than allowed counts as too large.
      */
     private void refuse(AtomicCounter counter, LossEvent.Cause cause, long fromSequence, long toSequence) {
+        if (skippedAsDelivered()) {
+            return;
+        }
         final long index = nextMessageIndex++;
         counter.increment();
         listener.onLoss(new LossEvent(topicId, sessionId, fromSequence, toSequence, index, 1, cause, false));

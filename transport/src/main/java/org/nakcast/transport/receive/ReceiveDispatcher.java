@@ -7,9 +7,9 @@ import java.util.SplittableRandom;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
-import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
@@ -23,10 +23,25 @@ import org.nakcast.transport.status.SystemCounters;
 /**
  * The rules of a node's receiving side: which publisher streams exist, and what each datagram heard
  * means for them. A datagram from a data port is checked, then goes to the stream of its (topic,
- * publisher session), which is made when a session is first heard (late join) and ended when its
- * publisher falls silent or restarts; one from a control port is another receiver's NAK, which
- * keeps this receiver quiet about the ranges it asks for. A datagram for a topic nobody here
- * subscribed to is counted and dropped: such a topic costs no buffers.
+ * publisher session); one from a control port is another receiver's NAK, which keeps this receiver
+ * quiet about the ranges it asks for. A datagram for a topic nobody here subscribed to is counted
+ * and dropped: such a topic costs no buffers; one of a type that does not belong on its port is
+ * malformed.
+ *
+ * <p>Session lifecycle, per topic:
+ * <ul>
+ *   <li>A session first heard starts where {@link StartRule} says: from its first message if this
+ *       receiver subscribed before it began, else as the topic's late-join policy says; while that
+ *       is in doubt the stream holds what arrives until a heartbeat tells the session's age.</li>
+ *   <li>A stream not heard from for the topic's publisher timeout ends ({@code PublisherGone},
+ *       {@code SILENT}) but is remembered ({@link EndedSessions}): if the session is heard again it
+ *       resumes where it left off, nothing delivered twice or skipped. Time this receiver itself
+ *       was stopped does not count as a publisher's silence.</li>
+ *   <li>A heartbeat of a new session with the publisher id of a stream that fell silent before that
+ *       session began, and stayed silent for two heartbeats since, is a restart: the old stream
+ *       ends ({@code RESTARTED}) for good. Two live publishers that share an id never end each
+ *       other: each keeps talking.</li>
+ * </ul>
  *
  * <pre>
  *   data port    --datagram--> onDataDatagram    --> topic --> stream (made on first contact)
@@ -41,6 +56,8 @@ import org.nakcast.transport.status.SystemCounters;
 public final class ReceiveDispatcher {
     /** How often silent streams are looked for: a millisecond. */
     private static final long SILENCE_CHECK_INTERVAL_NS = 1_000_000;
+    /** A gap between two polls longer than this is time this receiver was stopped, not listening. */
+    private static final long STALL_NS = 5_000_000;
 
     private final SystemCounters counters;
     private final int receiverId;
@@ -53,7 +70,9 @@ public final class ReceiveDispatcher {
     private final NakFlyweight nak = new NakFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final DataFlyweight data = new DataFlyweight();
     private long lastSilenceCheckNs = Long.MIN_VALUE;
+    private long lastPollNs = Long.MIN_VALUE;
 
     /**
      * @param counters the node's counters
@@ -83,12 +102,13 @@ public final class ReceiveDispatcher {
      * @param target where the subscription's messages and events go
      * @param nakSink where the topic's streams send NAKs and STATUS (its transport's control port)
      * @param nakBuffer where they build them
+     * @param nowNs the time: sessions of the topic begun later are owed from their first message
      */
-    public void addSubscription(
-        SubscriptionSettings settings, DeliveryTarget target, DatagramSink nakSink, MutableDirectBuffer nakBuffer) {
+    public void addSubscription(SubscriptionSettings settings, DeliveryTarget target, DatagramSink nakSink,
+        MutableDirectBuffer nakBuffer, long nowNs) {
         TopicReceiver topic = topics.get(settings.topicId());
         if (topic == null) {
-            topic = new TopicReceiver(settings, nakSink, nakBuffer, log, errorHandler, counters);
+            topic = new TopicReceiver(settings, nakSink, nakBuffer, log, errorHandler, counters, nowNs);
             topics.put(settings.topicId(), topic);
         }
         topic.add(target);
@@ -116,51 +136,145 @@ public final class ReceiveDispatcher {
             return 1;
         }
         header.wrap(buffer, offset);
+        final int type = header.typeCode();
+        if (type == FrameType.NAK.code() || type == FrameType.STATUS.code()) {
+            counters.countMalformed(DatagramCheck.WRONG_PORT);
+            return 1;
+        }
         final TopicReceiver topic = topics.get(header.topicId());
         if (topic == null) {
             counters.get(SystemCounter.NOT_SUBSCRIBED).increment();
             return 1;
         }
-        final int type = header.typeCode();
-        if (type == FrameType.UNRECOVERABLE.code()) {
-            final InboundStream stream = topic.stream(header.sessionId());
-            if (stream != null) {
-                unrecoverable.wrap(buffer, offset);
-                stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
-                    unrecoverable.firstMessageAfter(), nowNs);
-            }
-            return 1;
+        final boolean isHeartbeat = type == FrameType.HEARTBEAT.code();
+        if (isHeartbeat) {
+            heartbeat.wrap(buffer, offset);
         }
         InboundStream stream = topic.stream(header.sessionId());
         if (stream == null) {
-            if (topic.isFull() && type == FrameType.HEARTBEAT.code()) {
-                heartbeat.wrap(buffer, offset);
-                endEarlierSessions(topic, heartbeat.publisherId(), header.sessionId(), nowNs);
-            }
-            if (topic.isFull()) {
-                counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
-                topic.onSessionRefused(header.sessionId());
-                return 1;
-            }
-            stream = join(topic, type, buffer, offset, nowNs);
+            stream = streamFor(topic, type, nowNs);
             if (stream == null) {
                 return 1;
             }
         }
-        if (type == FrameType.HEARTBEAT.code()) {
+        if (!stream.isStarted()) {
+            decideStart(topic, stream, type, buffer, offset, nowNs);
+        }
+        if (type == FrameType.UNRECOVERABLE.code()) {
+            unrecoverable.wrap(buffer, offset);
+            stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
+                unrecoverable.firstMessageAfter(), nowNs);
+        } else if (isHeartbeat) {
             stream.onHeartbeat(header.sequence(), nowNs);
-            heartbeat.wrap(buffer, offset);
             identify(topic, stream, heartbeat.publisherId(), nowNs);
-        } else if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
+        } else {
             stream.onData(buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
         }
         return 1;
     }
 
     /**
+     * The stream for a session the topic keeps none of: a stream that ended and resumes, or a new one
+     * whose start is not decided yet; null when the datagram is to be dropped (the session stays ended,
+     * or the topic is full).
+     */
+    private InboundStream streamFor(TopicReceiver topic, int type, long nowNs) {
+        final int sessionId = header.sessionId();
+        final EndedSessions.Ended ended = topic.ended().get(sessionId);
+        if (ended != null && ended.staysEnded()) {
+            counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
+            return null;
+        }
+        if (topic.isFull() && type == FrameType.HEARTBEAT.code()) {
+            endEarlierSessions(topic, heartbeat.publisherId(), sessionId, nowNs - heartbeat.sessionAgeNs(), nowNs);
+        }
+        if (topic.isFull()) {
+            counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
+            topic.onSessionRefused(sessionId);
+            return null;
+        }
+        if (ended == null && type == FrameType.UNRECOVERABLE.code()) {
+            return null;
+        }
+        final SubscriptionSettings settings = topic.settings();
+        final InboundStream stream = new InboundStream(settings.topicId(), sessionId, receiverId,
+            settings.streamSettings(), random.split(), topic, topic, topic.nakSink(), topic.nakBuffer(), counters);
+        topic.addStream(sessionId, stream);
+        streams.add(stream);
+        stream.deliverWhen(topic);
+        stream.reportPositions(
+            new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
+        if (settings.statusKeepAliveNs() > 0) {
+            stream.reportStatus(settings.statusKeepAliveNs());
+        }
+        if (ended != null) {
+            topic.ended().remove(sessionId);
+            if (ended.identified) {
+                stream.identify(ended.publisherId);
+            }
+            stream.noteSessionStart(ended.sessionStartNs);
+            stream.resumeAt(ended.nextSequence, ended.nextMessageIndex, nowNs);
+        } else {
+            stream.holdUntilStarted();
+        }
+        return stream;
+    }
+
+    /**
+     * Decides, if it can, where a stream not started yet starts, from the datagram in hand: a
+     * heartbeat tells the session's age, a DATA datagram its age class (see {@link StartRule}).
+     */
+    private void decideStart(
+        TopicReceiver topic, InboundStream stream, int type, MutableDirectBuffer buffer, int offset, long nowNs) {
+        final SubscriptionSettings settings = topic.settings();
+        final long forgotten = topic.ended().forgottenStartNs();
+        final StartRule.Start start;
+        if (type == FrameType.HEARTBEAT.code()) {
+            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
+            start = StartRule.fromHeartbeat(
+                heartbeat.sessionAgeNs(), nowNs, topic.subscribedAtNs(), forgotten, settings.lateJoin());
+        } else if (type == FrameType.DATA.code()) {
+            data.wrap(buffer, offset);
+            start = StartRule.fromData(data.ageClass(), nowNs, topic.subscribedAtNs(), forgotten, settings.lateJoin());
+        } else {
+            return;
+        }
+        switch (start) {
+            case SESSION_START -> stream.startAtSessionStart(nowNs);
+            case LIVE_EDGE -> startAtLiveEdge(stream, type, nowNs);
+            case REPLAY -> {
+                final long liveEdge = heartbeat.sequence() + 1;
+                if (liveEdge == 0) {
+                    stream.startAtSessionStart(nowNs);
+                } else {
+                    stream.startAt(heartbeat.oldestSequence() + (liveEdge - heartbeat.oldestSequence()) / 8, nowNs);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * Starts a late joiner at the live edge: the first datagram it holds or has in hand, or after the
+     * last one a heartbeat announces (from the first message if the publisher has sent none).
+     */
+    private void startAtLiveEdge(InboundStream stream, int type, long nowNs) {
+        if (type == FrameType.DATA.code()) {
+            final long held = stream.firstHeldSequence();
+            stream.startAt(held >= 0 ? Math.min(held, header.sequence()) : header.sequence(), nowNs);
+        } else if (heartbeat.sequence() == -1 && stream.firstHeldSequence() < 0) {
+            stream.startAtSessionStart(nowNs);
+        } else {
+            final long held = stream.firstHeldSequence();
+            stream.startAt(held >= 0 ? held : heartbeat.sequence() + 1, nowNs);
+        }
+    }
+
+    /**
      * One datagram heard on a control port, read only during the call: another receiver's NAK
      * postpones this receiver's own for what it covers. This receiver's own NAKs come back too, and
-     * are ignored.
+     * are ignored; so are STATUS (for publishers).
      *
      * @return 1 (work done)
      */
@@ -170,7 +284,11 @@ public final class ReceiveDispatcher {
             counters.countMalformed(check);
             return 1;
         }
-        if (HeaderFlyweight.typeCodeAt(buffer, offset) != FrameType.NAK.code()) {
+        final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
+        if (type != FrameType.NAK.code()) {
+            if (type != FrameType.STATUS.code()) {
+                counters.countMalformed(DatagramCheck.WRONG_PORT);
+            }
             return 1;
         }
         nak.wrap(buffer, offset);
@@ -192,6 +310,12 @@ public final class ReceiveDispatcher {
      * @return work done (0 when idle)
      */
     public int poll(long nowNs) {
+        if (lastPollNs != Long.MIN_VALUE && nowNs - lastPollNs > STALL_NS) {
+            for (int i = 0, size = streams.size(); i < size; i++) {
+                streams.get(i).creditSilence(nowNs - lastPollNs);
+            }
+        }
+        lastPollNs = nowNs;
         int work = 0;
         for (int i = 0, size = streams.size(); i < size; i++) {
             work += streams.get(i).poll(nowNs);
@@ -225,7 +349,7 @@ public final class ReceiveDispatcher {
             final TopicReceiver topic = topics.get(stream.topicId());
             final long silentNs = nowNs - stream.lastHeardNs();
             if (silentNs > topic.settings().publisherTimeoutNs()) {
-                end(i, topic, PublisherGone.Cause.SILENT, silentNs, 0);
+                end(i, topic, PublisherGone.Cause.SILENT, silentNs, 0, nowNs);
                 ended++;
             }
         }
@@ -233,73 +357,44 @@ public final class ReceiveDispatcher {
     }
 
     /**
-     * Learns a stream's publisher id from its heartbeat. Another session of the same topic with the
-     * same publisher id that has been silent for longer than a heartbeat interval is that publisher
-     * before a restart, and ends. One still talking is not: a restarted publisher's old session
-     * falls silent, and a heartbeat alone (forged, or two publishers sharing a name) cannot end a
-     * live stream.
+     * Learns a stream's publisher id from its heartbeat, and ends the earlier sessions of that
+     * publisher it proves restarted.
      */
     private void identify(TopicReceiver topic, InboundStream stream, long publisherId, long nowNs) {
         stream.identify(publisherId);
-        endEarlierSessions(topic, publisherId, stream.sessionId(), nowNs);
+        endEarlierSessions(topic, publisherId, stream.sessionId(), stream.sessionStartNs(), nowNs);
     }
 
     /**
-     * Ends the streams of {@code publisherId} on the topic, other than {@code newSessionId}, that have
-     * been silent for more than a heartbeat: that publisher restarted as the new session.
+     * Ends, as restarted, the streams of {@code publisherId} on the topic, other than
+     * {@code newSessionId}, that were last heard before the new session began and have had two
+     * heartbeat intervals since to show they are alive: that publisher restarted as the new session.
      */
-    private void endEarlierSessions(TopicReceiver topic, long publisherId, int newSessionId, long nowNs) {
+    private void endEarlierSessions(
+        TopicReceiver topic, long publisherId, int newSessionId, long newSessionStartNs, long nowNs) {
         final long heartbeatNs = topic.settings().heartbeatNs();
+        if (newSessionStartNs == Long.MAX_VALUE || nowNs - newSessionStartNs <= 2 * heartbeatNs) {
+            return;
+        }
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream other = streams.get(i);
             if (other.sessionId() != newSessionId && other.topicId() == topic.settings().topicId()
                 && other.isIdentified() && other.publisherId() == publisherId
-                && nowNs - other.lastHeardNs() > heartbeatNs) {
-                end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), newSessionId);
+                && other.lastHeardNs() < newSessionStartNs) {
+                end(i, topic, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), newSessionId, nowNs);
             }
         }
     }
 
-    private void end(int index, TopicReceiver topic, PublisherGone.Cause cause, long silentNs, int newSessionId) {
+    private void end(
+        int index, TopicReceiver topic, PublisherGone.Cause cause, long silentNs, int newSessionId, long nowNs) {
         final InboundStream stream = streams.remove(index);
         topic.removeStream(stream.sessionId());
         stream.close();
-        topic.onPublisherGone(new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
-    }
-
-    /**
-     * A publisher stream heard for the first time. Late join {@code now}: it starts with the
-     * datagram in hand. Late join {@code oldest}: it waits for the publisher's heartbeat (at most a
-     * heartbeat interval) and starts an eighth of the way into the history the heartbeat reports,
-     * so the replay it NAKs for is not overtaken by the history moving on while it is repaired.
-     *
-     * @return the new stream, or null while an {@code oldest} joiner waits for a heartbeat
-     */
-    private InboundStream join(TopicReceiver topic, int type, MutableDirectBuffer buffer, int offset, long nowNs) {
-        final SubscriptionSettings settings = topic.settings();
-        final boolean replay = settings.lateJoin() == LateJoinPolicy.OLDEST;
-        if (replay && type != FrameType.HEARTBEAT.code()) {
-            return null;
+        if (stream.isStarted()) {
+            topic.ended().add(stream, cause == PublisherGone.Cause.RESTARTED, nowNs);
+            topic.onPublisherGone(
+                new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
         }
-        final int sessionId = header.sessionId();
-        final InboundStream stream = new InboundStream(settings.topicId(), sessionId, receiverId,
-            settings.streamSettings(), random.split(), topic, topic, topic.nakSink(), topic.nakBuffer(), counters);
-        topic.addStream(sessionId, stream);
-        streams.add(stream);
-        stream.deliverWhen(topic);
-        stream.reportPositions(
-            new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
-        if (settings.statusKeepAliveNs() > 0) {
-            stream.reportStatus(settings.statusKeepAliveNs());
-        }
-        if (replay) {
-            heartbeat.wrap(buffer, offset);
-            final long liveEdge = heartbeat.sequence() + 1;
-            final long replayFrom = heartbeat.oldestSequence() + (liveEdge - heartbeat.oldestSequence()) / 8;
-            if (replayFrom < liveEdge) {
-                stream.startAt(replayFrom, nowNs);
-            }
-        }
-        return stream;
     }
 }

@@ -65,8 +65,8 @@ public final class ReceiverAgent implements Agent {
      */
     public void addSubscription(SubscriptionSettings settings, DeliveryTarget target) {
         final ReceivingTransport transport = transports.open(settings.address(), ReceivingTransport::new);
-        transports.enqueue(
-            () -> dispatcher.addSubscription(settings, target, transport.nakSink, transport.nakBuffer));
+        transports.enqueue(() -> dispatcher.addSubscription(
+            settings, target, transport.nakSink, transport.nakBuffer, clock.nanoTime()));
     }
 
     /** Ends the subscription {@code target}; its topic's streams go when the topic has none left. */

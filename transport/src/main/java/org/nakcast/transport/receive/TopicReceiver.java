@@ -34,6 +34,7 @@ import org.nakcast.transport.status.SystemCounters;
  */
 final class TopicReceiver implements MessageHandler, StreamEventListener, DeliveryGate {
     private static final long NOT_BLOCKED = Long.MIN_VALUE;
+    private static final int MIN_ENDED_REMEMBERED = 64;
 
     private final SubscriptionSettings settings;
     private final DatagramSink nakSink;
@@ -43,6 +44,8 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     private final AtomicCounter handlerErrors;
     private final AtomicCounter overrunMessages;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
+    private final EndedSessions ended;
+    private final long subscribedAtNs;
     private final List<Subscriber> subscribers = new ArrayList<>();
     private int overrunSubscribers;
     /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
@@ -55,16 +58,30 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
      * @param log told of stream ends, losses and refused sessions
      * @param errorHandler told of every exception a subscription's callbacks throw
      * @param counters the node's counters
+     * @param nowNs when the topic's first subscription was made: a session begun later is owed from
+     *     its first message
      */
     TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log,
-        ErrorHandler errorHandler, SystemCounters counters) {
+        ErrorHandler errorHandler, SystemCounters counters, long nowNs) {
         this.settings = settings;
+        this.subscribedAtNs = nowNs;
+        this.ended = new EndedSessions(Math.max(MIN_ENDED_REMEMBERED, 4 * settings.maxPublishers()));
         this.nakSink = nakSink;
         this.nakBuffer = nakBuffer;
         this.log = log;
         this.errorHandler = errorHandler;
         this.handlerErrors = counters.get(SystemCounter.HANDLER_ERRORS);
         this.overrunMessages = counters.get(SystemCounter.SUBSCRIPTION_OVERRUN_MESSAGES);
+    }
+
+    /** When the topic's first subscription was made. */
+    long subscribedAtNs() {
+        return subscribedAtNs;
+    }
+
+    /** The streams this topic ended. */
+    EndedSessions ended() {
+        return ended;
     }
 
     /** Where the topic's streams send NAKs and STATUS. */

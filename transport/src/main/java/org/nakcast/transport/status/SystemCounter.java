@@ -83,6 +83,11 @@ public enum SystemCounter {
      */
     HANDLER_ERRORS(40, "subscriber handler errors"),
     /**
+     * Datagrams of a session this receiver ended for good (its publisher restarted under a new
+     * session, or the loss policy dropped it): nothing of an earlier incarnation is delivered.
+     */
+    ENDED_SESSION_DATAGRAMS(42, "datagrams of sessions ended for good"),
+    /**
      * Messages a queued subscription missed because its poller took nothing from its full queue for
      * the topic's {@code delivery-queue-timeout}; each run is reported to it as a loss event.
      */

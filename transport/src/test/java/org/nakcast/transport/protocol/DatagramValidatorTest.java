@@ -78,7 +78,9 @@ class DatagramValidatorTest {
         assertThat(check(length - 1)).as("length field disagrees").isEqualTo(DatagramCheck.LENGTH_MISMATCH);
 
         assertThat(checkWithByte(HeaderFlyweight.MAGIC_OFFSET, 0x00, length)).isEqualTo(DatagramCheck.BAD_MAGIC);
-        assertThat(checkWithByte(HeaderFlyweight.VERSION_OFFSET, 2, length))
+        assertThat(checkWithByte(HeaderFlyweight.VERSION_OFFSET, HeaderFlyweight.CURRENT_VERSION - 1, length))
+            .isEqualTo(DatagramCheck.UNSUPPORTED_VERSION);
+        assertThat(checkWithByte(HeaderFlyweight.VERSION_OFFSET, HeaderFlyweight.CURRENT_VERSION + 1, length))
             .isEqualTo(DatagramCheck.UNSUPPORTED_VERSION);
         assertThat(checkWithByte(HeaderFlyweight.TYPE_OFFSET, 0x7F, length)).isEqualTo(DatagramCheck.UNKNOWN_TYPE);
         assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET + 1, 1, length)).isEqualTo(DatagramCheck.BAD_FLAGS);
@@ -87,6 +89,37 @@ class DatagramValidatorTest {
         assertThat(check(length)).as("topic 0").isEqualTo(DatagramCheck.BAD_TOPIC);
         buffer.putInt(OFFSET + HeaderFlyweight.TOPIC_ID_OFFSET, -TOPIC, BYTE_ORDER);
         assertThat(check(length)).as("negative topic").isEqualTo(DatagramCheck.BAD_TOPIC);
+    }
+
+    @Test
+    void onlyDataAndRetransmitCarryFlagsTheirSessionsAgeClass() {
+        final int length = data();
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.AGE_CLASS_MASK, length))
+            .as("DATA, the largest age class").isEqualTo(DatagramCheck.VALID);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.AGE_CLASS_MASK + 1, length))
+            .as("DATA, a bit past the age class").isEqualTo(DatagramCheck.BAD_FLAGS);
+
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        heartbeat.wrap(buffer, OFFSET);
+        heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, SESSION, TOPIC, 4);
+        heartbeat.oldestSequence(0).publisherId(7).sessionAgeNs(1_000);
+        assertThat(check(HeartbeatFlyweight.HEARTBEAT_LENGTH)).isEqualTo(DatagramCheck.VALID);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, 1, HeartbeatFlyweight.HEARTBEAT_LENGTH))
+            .as("HEARTBEAT with an age class").isEqualTo(DatagramCheck.BAD_FLAGS);
+        heartbeat.sessionAgeNs(-1);
+        assertThat(check(HeartbeatFlyweight.HEARTBEAT_LENGTH)).as("a negative session age")
+            .isEqualTo(DatagramCheck.BAD_SEQUENCE);
+    }
+
+    @Test
+    void theAgeClassBracketsTheSessionsAgeWithinAFactorOfTwo() {
+        for (long ageNs : new long[] {0, 1, 1_023, 1_024, 5_000, 1_000_000_000L, 86_400_000_000_000L, Long.MAX_VALUE}) {
+            final int ageClass = DataFlyweight.ageClassOf(ageNs);
+            assertThat(ageClass).isBetween(0, HeaderFlyweight.AGE_CLASS_MASK);
+            assertThat(DataFlyweight.minAgeNs(ageClass)).as("age %d", ageNs).isLessThanOrEqualTo(ageNs);
+            assertThat(DataFlyweight.maxAgeNs(ageClass)).as("age %d", ageNs)
+                .isGreaterThan(Math.min(ageNs, Long.MAX_VALUE - 1));
+        }
     }
 
     private DatagramCheck checkWithByte(int fieldOffset, int value, int length) {

@@ -240,17 +240,40 @@ class OutboundStreamTest {
     }
 
     @Test
-    void heartbeatsCarryTheHighestSequenceSentWhenIdle() {
+    void onceQuietHeartbeatsComeAtDoublingIntervalsWithTheHighestSequenceSentThenEveryInterval() {
         fillDatagrams(3);
         sink.datagrams.clear();
+        final List<Long> sentAt = new ArrayList<>();
+        for (long at = nowNs; at <= nowNs + 3 * HEARTBEAT_NS; at += 10_000) {
+            final int before = sink.ofType(FrameType.HEARTBEAT).size();
+            stream.doWork(at);
+            if (sink.ofType(FrameType.HEARTBEAT).size() > before) {
+                sentAt.add(at - nowNs);
+            }
+        }
 
-        stream.doWork(nowNs + HEARTBEAT_NS - 1);
-        assertThat(sink.ofType(FrameType.HEARTBEAT)).isEmpty();
-        stream.doWork(nowNs + HEARTBEAT_NS);
-
+        final long quick = OutboundStream.QUICK_HEARTBEAT_NS;
+        assertThat(sentAt).startsWith(quick, 3 * quick, 7 * quick, 15 * quick);
+        assertThat(sentAt).as("gaps of 1, 2, 4 ... 512 quick intervals, then one heartbeat interval")
+            .hasSize(11).last().isEqualTo(sentAt.get(9) + HEARTBEAT_NS);
+        assertThat(sentAt.get(9)).isEqualTo(1023 * quick);
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(sink.ofType(FrameType.HEARTBEAT).get(0), 0);
         assertThat(heartbeat.sequence()).isEqualTo(2);
+        assertThat(heartbeat.sessionAgeNs()).as("the session began at the first doWork").isEqualTo(quick);
+    }
+
+    @Test
+    void dataCarriesTheSessionsAgeClassWhenFirstSent() {
+        stream.doWork(nowNs);
+        nowNs += 5_000_000;
+        fillDatagrams(1);
+
+        final DataFlyweight data = new DataFlyweight();
+        data.wrap(sink.ofType(FrameType.DATA).get(0), 0);
+        assertThat(data.ageClass()).isEqualTo(DataFlyweight.ageClassOf(5_000_000L));
+        assertThat(DataFlyweight.minAgeNs(data.ageClass())).isLessThanOrEqualTo(5_000_000);
+        assertThat(DataFlyweight.maxAgeNs(data.ageClass())).isGreaterThan(5_000_000);
     }
 
     @Test

@@ -42,12 +42,20 @@ class InboundStreamAllocationTest {
         driver.run(0, 300_000);
         threads.getCurrentThreadAllocatedBytes();
 
-        final long before = threads.getCurrentThreadAllocatedBytes();
-        driver.run(300_000, 400_000);
-        final long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        // A window of 100,000 datagrams; another one or two if the JIT, which other tests in this JVM
+        // steer, deoptimized in the first and re-created an object once: anything per datagram, gap or
+        // NAK allocates in every window.
+        long allocated = -1;
+        long end = 300_000;
+        for (int window = 0; window < 3 && allocated != 0; window++) {
+            final long before = threads.getCurrentThreadAllocatedBytes();
+            driver.run(end, end + 100_000);
+            allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            end += 100_000;
+        }
 
         assertThat(driver.indexErrors).isZero();
-        assertThat(driver.delivered).isEqualTo(400_000 / BLOCK * MESSAGES_PER_BLOCK);
+        assertThat(driver.delivered).isEqualTo(end / BLOCK * MESSAGES_PER_BLOCK);
         assertThat(driver.counters.get(SystemCounter.GAPS)).isGreaterThan(5_000);
         assertThat(driver.counters.get(SystemCounter.NAKS_SENT)).isGreaterThan(3_000);
         assertThat(driver.counters.get(SystemCounter.DUPLICATES)).isZero();

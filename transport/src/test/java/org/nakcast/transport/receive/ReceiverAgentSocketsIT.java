@@ -76,7 +76,7 @@ class ReceiverAgentSocketsIT {
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
         try (DatagramChannel sender = senderTo(address)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
-                1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 2, 0),
+                1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0),
                 DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {
                 sender.send(heartbeat(session, session * 100L), group);
@@ -88,7 +88,9 @@ class ReceiverAgentSocketsIT {
 
             final long silentSinceNs = System.nanoTime();
             driveUntil(agent, () -> System.nanoTime() - silentSinceNs > 200_000_000L);
-            sender.send(heartbeat(14, 1100L), group);
+            // Session 14 of publisher 1100 began 50 ms ago, after session 11 fell silent, and has been
+            // going for more than two heartbeats (10 ms): a restart.
+            sender.send(heartbeat(14, 1100L, 50_000_000L), group);
             driveUntil(agent, () -> started.size() == 3);
 
             assertThat(started).as("publisher 1100 restarted as session 14").containsExactly(11, 12, 14);
@@ -145,12 +147,17 @@ class ReceiverAgentSocketsIT {
     }
 
     private static ByteBuffer heartbeat(int sessionId, long publisherId) {
+        return heartbeat(sessionId, publisherId, 0);
+    }
+
+    /** A heartbeat of a session {@code ageNs} old that has sent nothing yet. */
+    private static ByteBuffer heartbeat(int sessionId, long publisherId, long ageNs) {
         final ByteBuffer bytes = ByteBuffer.allocateDirect(HeartbeatFlyweight.HEARTBEAT_LENGTH);
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(new UnsafeBuffer(bytes), 0);
         heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, 1, -1);
         heartbeat.oldestSequence(0);
-        heartbeat.publisherId(publisherId);
+        heartbeat.publisherId(publisherId).sessionAgeNs(ageNs);
         return bytes;
     }
 }

@@ -30,6 +30,7 @@ abstract class SimHost {
     private int generation;
     long overflowed;
     long errors;
+    RuntimeException firstError;
 
     SimHost(Scheduler scheduler, SimNetwork network, String name, int queueLimit, long busyNs, long maxIdleNs) {
         this.scheduler = scheduler;
@@ -74,9 +75,12 @@ abstract class SimHost {
         queue.add(datagram);
     }
 
-    /** Starts (or restarts after a crash) the process at {@code atNs}. */
+    /** Starts (or restarts after a crash) the process at {@code atNs}; nothing if it runs then. */
     final void startAt(long atNs) {
         scheduler.at(atNs, () -> {
+            if (running) {
+                return;
+            }
             crashed = false;
             running = true;
             dataQueue.clear();
@@ -141,6 +145,9 @@ abstract class SimHost {
                 work = round(nowNs);
             } catch (RuntimeException ex) {
                 errors++;
+                if (firstError == null) {
+                    firstError = ex;
+                }
                 work = 1;
             }
             if (work > 0) {

@@ -31,6 +31,7 @@ final class Simulation {
     private final SubscriptionProbe.Tally tally = new SubscriptionProbe.Tally();
     private final List<PublisherHost> publishers = new ArrayList<>();
     private final List<SubscriberHost> subscribers = new ArrayList<>();
+    private final String traced;
     private StrangerHost stranger;
 
     /**
@@ -40,6 +41,7 @@ final class Simulation {
      */
     Simulation(Scenario scenario, String traced) {
         this.scenario = scenario;
+        this.traced = traced;
         final SplittableRandom random = new SplittableRandom(scenario.seed() ^ 0x5EED_CAFEL);
         this.network = new SimNetwork(scheduler, random.split(), scenario.faults());
         final SettingsResolver settings = new SettingsResolver(scenario.config(), scenario.context());
@@ -113,6 +115,17 @@ final class Simulation {
             }
         }
         checkConvergence();
+        if (traced != null) {
+            subscribers.forEach(subscriber -> {
+                System.out.println(subscriber.name + " counters: " + subscriber.counters().counters().describeNonZero()
+                    + "; " + subscriber.errors + " rounds ended by an exception");
+                if (subscriber.firstError != null && !(subscriber.firstError instanceof IllegalStateException)) {
+                    subscriber.firstError.printStackTrace(System.out);
+                }
+            });
+            publishers.forEach(publisher -> System.out.println(
+                publisher.name + " counters: " + publisher.counters().counters().describeNonZero()));
+        }
         final SimulationResult result = result();
         subscribers.forEach(SubscriberHost::close);
         publishers.forEach(PublisherHost::close);
@@ -131,8 +144,8 @@ final class Simulation {
     /**
      * After healing: every live subscription has had every message of every live session it is
      * owed, up to the last one published, or a loss event for it; it was told of every session it
-     * knew that died. A session its topic refused (more sessions than {@code max-publishers}) and that
-     * it never heard is owed nothing.
+     * knew that died. A session its topic may have refused (more sessions than {@code max-publishers})
+     * is owed nothing it was not heard of, or after it was reported gone.
      */
     private void checkConvergence() {
         final long nowNs = scheduler.nowNs();
@@ -143,7 +156,8 @@ final class Simulation {
             final boolean refusedSessions = subscriber.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED) > 0;
             for (SubscriptionProbe probe : subscriber.probes()) {
                 for (PublishedSession session : sessions.values()) {
-                    final boolean refused = refusedSessions && !probe.tracks().containsKey(session.sessionId);
+                    final SubscriptionProbe.Track track = probe.tracks().get(session.sessionId);
+                    final boolean refused = refusedSessions && (track == null || track.gone);
                     if (session.topicId == probe.topicId && !refused) {
                         checkConvergence(probe, session, nowNs);
                     }

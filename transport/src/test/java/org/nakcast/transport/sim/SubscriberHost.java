@@ -9,6 +9,9 @@ import java.util.SplittableRandom;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.DatagramValidator;
+import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.receive.DeliveryTarget;
 import org.nakcast.transport.receive.QueuedDelivery;
@@ -44,6 +47,7 @@ final class SubscriberHost extends SimHost {
     private final UnsafeBuffer nakBuffer =
         new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
     private final TestCounters counters = new TestCounters();
+    private final HeaderFlyweight traceHeader = new HeaderFlyweight();
     private ReceiveDispatcher dispatcher;
     long handlerErrors;
     private int incarnation;
@@ -94,26 +98,33 @@ final class SubscriberHost extends SimHost {
             if (subscription.kind() == SubscriptionProbe.Kind.QUEUED) {
                 final QueuedDelivery queue = new QueuedDelivery(subscription.queueBytes(), probe, probe);
                 polled.add(new Polled(queue, subscription));
-                dispatcher.addSubscription(settings.subscription(subscription.topicName()), queue, nakSink, nakBuffer);
+                dispatcher.addSubscription(settings.subscription(subscription.topicName()), queue, nakSink, nakBuffer,
+                    nowNs);
             } else {
                 dispatcher.addSubscription(settings.subscription(subscription.topicName()),
-                    DeliveryTarget.onReceivingThread(probe, probe), nakSink, nakBuffer);
+                    DeliveryTarget.onReceivingThread(probe, probe), nakSink, nakBuffer, nowNs);
             }
         }
     }
 
     @Override
     void onCrash(long nowNs) {
-        dispatcher.close();
+        if (dispatcher != null) {
+            dispatcher.close();
+        }
         probes.removeIf(probe -> true);
     }
 
     @Override
     int round(long nowNs) {
-        int work = read(SimNetwork.Port.DATA, POLL_LIMIT,
-            (buffer, length) -> dispatcher.onDataDatagram(buffer, 0, length, nowNs));
-        work += read(SimNetwork.Port.CONTROL, POLL_LIMIT,
-            (buffer, length) -> dispatcher.onControlDatagram(buffer, 0, length, nowNs));
+        int work = read(SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
+            traceDatagram("data", buffer, length, nowNs);
+            dispatcher.onDataDatagram(buffer, 0, length, nowNs);
+        });
+        work += read(SimNetwork.Port.CONTROL, POLL_LIMIT, (buffer, length) -> {
+            traceDatagram("control", buffer, length, nowNs);
+            dispatcher.onControlDatagram(buffer, 0, length, nowNs);
+        });
         work += dispatcher.poll(nowNs);
         for (int i = 0; i < polled.size(); i++) {
             final Polled queued = polled.get(i);
@@ -124,6 +135,18 @@ final class SubscriberHost extends SimHost {
             }
         }
         return work;
+    }
+
+    /** Prints a datagram this host reads, when it is traced. */
+    private void traceDatagram(String port, UnsafeBuffer buffer, int length, long nowNs) {
+        if (traced != null && (traced.equals("all") || traced.startsWith(name + "#"))
+            && DatagramValidator.check(buffer, 0, length) == DatagramCheck.VALID) {
+            traceHeader.wrap(buffer, 0);
+            System.out.println("%.6f %s reads on its %s port: %s session %d topic %d sequence %d flags %d, %d bytes"
+                .formatted(nowNs / 1e9, name, port, FrameType.fromCode(traceHeader.typeCode()),
+                    traceHeader.sessionId(), traceHeader.topicId(), traceHeader.sequence(), traceHeader.flags(),
+                    length));
+        }
     }
 
     /** The probes of this incarnation; empty once crashed. */
