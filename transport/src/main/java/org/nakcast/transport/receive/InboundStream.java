@@ -298,9 +298,10 @@ public final class InboundStream {
 
     /** The index of the first message that begins in the held datagram {@code sequence}. */
     private long firstMessageIndexHeldAt(long sequence) {
+        final UnsafeBuffer held = window.bufferOf(sequence);
         final int offset = window.offsetOf(sequence);
-        dataHeader.wrap(window.buffer(), offset);
-        final int firstFrameFlags = MessageFrame.flags(window.buffer(), offset + DataFlyweight.DATA_HEADER_LENGTH);
+        dataHeader.wrap(held, offset);
+        final int firstFrameFlags = MessageFrame.flags(held, offset + DataFlyweight.DATA_HEADER_LENGTH);
         return dataHeader.completedMessages() + (MessageFrame.isBegin(firstFrameFlags) ? 0 : 1);
     }
 
@@ -507,6 +508,11 @@ public final class InboundStream {
         return naks.repairEstimateNs();
     }
 
+    /** The off-heap bytes the reorder window has taken so far. */
+    long reorderWindowBytes() {
+        return window.allocatedBytes();
+    }
+
     /** The reassembly buffer's current size in bytes. */
     public int reassemblyCapacity() {
         return delivery.reassemblyCapacity();
@@ -574,10 +580,11 @@ public final class InboundStream {
     private void deliverHeld() {
         while (window.contains(expected) && gate.canTake(window.lengthOf(expected))) {
             final long sequence = expected++;
+            final UnsafeBuffer held = window.bufferOf(sequence);
             final int offset = window.offsetOf(sequence);
             final int length = window.lengthOf(sequence);
-            dataHeader.wrap(window.buffer(), offset);
-            delivery.deliver(window.buffer(), offset, length, sequence, dataHeader.completedMessages());
+            dataHeader.wrap(held, offset);
+            delivery.deliver(held, offset, length, sequence, dataHeader.completedMessages());
         }
         if (expected > highestSeen) {
             naks.cancel();

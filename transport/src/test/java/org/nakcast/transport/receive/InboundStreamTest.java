@@ -238,6 +238,23 @@ class InboundStreamTest {
         }
 
         @Test
+        void aForgedSessionOfTwoDatagramsWithAGapTakesOnePageOfTheWindow() {
+            h.data(0, 0, "0").data(1_000, 1_000, "far ahead");
+
+            assertThat(h.stream.reorderWindowBytes())
+                .isEqualTo((long) ReorderWindow.PAGE_SLOTS * InboundStreamSettings.DEFAULT_MAX_DATAGRAM_LENGTH);
+            h.stream.close();
+            assertThat(h.stream.reorderWindowBytes()).isZero();
+        }
+
+        @Test
+        void aStreamInOrderTakesNoWindowMemory() {
+            h.data(0, 0, "0").data(1, 1, "1").data(2, 2, "2");
+
+            assertThat(h.stream.reorderWindowBytes()).isZero();
+        }
+
+        @Test
         void theWindowReachesExactlyCapacityMinusOneAhead() {
             final StreamHarness small = new StreamHarness(SETTINGS.withReorderWindowCapacity(8));
             small.data(0, 0, "0").data(8, 8, "8");
