@@ -84,12 +84,15 @@ final class NakScheduler {
 
     /**
      * Another receiver asked for everything this stream misses (up to {@code highestAsked}): act as
-     * if this stream had asked, and wait a retry interval before asking itself.
+     * if this stream had asked, and wait a {@link #retryIntervalNs retry interval} before asking
+     * itself. The back-off does not grow: what others ask says nothing of whether this stream's
+     * repairs get through, and a receiver whose repair is lost must ask again soon.
      */
     void onSuppressed(long highestAsked, long nowNs) {
         sampling = false;
+        firstNakPending = false;
         askedUpTo = Math.max(askedUpTo, highestAsked);
-        deadlineNs = Math.max(deadlineNs, nowNs + nextRetryIntervalNs());
+        deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
     }
 
     /**
@@ -101,7 +104,7 @@ final class NakScheduler {
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
         retries = 0;
         if (deadlineNs != NO_DEADLINE && !firstNakPending) {
-            deadlineNs = Math.max(deadlineNs, nowNs + Math.max(timing.retryMinNs(), 2 * estimator.estimateNs()));
+            deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
         }
         if (sampling && retransmit && sequence >= sampleFrom && sequence <= sampleTo) {
             estimator.sample(nowNs - sampleSentNs);
@@ -122,9 +125,17 @@ final class NakScheduler {
         sampling = false;
     }
 
+    /**
+     * The wait before a NAK is repeated, before any doubling: max({@code retryMinNs}, 2 x the
+     * repair estimate). A NAK's repair that has not come after this long is taken as lost.
+     */
+    long retryIntervalNs() {
+        return Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
+    }
+
     private long nextRetryIntervalNs() {
         firstNakPending = false;
-        final long base = Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
+        final long base = retryIntervalNs();
         final long cap = timing.retryMaxNs();
         final long interval = base > (cap >> retries) ? cap : base << retries;
         if (interval < cap) {

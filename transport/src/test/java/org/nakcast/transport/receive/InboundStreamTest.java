@@ -586,7 +586,7 @@ class InboundStreamTest {
 
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
 
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 200_000);
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 100_000);
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
         }
 
@@ -597,6 +597,23 @@ class InboundStreamTest {
             h.advance(1_000).data(4, 4, "4");
 
             assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + 50_000);
+        }
+
+        @Test
+        void aReceiverThatHeardManyNaksRetriesWithinOneRetryIntervalWhenItsRepairIsLost() {
+            h.data(0, 0, "0").data(2, 2, "2");
+            for (int i = 0; i < 200; i++) {
+                h.advance(10_000);
+                h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+                h.poll();
+            }
+            final long lastHeard = h.nowNs;
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).hasSize(1);
+            assertThat(h.nowNs - lastHeard).isEqualTo(100_000);
+            assertThat(h.lastNakRanges()).containsExactly(new Range(1, 1));
         }
 
         @Test

@@ -154,7 +154,7 @@ class NakSchedulerTest {
         assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 1 + 100_000);
 
         scheduler.onSuppressed(10, NOW + 2);
-        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 2 + 200_000);
+        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 2 + 100_000);
 
         scheduler.onNakSent(10, NOW + 3);
         scheduler.onNakSent(10, NOW + 3);
@@ -162,6 +162,22 @@ class NakSchedulerTest {
         scheduler.onRepaired(9, true, NOW + 4);
         scheduler.onSuppressed(10, NOW + 5);
         assertThat(scheduler.deadlineNs()).isEqualTo(farRetry);
+    }
+
+    @Test
+    void hearingManyNaksNeverGrowsTheBackOff() {
+        scheduler.onGapFound(NOW);
+        long now = NOW;
+        for (int i = 0; i < 50; i++) {
+            now += 10_000;
+            scheduler.onSuppressed(10, now);
+        }
+        assertThat(scheduler.deadlineNs()).isEqualTo(now + 100_000);
+
+        now = scheduler.deadlineNs();
+        scheduler.onNakSent(10, now);
+
+        assertThat(scheduler.deadlineNs() - now).isEqualTo(100_000);
     }
 
     @Test
