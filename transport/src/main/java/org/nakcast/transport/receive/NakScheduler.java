@@ -3,10 +3,10 @@ package org.nakcast.transport.receive;
 import java.util.SplittableRandom;
 
 /**
- * When a stream's next NAK is due: a random delay for newly found gaps, a doubling retry interval
- * while they stay unrepaired, and the repair-time measurements that both follow (see
- * {@link NakTiming}). Knows nothing of which sequences are missing; the stream tells it what
- * happened. Pure: time is passed in, randomness comes from a seeded source.
+ * When a stream's next NAK is due: a random delay for newly found gaps, widened with the number of
+ * receivers, a doubling retry interval while they stay unrepaired, and the repair-time
+ * measurements that both follow (see {@link NakTiming}). Knows nothing of which sequences are
+ * missing; the stream tells it what happened. Pure: time is passed in, randomness comes from a seeded source.
  *
  * <p>One deadline serves all gaps: a NAK lists every gap the stream has, so a new gap found while
  * a retry is armed is asked for together with the older ones, at whichever time comes first.
@@ -56,13 +56,37 @@ final class NakScheduler {
         return estimator.estimateNs();
     }
 
-    /** A gap was found: a NAK goes out after a random delay, unless one is due sooner. */
-    void onGapFound(long nowNs) {
+    /**
+     * A gap was found: a NAK goes out after a random delay, unless one is due sooner. The delay
+     * follows {@link NakTiming}: uniform in the random window when this receiver knows of no other,
+     * and over a window widened by ln({@code groupSize}) with the later times more likely when it
+     * does, so that of the receivers that found the same gap about one asks first and silences the
+     * rest.
+     *
+     * @param groupSize how many receivers listen to the stream, this one included; at least 1
+     */
+    void onGapFound(long nowNs, int groupSize) {
         if (!firstNakPending) {
             firstNakPending = true;
-            final long window = Math.max(timing.delayFloorNs(), estimator.estimateNs());
-            deadlineNs = Math.min(deadlineNs, nowNs + random.nextLong(window + 1));
+            deadlineNs = Math.min(deadlineNs, nowNs + firstNakDelayNs(groupSize));
         }
+    }
+
+    /**
+     * A random first-NAK delay. Alone: uniform in [0, window]. In a group of N: a truncated
+     * exponential over [0, T], T = window x (1 + ln N), whose density rises N-fold from 0 to T; as
+     * u runs uniformly over [0, 1), T x ln(1 + u (N - 1)) / ln N runs over that distribution. Few
+     * of the N receivers draw an early time, and the earliest is heard by the rest before their
+     * own times come; T never exceeds max(window, {@code retryMaxNs}).
+     */
+    private long firstNakDelayNs(int groupSize) {
+        final long window = Math.max(timing.delayFloorNs(), estimator.estimateNs());
+        if (groupSize <= 1) {
+            return random.nextLong(window + 1);
+        }
+        final double logGroup = Math.log(groupSize);
+        final double widened = Math.min(window * (1 + logGroup), Math.max(window, timing.retryMaxNs()));
+        return (long) (widened * Math.log1p(random.nextDouble() * (groupSize - 1)) / logGroup);
     }
 
     /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
@@ -83,7 +107,7 @@ final class NakScheduler {
     }
 
     /**
-     * Another receiver asked for everything this stream misses (up to {@code highestAsked}): act as
+     * Other receivers asked for everything this stream misses (up to {@code highestAsked}): act as
      * if this stream had asked, and wait a {@link #retryIntervalNs retry interval} before asking
      * itself. The back-off does not grow: what others ask says nothing of whether this stream's
      * repairs get through, and a receiver whose repair is lost must ask again soon.

@@ -28,6 +28,7 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -58,6 +59,7 @@ public final class ReceiverAgent implements Agent {
     private final ControlPollSchedule controlPolls = new ControlPollSchedule();
     private long lastSilenceCheckNs = Long.MIN_VALUE;
     private final NakFlyweight nak = new NakFlyweight();
+    private final StatusFlyweight status = new StatusFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
 
@@ -313,16 +315,21 @@ public final class ReceiverAgent implements Agent {
             }
             work++;
             final UnsafeBuffer buffer = control.buffer();
-            if (!accepted(buffer, length) || HeaderFlyweight.typeCodeAt(buffer, 0) != FrameType.NAK.code()) {
+            final int type = HeaderFlyweight.typeCodeAt(buffer, 0);
+            if (!accepted(buffer, length) || type != FrameType.NAK.code() && type != FrameType.STATUS.code()) {
                 continue;
             }
             nak.wrap(buffer, 0);
-            if (nak.receiverId() == receiverId) {
+            status.wrap(buffer, 0);
+            final int sender = type == FrameType.STATUS.code() ? status.receiverId() : nak.receiverId();
+            if (sender == receiverId) {
                 continue;
             }
             final TopicReceiver topic = topics.get(nak.topicId());
             final InboundStream stream = topic == null ? null : topic.stream(nak.sessionId());
-            if (stream != null) {
+            if (stream != null && type == FrameType.STATUS.code()) {
+                stream.onStatusHeard(sender, nowNs);
+            } else if (stream != null) {
                 stream.onNakHeard(nak, nowNs);
             }
         }

@@ -596,7 +596,8 @@ class InboundStreamTest {
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
             h.advance(1_000).data(4, 4, "4");
 
-            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + 50_000);
+            final long groupOfTwoWindow = (long) (50_000 * (1 + Math.log(2)));
+            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + groupOfTwoWindow);
         }
 
         @Test
@@ -614,6 +615,61 @@ class InboundStreamTest {
             assertThat(h.naks()).hasSize(1);
             assertThat(h.nowNs - lastHeard).isEqualTo(100_000);
             assertThat(h.lastNakRanges()).containsExactly(new Range(1, 1));
+        }
+
+        @Test
+        void aNakHeardBeforeTheGapWasFoundSilencesTheNakThenRetriesIfTheRepairIsLost() {
+            h.data(0, 0, "0");
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+            final long heard = h.nowNs;
+            h.advance(1_000).data(2, 2, "2");
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).isEmpty();
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
+            h.pollAtDeadline();
+            assertThat(h.naks()).hasSize(1);
+            assertThat(h.nowNs - heard).isLessThanOrEqualTo(200_000);
+        }
+
+        @Test
+        void naksOfTwoOtherReceiversTogetherSilenceAThirdThatMissesBoth() {
+            h.data(0, 0, "0").data(2, 2, "2").data(4, 4, "4");
+
+            h.stream.onNakHeard(nakFromOther(3, 3), h.nowNs);
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isZero();
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 100_000);
+        }
+
+        @Test
+        void aNakHeardLongerThanARetryIntervalAgoNoLongerSilences() {
+            h.data(0, 0, "0");
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+            h.advance(100_001).data(2, 2, "2");
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).hasSize(1);
+        }
+
+        @Test
+        void theReceiversHeardWidenTheFirstNakDelay() {
+            for (int other = 1; other <= 15; other++) {
+                h.stream.onStatusHeard(RECEIVER + other, h.nowNs);
+            }
+            assertThat(h.stream.groupSizeEstimate(h.nowNs)).isEqualTo(16);
+            long latest = 0;
+            for (long sequence = 0; sequence < 400; sequence += 2) {
+                h.data(sequence, sequence, "x").data(sequence + 2, sequence + 2, "y");
+                latest = Math.max(latest, h.stream.nakDeadlineNs() - h.nowNs);
+                h.retransmit(sequence + 1, sequence + 1, "z");
+            }
+
+            assertThat(latest).isGreaterThan(50_000).isLessThanOrEqualTo((long) (50_000 * (1 + Math.log(16))));
         }
 
         @Test

@@ -2,6 +2,7 @@ package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class NakSchedulerTest {
 
     @Test
     void aGapIsNakedWithinTheRandomWindow() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
 
         assertThat(scheduler.deadlineNs()).isBetween(NOW, NOW + 50_000);
         assertThat(scheduler.isDue(scheduler.deadlineNs() - 1)).isFalse();
@@ -33,7 +34,7 @@ class NakSchedulerTest {
         long largest = 0;
         for (int seed = 0; seed < 200; seed++) {
             final NakScheduler other = new NakScheduler(tiny, new SplittableRandom(seed));
-            other.onGapFound(NOW);
+            other.onGapFound(NOW, 1);
             largest = Math.max(largest, other.deadlineNs() - NOW);
         }
 
@@ -42,7 +43,7 @@ class NakSchedulerTest {
 
     @Test
     void retriesDoubleFromTwiceTheEstimateUpToTheCap() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         final long[] intervals = new long[5];
         long now = NOW;
         for (int i = 0; i < intervals.length; i++) {
@@ -127,10 +128,10 @@ class NakSchedulerTest {
 
     @Test
     void aSecondGapDoesNotMoveAPendingFirstNak() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         final long deadline = scheduler.deadlineNs();
         for (int i = 1; i <= 100; i++) {
-            scheduler.onGapFound(NOW + i);
+            scheduler.onGapFound(NOW + i, 1);
         }
 
         assertThat(scheduler.deadlineNs()).isEqualTo(deadline);
@@ -142,14 +143,14 @@ class NakSchedulerTest {
         scheduler.onNakSent(10, NOW);
         scheduler.onNakSent(10, NOW);
 
-        scheduler.onGapFound(NOW + 1_000);
+        scheduler.onGapFound(NOW + 1_000, 1);
 
         assertThat(scheduler.deadlineNs()).isBetween(NOW + 1_000, NOW + 51_000);
     }
 
     @Test
     void suppressionWaitsARetryIntervalAndNeverBringsTheDeadlineForward() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         scheduler.onSuppressed(10, NOW + 1);
         assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 1 + 100_000);
 
@@ -166,7 +167,7 @@ class NakSchedulerTest {
 
     @Test
     void hearingManyNaksNeverGrowsTheBackOff() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         long now = NOW;
         for (int i = 0; i < 50; i++) {
             now += 10_000;
@@ -181,6 +182,54 @@ class NakSchedulerTest {
     }
 
     @Test
+    void aFirstNakAloneIsUniformOverTheWindowAsBefore() {
+        final long[] delays = firstDelays(1, 2_000);
+
+        assertThat(Arrays.stream(delays).min().orElseThrow()).isGreaterThanOrEqualTo(0);
+        assertThat(Arrays.stream(delays).max().orElseThrow()).isLessThanOrEqualTo(50_000);
+        assertThat(mean(delays)).isBetween(23_000.0, 27_000.0);
+    }
+
+    @Test
+    void inAGroupTheWindowWidensWithTheLogOfItsSizeAndLaterTimesAreLikelier() {
+        final long window = (long) (50_000 * (1 + Math.log(16)));
+        final long[] delays = firstDelays(16, 2_000);
+
+        assertThat(Arrays.stream(delays).min().orElseThrow()).isGreaterThanOrEqualTo(0);
+        assertThat(Arrays.stream(delays).max().orElseThrow()).isLessThanOrEqualTo(window);
+        assertThat(Arrays.stream(delays).filter(delay -> delay < window / 10).count())
+            .as("density rises 16-fold: about 2%% fall in the first tenth, not 10%%").isBetween(20L, 70L);
+        assertThat(mean(delays)).isGreaterThan(0.6 * window);
+    }
+
+    @Test
+    void aForgedCrowdCannotPushTheFirstNakPastTheRetryCap() {
+        final NakTiming slow = new NakTiming(20_000, 500_000, 100_000, 800_000);
+        long latest = 0;
+        for (int seed = 0; seed < 500; seed++) {
+            final NakScheduler other = new NakScheduler(slow, new SplittableRandom(seed));
+            other.onGapFound(NOW, GroupSizeEstimator.MAX_GROUP_SIZE);
+            latest = Math.max(latest, other.deadlineNs() - NOW);
+        }
+
+        assertThat(latest).isBetween(700_000L, 800_000L);
+    }
+
+    private static long[] firstDelays(int groupSize, int seeds) {
+        final long[] delays = new long[seeds];
+        for (int seed = 0; seed < seeds; seed++) {
+            final NakScheduler other = new NakScheduler(TIMING, new SplittableRandom(seed));
+            other.onGapFound(NOW, groupSize);
+            delays[seed] = other.deadlineNs() - NOW;
+        }
+        return delays;
+    }
+
+    private static double mean(long[] values) {
+        return Arrays.stream(values).average().orElseThrow();
+    }
+
+    @Test
     void aSuppressedRangeCountsAsAskedFor() {
         scheduler.onSuppressed(10, NOW);
         scheduler.onNakSent(10, NOW + 100_000);
@@ -191,7 +240,7 @@ class NakSchedulerTest {
 
     @Test
     void aRefusedSendIsTriedAgainAfterARetryInterval() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         scheduler.onSendFailed(NOW + 10);
 
         assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 10 + 100_000);
