@@ -356,7 +356,7 @@ public final class InboundStream {
     }
 
     private void suppress(long nowNs) {
-        naks.onSuppressed(missing.highest(), nowNs);
+        naks.onSuppressed(missing.highest(), nowNs, group.estimate(nowNs));
         naksSuppressed.increment();
     }
 

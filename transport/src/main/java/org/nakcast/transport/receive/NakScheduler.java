@@ -26,6 +26,10 @@ final class NakScheduler {
     private boolean firstNakPending;
     private int retries;
     private long askedUpTo = -1;
+    private boolean inRound;
+    private long roundStartNs;
+    private long roundWaitNs;
+    private long roundJitterNs;
     private boolean sampling;
     private long sampleFrom;
     private long sampleTo;
@@ -98,25 +102,42 @@ final class NakScheduler {
             sampleSentNs = nowNs;
             askedUpTo = highestAsked;
         }
-        deadlineNs = nowNs + nextRetryIntervalNs();
+        startRound(nowNs, 0);
+        deadlineNs = nowNs + roundWaitNs;
     }
 
     /** The network did not take the NAK: try again after a retry interval. */
     void onSendFailed(long nowNs) {
-        deadlineNs = nowNs + nextRetryIntervalNs();
+        startRound(nowNs, 0);
+        deadlineNs = nowNs + roundWaitNs;
     }
 
     /**
      * Other receivers asked for everything this stream misses (up to {@code highestAsked}): act as
-     * if this stream had asked, and wait a {@link #retryIntervalNs retry interval} before asking
-     * itself. The back-off does not grow: what others ask says nothing of whether this stream's
-     * repairs get through, and a receiver whose repair is lost must ask again soon.
+     * if this stream had asked, and wait before asking itself. The NAKs of one round (the first
+     * NAKs for a loss, or one round of retries) count once, however many receivers sent them: the
+     * back-off doubles only when a NAK comes a half round or more after the round began, that is
+     * when the round went unanswered, so the whole group backs off from a publisher that does not
+     * answer, while a receiver that only missed its own copy of the repair asks again after one
+     * retry interval. The wait is the round's retry interval plus a random delay drawn as for a
+     * first NAK in a group of {@code groupSize}: of the receivers waiting, about one asks first.
      */
-    void onSuppressed(long highestAsked, long nowNs) {
+    void onSuppressed(long highestAsked, long nowNs, int groupSize) {
         sampling = false;
         firstNakPending = false;
         askedUpTo = Math.max(askedUpTo, highestAsked);
-        deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
+        if (!inRound || nowNs - roundStartNs >= roundWaitNs / 2) {
+            startRound(nowNs, firstNakDelayNs(groupSize));
+        }
+        deadlineNs = Math.max(deadlineNs, nowNs + roundWaitNs + roundJitterNs);
+    }
+
+    /** A round of NAKs began at {@code nowNs}: wait the next retry interval, and {@code jitterNs} more. */
+    private void startRound(long nowNs, long jitterNs) {
+        inRound = true;
+        roundStartNs = nowNs;
+        roundWaitNs = nextRetryIntervalNs();
+        roundJitterNs = jitterNs;
     }
 
     /**
@@ -126,7 +147,7 @@ final class NakScheduler {
      * The retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
-        retries = 0;
+        startOver();
         if (deadlineNs != NO_DEADLINE && !firstNakPending) {
             deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
         }
@@ -138,15 +159,20 @@ final class NakScheduler {
 
     /** The stream moved past missing datagrams without them (they were unrecoverable): back-off starts over. */
     void onSkipped() {
-        retries = 0;
+        startOver();
     }
 
     /** Nothing is missing any more: no NAK is due, the back-off starts over. */
     void cancel() {
         deadlineNs = NO_DEADLINE;
         firstNakPending = false;
-        retries = 0;
         sampling = false;
+        startOver();
+    }
+
+    private void startOver() {
+        retries = 0;
+        inRound = false;
     }
 
     /**

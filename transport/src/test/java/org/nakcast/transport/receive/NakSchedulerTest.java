@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 class NakSchedulerTest {
     private static final NakTiming TIMING = new NakTiming(20_000, 50_000, 100_000, 800_000);
     private static final long NOW = 1_000_000_000L;
+    private static final long GROUP_OF_TWO_WINDOW = (long) (50_000 * (1 + Math.log(2)));
+    private static final long GROUP_OF_16_WINDOW = (long) (50_000 * (1 + Math.log(16)));
 
     private final NakScheduler scheduler = new NakScheduler(TIMING, new SplittableRandom(7));
 
@@ -149,36 +151,54 @@ class NakSchedulerTest {
     }
 
     @Test
-    void suppressionWaitsARetryIntervalAndNeverBringsTheDeadlineForward() {
+    void suppressionWaitsARetryIntervalAndARandomDelayAndNeverBringsTheDeadlineForward() {
         scheduler.onGapFound(NOW, 1);
-        scheduler.onSuppressed(10, NOW + 1);
-        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 1 + 100_000);
+        scheduler.onSuppressed(10, NOW + 1, 2);
+        final long postponed = scheduler.deadlineNs();
+        assertThat(postponed).isBetween(NOW + 1 + 100_000, NOW + 1 + 100_000 + GROUP_OF_TWO_WINDOW);
 
-        scheduler.onSuppressed(10, NOW + 2);
-        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 2 + 100_000);
+        scheduler.onSuppressed(10, NOW + 2, 2);
+        assertThat(scheduler.deadlineNs()).isEqualTo(postponed + 1);
 
         scheduler.onNakSent(10, NOW + 3);
         scheduler.onNakSent(10, NOW + 3);
         final long farRetry = scheduler.deadlineNs();
         scheduler.onRepaired(9, true, NOW + 4);
-        scheduler.onSuppressed(10, NOW + 5);
+        scheduler.onSuppressed(10, NOW + 5, 2);
         assertThat(scheduler.deadlineNs()).isEqualTo(farRetry);
     }
 
     @Test
-    void hearingManyNaksNeverGrowsTheBackOff() {
+    void theNaksOfOneRoundNeverGrowTheBackOff() {
         scheduler.onGapFound(NOW, 1);
         long now = NOW;
-        for (int i = 0; i < 50; i++) {
-            now += 10_000;
-            scheduler.onSuppressed(10, now);
+        for (int i = 0; i < 15; i++) {
+            now += 3_000;
+            scheduler.onSuppressed(10, now, 16);
         }
-        assertThat(scheduler.deadlineNs()).isEqualTo(now + 100_000);
+        assertThat(scheduler.deadlineNs() - now).isBetween(100_000L - 45_000, 100_000L + GROUP_OF_16_WINDOW);
 
         now = scheduler.deadlineNs();
         scheduler.onNakSent(10, now);
 
-        assertThat(scheduler.deadlineNs() - now).isEqualTo(100_000);
+        assertThat(scheduler.deadlineNs() - now).isEqualTo(200_000);
+    }
+
+    @Test
+    void roundsThatGoUnansweredDoubleTheWaitOfEveryReceiverThatHearsThem() {
+        scheduler.onGapFound(NOW, 1);
+        final long[] waits = new long[5];
+        long heard = NOW;
+        for (int round = 0; round < waits.length; round++) {
+            scheduler.onSuppressed(10, heard, 2);
+            waits[round] = scheduler.deadlineNs() - heard;
+            heard = scheduler.deadlineNs() - 1;
+        }
+
+        assertThat(waits[0]).isBetween(100_000L, 100_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[1]).isBetween(200_000L, 200_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[2]).isBetween(400_000L, 400_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[4]).isBetween(800_000L, 800_000L + GROUP_OF_TWO_WINDOW);
     }
 
     @Test
@@ -231,7 +251,7 @@ class NakSchedulerTest {
 
     @Test
     void aSuppressedRangeCountsAsAskedFor() {
-        scheduler.onSuppressed(10, NOW);
+        scheduler.onSuppressed(10, NOW, 2);
         scheduler.onNakSent(10, NOW + 100_000);
         scheduler.onRepaired(5, true, NOW + 110_000);
 

@@ -35,20 +35,21 @@ class SharedLossGroupTest {
     private static final int LOSS_EVERY = 50;
     private static final long ONE_WAY_NS = 5_000;
     private static final long PUBLISHER_NS = 10_000;
+    private static final long STALLED_PUBLISHER_NS = 2_000_000;
     private static final long HOLD_OFF_NS = 100_000;
     private static final int WARM_UP_LOSSES = 100;
     private static final int MEASURED_LOSSES = 300;
 
     @Test
     void aLoneReceiverAsksOncePerLoss() {
-        final Group group = new Group(1).run();
+        final Group group = new Group(1, PUBLISHER_NS).run();
 
         assertThat(group.naksPerLoss()).isEqualTo(1.0);
     }
 
     @Test
     void sixteenReceiversAskAboutOncePerLossOnceTheyHaveHeardEachOther() {
-        final Group group = new Group(16).run();
+        final Group group = new Group(16, PUBLISHER_NS).run();
 
         assertThat(group.sizeEstimates()).allSatisfy(size -> assertThat(size).isBetween(12, 16));
         assertThat(group.naksPerLoss()).isLessThan(1.5);
@@ -57,17 +58,25 @@ class SharedLossGroupTest {
 
     @Test
     void sixtyFourReceiversStillAskAboutOncePerLoss() {
-        final Group group = new Group(64).run();
+        final Group group = new Group(64, PUBLISHER_NS).run();
 
         assertThat(group.naksPerLoss()).isLessThan(1.6);
     }
 
     @Test
     void aGroupRepairsWithinAFewRepairTimesOfALoneReceiver() {
-        final double alone = new Group(1).run().meanRepairNs();
-        final double sixteen = new Group(16).run().meanRepairNs();
+        final double alone = new Group(1, PUBLISHER_NS).run().meanRepairNs();
+        final double sixteen = new Group(16, PUBLISHER_NS).run().meanRepairNs();
 
         assertThat(sixteen).isLessThan(alone + 3 * (2 * ONE_WAY_NS + PUBLISHER_NS));
+    }
+
+    @Test
+    void aGroupBacksOffTogetherFromAPublisherThatAnswersLate() {
+        final Group group = new Group(16, STALLED_PUBLISHER_NS).run();
+
+        assertThat(group.naksPerLoss()).as("about one NAK per round, rounds at 0.1, 0.2, 0.4, 0.8, 1.6 ms")
+            .isLessThan(6.0);
     }
 
     /** The publisher, the network and the receivers. */
@@ -77,6 +86,7 @@ class SharedLossGroupTest {
             new PriorityQueue<>(Comparator.comparingLong(Event::atNs).thenComparingLong(Event::order));
         private final DataDatagramBuilder builder = new DataDatagramBuilder(1, 1);
         private final long[] lastResentNs;
+        private final long publisherNs;
         private final long datagrams = (long) (WARM_UP_LOSSES + MEASURED_LOSSES) * LOSS_EVERY;
         private long nowNs;
         private long order;
@@ -85,7 +95,8 @@ class SharedLossGroupTest {
         private long repairNsTotal;
         private long repairs;
 
-        Group(int size) {
+        Group(int size, long publisherNs) {
+            this.publisherNs = publisherNs;
             for (int id = 0; id < size; id++) {
                 receivers.add(new Receiver(this, id));
             }
@@ -163,7 +174,7 @@ class SharedLossGroupTest {
             nak.wrap(copy, 0);
             schedule(nowNs + ONE_WAY_NS, () -> receivers.stream().filter(other -> other != sender)
                 .forEach(other -> other.stream.onNakHeard(nak, nowNs)));
-            schedule(nowNs + ONE_WAY_NS + PUBLISHER_NS, () -> resend(nak));
+            schedule(nowNs + ONE_WAY_NS + publisherNs, () -> resend(nak));
         }
 
         private void resend(NakFlyweight nak) {
