@@ -21,8 +21,10 @@ package org.nakcast.transport.receive;
  *       the delay follows a truncated exponential whose density rises N-fold across it: about one
  *       receiver draws an early time, whatever N.</li>
  *   <li>A NAK not answered is repeated after max({@code retryMinNs}, 2 x estimate), doubling on
- *       each repeat up to {@code retryMaxNs}; any repair resets the doubling. A NAK heard from
- *       another receiver postpones this receiver's by that interval without doubling it.</li>
+ *       each repeat up to {@code retryMaxNs}; any repair resets the doubling. NAKs heard from
+ *       other receivers for everything this one misses postpone its NAK by that interval plus a
+ *       random group delay; they double it only once per round that went unanswered, not once
+ *       per NAK heard.</li>
  * </ul>
  *
  * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of
