@@ -333,8 +333,9 @@ public final class InboundStream {
      * A NAK another receiver sent for this stream (the caller filters out this receiver's own). Its
      * sender counts towards the group size the NAK delays widen with. If the NAKs heard within the
      * last retry interval, this one included, together ask for everything this stream would ask
-     * for, this stream's NAK waits a retry interval; a NAK that falls due is held against them
-     * again, so a NAK heard before this stream found the gap itself silences it too.
+     * for, this stream's NAK waits a retry interval and a random group delay; a NAK that falls due is
+     * held against them again, so a NAK heard before this stream found the gap itself silences it
+     * too.
      */
     public void onNakHeard(NakFlyweight heard, long nowNs) {
         group.onHeard(heard.receiverId(), nowNs);
