@@ -30,7 +30,8 @@ import org.nakcast.transport.status.SystemCounters;
  *                seq == expected         delivered, then every held datagram that follows
  *                expected &lt; seq &lt; +cap   held in the reorder window until the gap is repaired
  *                seq &gt;= expected + cap    dropped (window full); asked for again later
- *   a gap found (by data or a heartbeat) -&gt; NAK after a random delay -&gt; retries, doubling
+ *   a gap found (by data or a heartbeat) -&gt; NAK after a random delay, longer the more receivers
+ *                                           listen -&gt; retries, doubling
  *   UNRECOVERABLE -&gt; one LossEvent, then go on after the gap, or drop the stream
  * </pre>
  *
@@ -91,6 +92,8 @@ public final class InboundStream {
     private final MessageDelivery delivery;
     private final NakScheduler naks;
     private final MissingRanges missing;
+    private final HeardNaks heardNaks = new HeardNaks();
+    private final GroupSizeEstimator group = new GroupSizeEstimator();
     private final NakFlyweight nak = new NakFlyweight();
     private final UnsafeBuffer datagramView = new UnsafeBuffer();
     private final DataFlyweight dataHeader = new DataFlyweight();
@@ -311,9 +314,10 @@ public final class InboundStream {
 
     /** The index of the first message that begins in the held datagram {@code sequence}. */
     private long firstMessageIndexHeldAt(long sequence) {
+        final UnsafeBuffer held = window.bufferOf(sequence);
         final int offset = window.offsetOf(sequence);
-        dataHeader.wrap(window.buffer(), offset);
-        final int firstFrameFlags = MessageFrame.flags(window.buffer(), offset + DataFlyweight.DATA_HEADER_LENGTH);
+        dataHeader.wrap(held, offset);
+        final int firstFrameFlags = MessageFrame.flags(held, offset + DataFlyweight.DATA_HEADER_LENGTH);
         return dataHeader.completedMessages() + (MessageFrame.isBegin(firstFrameFlags) ? 0 : 1);
     }
 
@@ -341,17 +345,35 @@ public final class InboundStream {
     }
 
     /**
-     * A NAK another receiver sent for this stream (the caller filters out this receiver's own). If
-     * it asks for everything this stream would ask for, this stream's NAK waits a retry interval.
+     * A NAK another receiver sent for this stream (the caller filters out this receiver's own). Its
+     * sender counts towards the group size the NAK delays widen with. If the NAKs heard within the
+     * last retry interval, this one included, together ask for everything this stream would ask
+     * for, this stream's NAK waits a retry interval and a random group delay; a NAK that falls due is
+     * held against them again, so a NAK heard before this stream found the gap itself silences it
+     * too.
      */
     public void onNakHeard(NakFlyweight heard, long nowNs) {
+        group.onHeard(heard.receiverId(), nowNs);
         if (!started || dropped) {
             return;
         }
-        if (collectMissing() > 0 && missing.isCoveredBy(heard)) {
-            naks.onSuppressed(missing.highest(), nowNs);
-            naksSuppressed.increment();
+        heardNaks.add(heard, nowNs);
+        if (collectMissing() > 0 && heardNaks.cover(missing, nowNs - naks.retryIntervalNs())) {
+            suppress(nowNs);
         }
+    }
+
+    /**
+     * A STATUS another receiver sent for this stream (the caller filters out this receiver's own):
+     * its sender counts towards the group size the NAK delays widen with.
+     */
+    public void onStatusHeard(int otherReceiverId, long nowNs) {
+        group.onHeard(otherReceiverId, nowNs);
+    }
+
+    private void suppress(long nowNs) {
+        naks.onSuppressed(missing.highest(), nowNs, group.estimate(nowNs));
+        naksSuppressed.increment();
     }
 
     /**
@@ -407,7 +429,7 @@ public final class InboundStream {
      */
     private void armNakForMissingHead(long nowNs) {
         if (expected <= highestSeen && !window.contains(expected) && naks.deadlineNs() == NakScheduler.NO_DEADLINE) {
-            naks.onGapFound(nowNs);
+            naks.onGapFound(nowNs, group.estimate(nowNs));
         }
     }
 
@@ -419,6 +441,10 @@ public final class InboundStream {
         if (ranges == 0) {
             naks.cancel();
             return 0;
+        }
+        if (heardNaks.cover(missing, nowNs - naks.retryIntervalNs())) {
+            suppress(nowNs);
+            return 1;
         }
         final int length = NakFlyweight.lengthFor(ranges);
         nak.writeHeader(FrameType.NAK, length, sessionId, topicId, 0);
@@ -616,6 +642,16 @@ public final class InboundStream {
         return naks.repairEstimateNs();
     }
 
+    /** How many receivers listen to this stream, as far as it can tell; see {@link GroupSizeEstimator}. */
+    int groupSizeEstimate(long nowNs) {
+        return group.estimate(nowNs);
+    }
+
+    /** The off-heap bytes the reorder window has taken so far. */
+    long reorderWindowBytes() {
+        return window.allocatedBytes();
+    }
+
     /** The reassembly buffer's current size in bytes. */
     public int reassemblyCapacity() {
         return delivery.reassemblyCapacity();
@@ -675,7 +711,7 @@ public final class InboundStream {
         highestSeen = sequence;
         if (newGap) {
             gaps.increment();
-            naks.onGapFound(nowNs);
+            naks.onGapFound(nowNs, group.estimate(nowNs));
         }
     }
 
@@ -684,10 +720,11 @@ public final class InboundStream {
         while (window.contains(expected)
             && gate.canTake(window.lengthOf(expected), delivery.assembledLength(), nowNs)) {
             final long sequence = expected++;
+            final UnsafeBuffer held = window.bufferOf(sequence);
             final int offset = window.offsetOf(sequence);
             final int length = window.lengthOf(sequence);
-            dataHeader.wrap(window.buffer(), offset);
-            delivery.deliver(window.buffer(), offset, length, sequence, dataHeader.completedMessages());
+            dataHeader.wrap(held, offset);
+            delivery.deliver(held, offset, length, sequence, dataHeader.completedMessages());
         }
         if (expected > highestSeen) {
             naks.cancel();

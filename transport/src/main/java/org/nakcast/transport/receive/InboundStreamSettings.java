@@ -13,7 +13,8 @@ import org.nakcast.transport.protocol.NakFlyweight;
  *
  * @param reorderWindowCapacity how many datagrams ahead of the next expected one are held while a
  *     gap is repaired; a power of two; default 1024. Each slot takes {@code maxDatagramLength}
- *     bytes off-heap (1.4 MB per stream by default). More rides out longer repairs at full rate;
+ *     bytes off-heap (1.4 MB per stream by default at most), in pages of 32 slots taken as
+ *     datagrams are held in them. More rides out longer repairs at full rate;
  *     a datagram further ahead is dropped and asked for again once the window has moved
  * @param maxDatagramLength the largest datagram the publisher sends, and the longest NAK this
  *     receiver sends; default 1408, the transport's default datagram size

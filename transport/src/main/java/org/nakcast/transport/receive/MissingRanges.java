@@ -1,7 +1,5 @@
 package org.nakcast.transport.receive;
 
-import org.nakcast.transport.protocol.NakFlyweight;
-
 /**
  * The ranges of datagrams a stream is missing, as one NAK would list them: inclusive, ascending,
  * disjoint, at most {@code maxRanges}. Reused: {@link #collect} overwrites the last answer.
@@ -61,31 +59,5 @@ final class MissingRanges {
     /** The last sequence of the last range; only when {@link #count()} is positive. */
     long highest() {
         return to(count - 1);
-    }
-
-    /**
-     * Whether {@code nak}'s ranges, taken together, hold every sequence of these ranges. The NAK's
-     * ranges must be ascending and disjoint (the datagram checks guarantee it); adjacent ones join.
-     */
-    boolean isCoveredBy(NakFlyweight nak) {
-        final int nakRanges = nak.rangeCount();
-        int next = 0;
-        for (int i = 0; i < count; i++) {
-            long uncovered = from(i);
-            final long end = to(i);
-            while (true) {
-                while (next < nakRanges && nak.rangeTo(next) < uncovered) {
-                    next++;
-                }
-                if (next == nakRanges || nak.rangeFrom(next) > uncovered) {
-                    return false;
-                }
-                if (nak.rangeTo(next) >= end) {
-                    break;
-                }
-                uncovered = nak.rangeTo(next) + 1;
-            }
-        }
-        return true;
     }
 }

@@ -3,10 +3,10 @@ package org.nakcast.transport.receive;
 import java.util.SplittableRandom;
 
 /**
- * When a stream's next NAK is due: a random delay for newly found gaps, a doubling retry interval
- * while they stay unrepaired, and the repair-time measurements that both follow (see
- * {@link NakTiming}). Knows nothing of which sequences are missing; the stream tells it what
- * happened. Pure: time is passed in, randomness comes from a seeded source.
+ * When a stream's next NAK is due: a random delay for newly found gaps, widened with the number of
+ * receivers, a doubling retry interval while they stay unrepaired, and the repair-time
+ * measurements that both follow (see {@link NakTiming}). Knows nothing of which sequences are
+ * missing; the stream tells it what happened. Pure: time is passed in, randomness comes from a seeded source.
  *
  * <p>One deadline serves all gaps: a NAK lists every gap the stream has, so a new gap found while
  * a retry is armed is asked for together with the older ones, at whichever time comes first.
@@ -26,6 +26,10 @@ final class NakScheduler {
     private boolean firstNakPending;
     private int retries;
     private long askedUpTo = -1;
+    private boolean inRound;
+    private long roundStartNs;
+    private long roundWaitNs;
+    private long roundJitterNs;
     private boolean sampling;
     private long sampleFrom;
     private long sampleTo;
@@ -56,13 +60,37 @@ final class NakScheduler {
         return estimator.estimateNs();
     }
 
-    /** A gap was found: a NAK goes out after a random delay, unless one is due sooner. */
-    void onGapFound(long nowNs) {
+    /**
+     * A gap was found: a NAK goes out after a random delay, unless one is due sooner. The delay
+     * follows {@link NakTiming}: uniform in the random window when this receiver knows of no other,
+     * and over a window widened by ln({@code groupSize}) with the later times more likely when it
+     * does, so that of the receivers that found the same gap about one asks first and silences the
+     * rest.
+     *
+     * @param groupSize how many receivers listen to the stream, this one included; at least 1
+     */
+    void onGapFound(long nowNs, int groupSize) {
         if (!firstNakPending) {
             firstNakPending = true;
-            final long window = Math.max(timing.delayFloorNs(), estimator.estimateNs());
-            deadlineNs = Math.min(deadlineNs, nowNs + random.nextLong(window + 1));
+            deadlineNs = Math.min(deadlineNs, nowNs + firstNakDelayNs(groupSize));
         }
+    }
+
+    /**
+     * A random first-NAK delay. Alone: uniform in [0, window]. In a group of N: a truncated
+     * exponential over [0, T], T = window x (1 + ln N), whose density rises N-fold from 0 to T; as
+     * u runs uniformly over [0, 1), T x ln(1 + u (N - 1)) / ln N runs over that distribution. Few
+     * of the N receivers draw an early time, and the earliest is heard by the rest before their
+     * own times come; T never exceeds max(window, {@code retryMaxNs}).
+     */
+    private long firstNakDelayNs(int groupSize) {
+        final long window = Math.max(timing.delayFloorNs(), estimator.estimateNs());
+        if (groupSize <= 1) {
+            return random.nextLong(window + 1);
+        }
+        final double logGroup = Math.log(groupSize);
+        final double widened = Math.min(window * (1 + logGroup), Math.max(window, timing.retryMaxNs()));
+        return (long) (widened * Math.log1p(random.nextDouble() * (groupSize - 1)) / logGroup);
     }
 
     /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
@@ -74,22 +102,42 @@ final class NakScheduler {
             sampleSentNs = nowNs;
             askedUpTo = highestAsked;
         }
-        deadlineNs = nowNs + nextRetryIntervalNs();
+        startRound(nowNs, 0);
+        deadlineNs = nowNs + roundWaitNs;
     }
 
     /** The network did not take the NAK: try again after a retry interval. */
     void onSendFailed(long nowNs) {
-        deadlineNs = nowNs + nextRetryIntervalNs();
+        startRound(nowNs, 0);
+        deadlineNs = nowNs + roundWaitNs;
     }
 
     /**
-     * Another receiver asked for everything this stream misses (up to {@code highestAsked}): act as
-     * if this stream had asked, and wait a retry interval before asking itself.
+     * Other receivers asked for everything this stream misses (up to {@code highestAsked}): act as
+     * if this stream had asked, and wait before asking itself. The NAKs of one round (the first
+     * NAKs for a loss, or one round of retries) count once, however many receivers sent them: the
+     * back-off doubles only when a NAK comes a half round or more after the round began, that is
+     * when the round went unanswered, so the whole group backs off from a publisher that does not
+     * answer, while a receiver that only missed its own copy of the repair asks again after one
+     * retry interval. The wait is the round's retry interval plus a random delay drawn as for a
+     * first NAK in a group of {@code groupSize}: of the receivers waiting, about one asks first.
      */
-    void onSuppressed(long highestAsked, long nowNs) {
+    void onSuppressed(long highestAsked, long nowNs, int groupSize) {
         sampling = false;
+        firstNakPending = false;
         askedUpTo = Math.max(askedUpTo, highestAsked);
-        deadlineNs = Math.max(deadlineNs, nowNs + nextRetryIntervalNs());
+        if (!inRound || nowNs - roundStartNs >= roundWaitNs / 2) {
+            startRound(nowNs, firstNakDelayNs(groupSize));
+        }
+        deadlineNs = Math.max(deadlineNs, nowNs + roundWaitNs + roundJitterNs);
+    }
+
+    /** A round of NAKs began at {@code nowNs}: wait the next retry interval, and {@code jitterNs} more. */
+    private void startRound(long nowNs, long jitterNs) {
+        inRound = true;
+        roundStartNs = nowNs;
+        roundWaitNs = nextRetryIntervalNs();
+        roundJitterNs = jitterNs;
     }
 
     /**
@@ -99,9 +147,9 @@ final class NakScheduler {
      * The retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
-        retries = 0;
+        startOver();
         if (deadlineNs != NO_DEADLINE && !firstNakPending) {
-            deadlineNs = Math.max(deadlineNs, nowNs + Math.max(timing.retryMinNs(), 2 * estimator.estimateNs()));
+            deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
         }
         if (sampling && retransmit && sequence >= sampleFrom && sequence <= sampleTo) {
             estimator.sample(nowNs - sampleSentNs);
@@ -111,20 +159,33 @@ final class NakScheduler {
 
     /** The stream moved past missing datagrams without them (they were unrecoverable): back-off starts over. */
     void onSkipped() {
-        retries = 0;
+        startOver();
     }
 
     /** Nothing is missing any more: no NAK is due, the back-off starts over. */
     void cancel() {
         deadlineNs = NO_DEADLINE;
         firstNakPending = false;
-        retries = 0;
         sampling = false;
+        startOver();
+    }
+
+    private void startOver() {
+        retries = 0;
+        inRound = false;
+    }
+
+    /**
+     * The wait before a NAK is repeated, before any doubling: max({@code retryMinNs}, 2 x the
+     * repair estimate). A NAK's repair that has not come after this long is taken as lost.
+     */
+    long retryIntervalNs() {
+        return Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
     }
 
     private long nextRetryIntervalNs() {
         firstNakPending = false;
-        final long base = Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
+        final long base = retryIntervalNs();
         final long cap = timing.retryMaxNs();
         final long interval = base > (cap >> retries) ? cap : base << retries;
         if (interval < cap) {

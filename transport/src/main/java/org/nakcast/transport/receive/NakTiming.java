@@ -10,17 +10,22 @@ package org.nakcast.transport.receive;
  * machines. Every bound below is therefore in microseconds, and only the cap is in milliseconds.
  *
  * <ul>
- *   <li>The first NAK for a newly found gap waits a random delay, uniform in
- *       [0, max({@code delayFloorNs}, estimate)]. The randomness spreads the receivers that lost
- *       the same datagram, so the first NAK on the group silences the rest (suppression); the
- *       window must be at least the time a NAK takes to reach the other receivers, which is about
- *       half a repair time.</li>
+ *   <li>The first NAK for a newly found gap waits a random delay in a window
+ *       W = max({@code delayFloorNs}, estimate). The randomness spreads the receivers that lost
+ *       the same datagram, so the first NAK on the group silences the rest (suppression); W must
+ *       be at least the time a NAK takes to reach the other receivers, which is about half a
+ *       repair time. A receiver that knows of no other draws uniformly in [0, W]. In a group of N
+ *       receivers (as heard on the control port, see {@link GroupSizeEstimator}) uniform delays
+ *       would let about N/2 x (NAK transit / W) of them ask before the first NAK is heard, so, as
+ *       NORM does, the window widens to W x (1 + ln N), capped at max(W, {@code retryMaxNs}), and
+ *       the delay follows a truncated exponential whose density rises N-fold across it: about one
+ *       receiver draws an early time, whatever N.</li>
  *   <li>A NAK not answered is repeated after max({@code retryMinNs}, 2 x estimate), doubling on
- *       each repeat up to {@code retryMaxNs}; any repair resets the doubling.</li>
+ *       each repeat up to {@code retryMaxNs}; any repair resets the doubling. NAKs heard from
+ *       other receivers for everything this one misses postpone its NAK by that interval plus a
+ *       random group delay; they double it only once per round that went unanswered, not once
+ *       per NAK heard.</li>
  * </ul>
- *
- * <p>Later: NORM also widens the random window with the number of receivers (more receivers, more
- * NAKs to suppress); the group size is not known here yet, so the window follows the estimate only.
  *
  * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of
  *     a NAK's one-way trip on a LAN, so suppression still works before anything was measured

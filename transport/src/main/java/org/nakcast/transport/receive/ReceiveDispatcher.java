@@ -16,6 +16,7 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -68,6 +69,7 @@ public final class ReceiveDispatcher {
     private final List<InboundStream> streams = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final NakFlyweight nak = new NakFlyweight();
+    private final StatusFlyweight status = new StatusFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final DataFlyweight data = new DataFlyweight();
@@ -273,8 +275,9 @@ public final class ReceiveDispatcher {
 
     /**
      * One datagram heard on a control port, read only during the call: another receiver's NAK
-     * postpones this receiver's own for what it covers. This receiver's own NAKs come back too, and
-     * are ignored; so are STATUS (for publishers).
+     * postpones this receiver's own for what it covers, and its NAKs and STATUS tell how many
+     * receivers share the stream (the NAK delay widens with them). This receiver's own come back too,
+     * and are ignored.
      *
      * @return 1 (work done)
      */
@@ -285,19 +288,28 @@ public final class ReceiveDispatcher {
             return 1;
         }
         final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
-        if (type != FrameType.NAK.code()) {
-            if (type != FrameType.STATUS.code()) {
-                counters.countMalformed(DatagramCheck.WRONG_PORT);
-            }
+        if (type != FrameType.NAK.code() && type != FrameType.STATUS.code()) {
+            counters.countMalformed(DatagramCheck.WRONG_PORT);
             return 1;
         }
-        nak.wrap(buffer, offset);
-        if (nak.receiverId() == receiverId) {
+        final boolean isStatus = type == FrameType.STATUS.code();
+        final int sender;
+        if (isStatus) {
+            status.wrap(buffer, offset);
+            sender = status.receiverId();
+        } else {
+            nak.wrap(buffer, offset);
+            sender = nak.receiverId();
+        }
+        if (sender == receiverId) {
             return 1;
         }
-        final TopicReceiver topic = topics.get(nak.topicId());
-        final InboundStream stream = topic == null ? null : topic.stream(nak.sessionId());
-        if (stream != null) {
+        header.wrap(buffer, offset);
+        final TopicReceiver topic = topics.get(header.topicId());
+        final InboundStream stream = topic == null ? null : topic.stream(header.sessionId());
+        if (stream != null && isStatus) {
+            stream.onStatusHeard(sender, nowNs);
+        } else if (stream != null) {
             stream.onNakHeard(nak, nowNs);
         }
         return 1;

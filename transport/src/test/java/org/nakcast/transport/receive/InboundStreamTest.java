@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import static org.nakcast.transport.receive.StreamHarness.RECEIVER;
 import static org.nakcast.transport.receive.StreamHarness.SESSION;
 import static org.nakcast.transport.receive.StreamHarness.TOPIC;
+import static org.nakcast.transport.receive.StreamHarness.nakFrom;
 import static org.nakcast.transport.receive.StreamHarness.nakFromOther;
 import static org.nakcast.transport.receive.StreamHarness.text;
 
@@ -29,6 +30,8 @@ import org.nakcast.transport.status.SystemCounter;
 class InboundStreamTest {
     private static final NakTiming TIMING = new NakTiming(20_000, 50_000, 100_000, 800_000);
     private static final InboundStreamSettings SETTINGS = InboundStreamSettings.DEFAULTS.withNakTiming(TIMING);
+    /** The first-NAK window of a receiver that has heard one other, with the initial estimate. */
+    private static final long GROUP_OF_TWO_WINDOW = (long) (50_000 * (1 + Math.log(2)));
 
     private final StreamHarness h = new StreamHarness(SETTINGS);
 
@@ -235,6 +238,23 @@ class InboundStreamTest {
             assertThat(small.lastNakRanges()).containsExactly(new Range(10, 10));
             small.retransmit(10, 10, "10");
             assertThat(small.deliveredTexts()).endsWith("9", "10");
+        }
+
+        @Test
+        void aForgedSessionOfTwoDatagramsWithAGapTakesOnePageOfTheWindow() {
+            h.data(0, 0, "0").data(1_000, 1_000, "far ahead");
+
+            assertThat(h.stream.reorderWindowBytes())
+                .isEqualTo((long) ReorderWindow.PAGE_SLOTS * InboundStreamSettings.DEFAULT_MAX_DATAGRAM_LENGTH);
+            h.stream.close();
+            assertThat(h.stream.reorderWindowBytes()).isZero();
+        }
+
+        @Test
+        void aStreamInOrderTakesNoWindowMemory() {
+            h.data(0, 0, "0").data(1, 1, "1").data(2, 2, "2");
+
+            assertThat(h.stream.reorderWindowBytes()).isZero();
         }
 
         @Test
@@ -533,7 +553,7 @@ class InboundStreamTest {
             h.stream.onNakHeard(nakFromOther(0, 2, 4, 4), h.nowNs);
 
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 100_000);
+            assertThat(h.stream.nakDeadlineNs()).isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
             h.nowNs = deadline;
             assertThat(h.poll()).isZero();
             assertThat(h.naks()).isEmpty();
@@ -569,7 +589,7 @@ class InboundStreamTest {
 
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
 
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 200_000);
+            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 100_000);
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
         }
 
@@ -579,7 +599,81 @@ class InboundStreamTest {
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
             h.advance(1_000).data(4, 4, "4");
 
-            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + 50_000);
+            final long groupOfTwoWindow = (long) (50_000 * (1 + Math.log(2)));
+            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + groupOfTwoWindow);
+        }
+
+        @Test
+        void aReceiverThatHeardManyNaksRetriesAfterOneRetryIntervalWhenItsRepairIsLost() {
+            h.data(0, 0, "0").data(2, 2, "2");
+            for (int other = 1; other <= 15; other++) {
+                h.advance(2_000);
+                h.stream.onNakHeard(nakFrom(RECEIVER + other, 1, 1), h.nowNs);
+                h.poll();
+            }
+            final long lastHeard = h.nowNs;
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).hasSize(1);
+            assertThat(h.lastNakRanges()).containsExactly(new Range(1, 1));
+            assertThat(h.nowNs - lastHeard).as("a retry interval and a group of 16's random delay, not the cap")
+                .isBetween(100_000L - 30_000, 100_000L + (long) (50_000 * (1 + Math.log(16))));
+        }
+
+        @Test
+        void aNakHeardBeforeTheGapWasFoundSilencesTheNakThenRetriesIfTheRepairIsLost() {
+            h.data(0, 0, "0");
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+            final long heard = h.nowNs;
+            h.advance(1_000).data(2, 2, "2");
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).isEmpty();
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
+            h.pollAtDeadline();
+            assertThat(h.naks()).hasSize(1);
+            assertThat(h.nowNs - heard).isLessThanOrEqualTo(1_000 + 100_000 + 2 * GROUP_OF_TWO_WINDOW);
+        }
+
+        @Test
+        void naksOfTwoOtherReceiversTogetherSilenceAThirdThatMissesBoth() {
+            h.data(0, 0, "0").data(2, 2, "2").data(4, 4, "4");
+
+            h.stream.onNakHeard(nakFromOther(3, 3), h.nowNs);
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isZero();
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+
+            assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
+            assertThat(h.stream.nakDeadlineNs()).isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
+        }
+
+        @Test
+        void aNakHeardLongerThanARetryIntervalAgoNoLongerSilences() {
+            h.data(0, 0, "0");
+            h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
+            h.advance(100_001).data(2, 2, "2");
+
+            h.pollAtDeadline();
+
+            assertThat(h.naks()).hasSize(1);
+        }
+
+        @Test
+        void theReceiversHeardWidenTheFirstNakDelay() {
+            for (int other = 1; other <= 15; other++) {
+                h.stream.onStatusHeard(RECEIVER + other, h.nowNs);
+            }
+            assertThat(h.stream.groupSizeEstimate(h.nowNs)).isEqualTo(16);
+            long latest = 0;
+            for (long sequence = 0; sequence < 400; sequence += 2) {
+                h.data(sequence, sequence, "x").data(sequence + 2, sequence + 2, "y");
+                latest = Math.max(latest, h.stream.nakDeadlineNs() - h.nowNs);
+                h.retransmit(sequence + 1, sequence + 1, "z");
+            }
+
+            assertThat(latest).isGreaterThan(50_000).isLessThanOrEqualTo((long) (50_000 * (1 + Math.log(16))));
         }
 
         @Test

@@ -1,7 +1,6 @@
 package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.nakcast.transport.receive.StreamHarness.nakFromOther;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -57,35 +56,5 @@ class MissingRangesTest {
         ranges.collect(window, 10, 13);
 
         assertThat(collected()).containsExactly(10, 10, 13, 13);
-    }
-
-    @Test
-    void isCoveredByANakThatHoldsEveryRange() {
-        hold(12);
-        ranges.collect(window, 10, 14);
-
-        assertThat(ranges.isCoveredBy(nakFromOther(10, 11, 13, 14))).isTrue();
-        assertThat(ranges.isCoveredBy(nakFromOther(0, 100))).isTrue();
-        assertThat(ranges.isCoveredBy(nakFromOther(9, 10, 11, 11, 13, 20))).isTrue();
-    }
-
-    @Test
-    void isNotCoveredWhenAnySequenceIsLeftOut() {
-        hold(12);
-        ranges.collect(window, 10, 14);
-
-        assertThat(ranges.isCoveredBy(nakFromOther(10, 11))).isFalse();
-        assertThat(ranges.isCoveredBy(nakFromOther(11, 14))).isFalse();
-        assertThat(ranges.isCoveredBy(nakFromOther(10, 10, 13, 14))).isFalse();
-        assertThat(ranges.isCoveredBy(nakFromOther(10, 11, 13, 13))).isFalse();
-        assertThat(ranges.isCoveredBy(nakFromOther(20, 30))).isFalse();
-    }
-
-    @Test
-    void aRangeReachingTheLargestSequenceDoesNotWrapAround() {
-        hold(12);
-        ranges.collect(window, 10, 14);
-
-        assertThat(ranges.isCoveredBy(nakFromOther(10, 11, 13, Long.MAX_VALUE))).isTrue();
     }
 }

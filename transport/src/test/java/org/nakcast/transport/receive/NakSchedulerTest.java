@@ -2,6 +2,7 @@ package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 import org.junit.jupiter.api.Test;
@@ -9,6 +10,8 @@ import org.junit.jupiter.api.Test;
 class NakSchedulerTest {
     private static final NakTiming TIMING = new NakTiming(20_000, 50_000, 100_000, 800_000);
     private static final long NOW = 1_000_000_000L;
+    private static final long GROUP_OF_TWO_WINDOW = (long) (50_000 * (1 + Math.log(2)));
+    private static final long GROUP_OF_16_WINDOW = (long) (50_000 * (1 + Math.log(16)));
 
     private final NakScheduler scheduler = new NakScheduler(TIMING, new SplittableRandom(7));
 
@@ -20,7 +23,7 @@ class NakSchedulerTest {
 
     @Test
     void aGapIsNakedWithinTheRandomWindow() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
 
         assertThat(scheduler.deadlineNs()).isBetween(NOW, NOW + 50_000);
         assertThat(scheduler.isDue(scheduler.deadlineNs() - 1)).isFalse();
@@ -33,7 +36,7 @@ class NakSchedulerTest {
         long largest = 0;
         for (int seed = 0; seed < 200; seed++) {
             final NakScheduler other = new NakScheduler(tiny, new SplittableRandom(seed));
-            other.onGapFound(NOW);
+            other.onGapFound(NOW, 1);
             largest = Math.max(largest, other.deadlineNs() - NOW);
         }
 
@@ -42,7 +45,7 @@ class NakSchedulerTest {
 
     @Test
     void retriesDoubleFromTwiceTheEstimateUpToTheCap() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         final long[] intervals = new long[5];
         long now = NOW;
         for (int i = 0; i < intervals.length; i++) {
@@ -127,10 +130,10 @@ class NakSchedulerTest {
 
     @Test
     void aSecondGapDoesNotMoveAPendingFirstNak() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         final long deadline = scheduler.deadlineNs();
         for (int i = 1; i <= 100; i++) {
-            scheduler.onGapFound(NOW + i);
+            scheduler.onGapFound(NOW + i, 1);
         }
 
         assertThat(scheduler.deadlineNs()).isEqualTo(deadline);
@@ -142,31 +145,113 @@ class NakSchedulerTest {
         scheduler.onNakSent(10, NOW);
         scheduler.onNakSent(10, NOW);
 
-        scheduler.onGapFound(NOW + 1_000);
+        scheduler.onGapFound(NOW + 1_000, 1);
 
         assertThat(scheduler.deadlineNs()).isBetween(NOW + 1_000, NOW + 51_000);
     }
 
     @Test
-    void suppressionWaitsARetryIntervalAndNeverBringsTheDeadlineForward() {
-        scheduler.onGapFound(NOW);
-        scheduler.onSuppressed(10, NOW + 1);
-        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 1 + 100_000);
+    void suppressionWaitsARetryIntervalAndARandomDelayAndNeverBringsTheDeadlineForward() {
+        scheduler.onGapFound(NOW, 1);
+        scheduler.onSuppressed(10, NOW + 1, 2);
+        final long postponed = scheduler.deadlineNs();
+        assertThat(postponed).isBetween(NOW + 1 + 100_000, NOW + 1 + 100_000 + GROUP_OF_TWO_WINDOW);
 
-        scheduler.onSuppressed(10, NOW + 2);
-        assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 2 + 200_000);
+        scheduler.onSuppressed(10, NOW + 2, 2);
+        assertThat(scheduler.deadlineNs()).isEqualTo(postponed + 1);
 
         scheduler.onNakSent(10, NOW + 3);
         scheduler.onNakSent(10, NOW + 3);
         final long farRetry = scheduler.deadlineNs();
         scheduler.onRepaired(9, true, NOW + 4);
-        scheduler.onSuppressed(10, NOW + 5);
+        scheduler.onSuppressed(10, NOW + 5, 2);
         assertThat(scheduler.deadlineNs()).isEqualTo(farRetry);
     }
 
     @Test
+    void theNaksOfOneRoundNeverGrowTheBackOff() {
+        scheduler.onGapFound(NOW, 1);
+        long now = NOW;
+        for (int i = 0; i < 15; i++) {
+            now += 3_000;
+            scheduler.onSuppressed(10, now, 16);
+        }
+        assertThat(scheduler.deadlineNs() - now).isBetween(100_000L - 45_000, 100_000L + GROUP_OF_16_WINDOW);
+
+        now = scheduler.deadlineNs();
+        scheduler.onNakSent(10, now);
+
+        assertThat(scheduler.deadlineNs() - now).isEqualTo(200_000);
+    }
+
+    @Test
+    void roundsThatGoUnansweredDoubleTheWaitOfEveryReceiverThatHearsThem() {
+        scheduler.onGapFound(NOW, 1);
+        final long[] waits = new long[5];
+        long heard = NOW;
+        for (int round = 0; round < waits.length; round++) {
+            scheduler.onSuppressed(10, heard, 2);
+            waits[round] = scheduler.deadlineNs() - heard;
+            heard = scheduler.deadlineNs() - 1;
+        }
+
+        assertThat(waits[0]).isBetween(100_000L, 100_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[1]).isBetween(200_000L, 200_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[2]).isBetween(400_000L, 400_000L + GROUP_OF_TWO_WINDOW);
+        assertThat(waits[4]).isBetween(800_000L, 800_000L + GROUP_OF_TWO_WINDOW);
+    }
+
+    @Test
+    void aFirstNakAloneIsUniformOverTheWindowAsBefore() {
+        final long[] delays = firstDelays(1, 2_000);
+
+        assertThat(Arrays.stream(delays).min().orElseThrow()).isGreaterThanOrEqualTo(0);
+        assertThat(Arrays.stream(delays).max().orElseThrow()).isLessThanOrEqualTo(50_000);
+        assertThat(mean(delays)).isBetween(23_000.0, 27_000.0);
+    }
+
+    @Test
+    void inAGroupTheWindowWidensWithTheLogOfItsSizeAndLaterTimesAreLikelier() {
+        final long window = (long) (50_000 * (1 + Math.log(16)));
+        final long[] delays = firstDelays(16, 2_000);
+
+        assertThat(Arrays.stream(delays).min().orElseThrow()).isGreaterThanOrEqualTo(0);
+        assertThat(Arrays.stream(delays).max().orElseThrow()).isLessThanOrEqualTo(window);
+        assertThat(Arrays.stream(delays).filter(delay -> delay < window / 10).count())
+            .as("density rises 16-fold: about 2%% fall in the first tenth, not 10%%").isBetween(20L, 70L);
+        assertThat(mean(delays)).isGreaterThan(0.6 * window);
+    }
+
+    @Test
+    void aForgedCrowdCannotPushTheFirstNakPastTheRetryCap() {
+        final NakTiming slow = new NakTiming(20_000, 500_000, 100_000, 800_000);
+        long latest = 0;
+        for (int seed = 0; seed < 500; seed++) {
+            final NakScheduler other = new NakScheduler(slow, new SplittableRandom(seed));
+            other.onGapFound(NOW, GroupSizeEstimator.MAX_GROUP_SIZE);
+            latest = Math.max(latest, other.deadlineNs() - NOW);
+        }
+
+        assertThat(latest).isBetween(700_000L, 800_000L);
+    }
+
+    private static long[] firstDelays(int groupSize, int seeds) {
+        final long[] delays = new long[seeds];
+        for (int seed = 0; seed < seeds; seed++) {
+            final NakScheduler other = new NakScheduler(TIMING, new SplittableRandom(seed));
+            other.onGapFound(NOW, groupSize);
+            delays[seed] = other.deadlineNs() - NOW;
+        }
+        return delays;
+    }
+
+    private static double mean(long[] values) {
+        return Arrays.stream(values).average().orElseThrow();
+    }
+
+    @Test
     void aSuppressedRangeCountsAsAskedFor() {
-        scheduler.onSuppressed(10, NOW);
+        scheduler.onSuppressed(10, NOW, 2);
         scheduler.onNakSent(10, NOW + 100_000);
         scheduler.onRepaired(5, true, NOW + 110_000);
 
@@ -175,7 +260,7 @@ class NakSchedulerTest {
 
     @Test
     void aRefusedSendIsTriedAgainAfterARetryInterval() {
-        scheduler.onGapFound(NOW);
+        scheduler.onGapFound(NOW, 1);
         scheduler.onSendFailed(NOW + 10);
 
         assertThat(scheduler.deadlineNs()).isEqualTo(NOW + 10 + 100_000);

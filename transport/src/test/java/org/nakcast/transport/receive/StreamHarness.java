@@ -150,9 +150,14 @@ final class StreamHarness implements MessageHandler, StreamEventListener, Datagr
 
     /** A NAK from another receiver with these ranges, as {from, to} pairs. */
     static NakFlyweight nakFromOther(long... bounds) {
+        return nakFrom(RECEIVER + 1, bounds);
+    }
+
+    /** A NAK from receiver {@code receiverId} with these ranges, as {from, to} pairs. */
+    static NakFlyweight nakFrom(int receiverId, long... bounds) {
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(new UnsafeBuffer(new byte[NakFlyweight.lengthFor(bounds.length / 2)]), 0);
-        nak.rangeCount(bounds.length / 2).receiverId(RECEIVER + 1);
+        nak.rangeCount(bounds.length / 2).receiverId(receiverId);
         for (int i = 0; i < bounds.length / 2; i++) {
             nak.range(i, bounds[2 * i], bounds[2 * i + 1]);
         }
