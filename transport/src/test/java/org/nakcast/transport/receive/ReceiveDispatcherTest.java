@@ -1,0 +1,321 @@
+package org.nakcast.transport.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.testing.DataDatagramBuilder;
+import org.nakcast.transport.testing.TestCounters;
+
+/**
+ * A receiver's session lifecycle, on a stepped clock: where a stream first heard starts, what
+ * happens to one that falls silent and comes back, how a restart is told from two publishers that
+ * share an id, and what does not belong on a port. Each datagram of session {@value #SESSION}
+ * carries one message, numbered like the datagram.
+ */
+class ReceiveDispatcherTest {
+    private static final int TOPIC = 4;
+    private static final int SESSION = 501;
+    private static final long MS = 1_000_000;
+    private static final long HEARTBEAT_NS = 10 * MS;
+    private static final long TIMEOUT_NS = 50 * MS;
+
+    private final TestCounters counters = new TestCounters();
+    private final List<Object> events = new ArrayList<>();
+    private final List<long[]> naks = new ArrayList<>();
+    private final DataDatagramBuilder data = new DataDatagramBuilder(SESSION, TOPIC);
+    private final UnsafeBuffer control =
+        new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
+    private final ReceiveDispatcher dispatcher =
+        new ReceiveDispatcher(counters.counters(), 1, 7, ReceiverLog.NONE, error -> events.add(error));
+    private long nowNs = 1_000 * MS;
+
+    private record Delivered(int sessionId, long index) {
+    }
+
+    private record Started(int sessionId, long firstSequence) {
+    }
+
+    private void subscribe(LateJoinPolicy lateJoin) throws Exception {
+        final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
+            new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.9.9"), 1, 2, 0, 0, 0),
+            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, 64, TIMEOUT_NS);
+        final Recorder recorder = new Recorder();
+        dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
+            new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
+    }
+
+    @Test
+    void aSubscriberThereBeforeASessionBeganGetsItFromItsFirstMessageThoughItsFirstDatagramsWereLost()
+        throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        final long sessionStartNs = nowNs + MS;
+        nowNs += 2 * MS;
+
+        data(5, nowNs - sessionStartNs, false);
+        pollUntilNak();
+
+        assertThat(started()).containsExactly(new Started(SESSION, 0));
+        assertThat(naks).singleElement().satisfies(range -> assertThat(range).containsExactly(0, 4));
+        for (long sequence = 0; sequence < 5; sequence++) {
+            data(sequence, nowNs - sessionStartNs, true);
+        }
+        assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void aSubscriberThatJoinedASessionUnderWayStartsAtTheLiveEdge() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += 10 * MS;
+
+        data(500, 100_000 * MS, false);
+        data(501, 100_000 * MS, false);
+
+        assertThat(started()).containsExactly(new Started(SESSION, 500));
+        assertThat(delivered()).containsExactly(500L, 501L);
+        assertThat(naks).isEmpty();
+    }
+
+    @Test
+    void whileInDoubtAStreamHoldsWhatArrivesUntilAHeartbeatSaysTheSessionBeganAfterTheSubscription()
+        throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += 1_500_000;
+        final long ageNs = 1_200_000;
+
+        data(2, ageNs, false);
+        data(3, ageNs, false);
+        dispatcher.poll(nowNs);
+        assertThat(started()).as("age 1.05..2.1 ms, subscribed 1.5 ms ago: in doubt").isEmpty();
+        assertThat(naks).isEmpty();
+
+        heartbeat(SESSION, 3, ageNs + 10_000, 77);
+        assertThat(started()).containsExactly(new Started(SESSION, 0));
+        data(0, ageNs, true);
+        data(1, ageNs, true);
+
+        assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L);
+    }
+
+    @Test
+    void aStreamSilentPastTheTimeoutEndsAndWhenHeardAgainResumesWithNothingTwiceOrSkipped() throws Exception {
+        subscribe(LateJoinPolicy.OLDEST);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        for (long sequence = 0; sequence < 3; sequence++) {
+            data(sequence, MS, false);
+        }
+        nowNs += TIMEOUT_NS + 2 * MS;
+        dispatcher.poll(nowNs - MS);
+        dispatcher.poll(nowNs);
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement()
+            .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.SILENT);
+
+        data(5, TIMEOUT_NS, false);
+        pollUntilNak();
+        data(3, TIMEOUT_NS, true);
+        data(4, TIMEOUT_NS, true);
+
+        assertThat(started()).containsExactly(new Started(SESSION, 0), new Started(SESSION, 3));
+        assertThat(naks).last().satisfies(range -> assertThat(range).containsExactly(3, 4));
+        assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+    }
+
+    @Test
+    void aStreamThatEndsWhileJoiningAMessageResumesAtTheDatagramWhereThatMessageBegan() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        data.start(0, 0).message(text("m0")).frame(MessageFrame.BEGIN, text("m1 part one"));
+        deliver(false);
+        nowNs += TIMEOUT_NS + 2 * MS;
+        dispatcher.poll(nowNs - MS);
+        dispatcher.poll(nowNs);
+
+        data.start(1, 1).frame(MessageFrame.END, text("m1 part two")).message(text("m2"));
+        deliver(false);
+        pollUntilNak();
+        data.start(0, 0).message(text("m0")).frame(MessageFrame.BEGIN, text("m1 part one"));
+        deliver(true);
+
+        assertThat(naks).last().satisfies(range -> assertThat(range).containsExactly(0, 0));
+        assertThat(delivered()).as("m0 once, m1 joined whole, m2").containsExactly(0L, 1L, 2L);
+    }
+
+    @Test
+    void timeThisReceiverWasStoppedDoesNotCountAsAPublishersSilence() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        dispatcher.poll(nowNs);
+
+        nowNs += 3 * TIMEOUT_NS;
+        dispatcher.poll(nowNs);
+        nowNs += MS;
+        dispatcher.poll(nowNs);
+
+        assertThat(events).noneMatch(PublisherGone.class::isInstance);
+    }
+
+    @Test
+    void twoLivePublishersSharingAnIdDoNotEndEachOtherButARestartEndsTheOldSessionForGood() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        final int other = SESSION + 1;
+        for (int beat = 0; beat < 10; beat++) {
+            pollFor(HEARTBEAT_NS);
+            if (beat != 4) {
+                heartbeat(SESSION, -1, nowNs, 77);
+            }
+            heartbeat(other, -1, nowNs, 77);
+        }
+        assertThat(events).as("one missed heartbeat of an idle publisher").noneMatch(PublisherGone.class::isInstance);
+
+        final int restarted = SESSION + 2;
+        final long restartNs = nowNs + MS;
+        for (int beat = 1; beat <= 4; beat++) {
+            pollFor(HEARTBEAT_NS);
+            heartbeat(other, -1, nowNs, 77);
+            heartbeat(restarted, -1, nowNs - restartNs, 77);
+        }
+        data(0, nowNs, false);
+
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement().satisfies(event -> {
+            assertThat(((PublisherGone) event).sessionId()).isEqualTo(SESSION);
+            assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
+            assertThat(((PublisherGone) event).newSessionId()).isEqualTo(restarted);
+        });
+        assertThat(delivered()).as("nothing of the earlier incarnation").isEmpty();
+        assertThat(counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS)).isOne();
+    }
+
+    @Test
+    void naksAndStatusOnADataPortAreMalformedAndMakeNoStream() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        final NakFlyweight nak = new NakFlyweight();
+        nak.wrap(control, 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
+        nak.receiverId(9).rangeCount(1).range(0, 0, 10);
+        dispatcher.onDataDatagram(control, 0, NakFlyweight.lengthFor(1), nowNs);
+        final StatusFlyweight status = new StatusFlyweight();
+        status.wrap(control, 0);
+        status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, SESSION, TOPIC, 3);
+        dispatcher.onDataDatagram(control, 0, StatusFlyweight.STATUS_LENGTH, nowNs);
+        data.start(0, 0).message(text("m0"));
+        dispatcher.onControlDatagram(data.buffer(), 0, data.length(), nowNs);
+        dispatcher.poll(nowNs + TIMEOUT_NS * 3);
+
+        assertThat(counters.counters().malformed(DatagramCheck.WRONG_PORT).get()).isEqualTo(3);
+        assertThat(events).isEmpty();
+    }
+
+    /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
+    private void data(long sequence, long ageNs, boolean retransmit) {
+        data.start(sequence, sequence).message(text("m" + sequence));
+        final DataFlyweight header = new DataFlyweight();
+        header.wrap(data.buffer(), 0);
+        header.ageClass(DataFlyweight.ageClassOf(ageNs));
+        deliver(retransmit);
+    }
+
+    private void deliver(boolean retransmit) {
+        data.retransmit(retransmit);
+        dispatcher.onDataDatagram(data.buffer(), 0, data.length(), nowNs);
+    }
+
+    private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId) {
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        heartbeat.wrap(control, 0);
+        heartbeat.writeHeader(
+            FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, TOPIC, highestSequence);
+        heartbeat.oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
+        dispatcher.onDataDatagram(control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
+    }
+
+    /** Polls every millisecond, as a running receiver does at least, for {@code ns}. */
+    private void pollFor(long ns) {
+        for (long end = nowNs + ns; nowNs < end; ) {
+            nowNs += MS;
+            dispatcher.poll(nowNs);
+        }
+    }
+
+    /** Polls, stepping the clock, until a NAK has gone out. */
+    private void pollUntilNak() {
+        final int before = naks.size();
+        for (int i = 0; i < 1_000 && naks.size() == before; i++) {
+            nowNs += 10_000;
+            dispatcher.poll(nowNs);
+        }
+        assertThat(naks).as("a NAK went out").hasSizeGreaterThan(before);
+    }
+
+    private boolean sendNak(DirectBuffer buffer, int offset, int length) {
+        if (HeaderFlyweight.typeCodeAt(buffer, offset) == FrameType.NAK.code()) {
+            final NakFlyweight nak = new NakFlyweight();
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, buffer, offset, length);
+            nak.wrap(copy, 0);
+            naks.add(new long[] {nak.rangeFrom(0), nak.rangeTo(nak.rangeCount() - 1)});
+        }
+        return true;
+    }
+
+    private List<Started> started() {
+        return events.stream().filter(Started.class::isInstance).map(Started.class::cast).toList();
+    }
+
+    private List<Long> delivered() {
+        return events.stream().filter(Delivered.class::isInstance).map(event -> ((Delivered) event).index()).toList();
+    }
+
+    private static byte[] text(String text) {
+        return text.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Records what the subscription gets. */
+    private final class Recorder implements MessageHandler, StreamEventListener {
+        @Override
+        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+            events.add(new Delivered(header.sessionId(), header.messageIndex()));
+        }
+
+        @Override
+        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+            events.add(new Started(sessionId, firstSequence));
+        }
+
+        @Override
+        public void onPublisherGone(PublisherGone event) {
+            events.add(event);
+        }
+
+        @Override
+        public void onLoss(LossEvent event) {
+            events.add(event);
+        }
+    }
+}
