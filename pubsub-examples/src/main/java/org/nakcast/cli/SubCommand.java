@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "sub", sortOptions = false, mixinStandardHelpOptions = true,
     description = {
         "Receives the messages of `nakcast pub` on a topic and checks that every one of 0..N-1 arrives exactly "
-            + "once and in order. Start it before pub: a subscriber starts with the first datagram it hears.",
+            + "once and in order. Start it before pub: a subscriber that was there before the publisher began is "
+            + "owed every message from the first; one started later begins at the live edge.",
         "",
         "Run it inside a network namespace or on a real LAN host; it joins the multicast group (and sends its "
             + "NAKs) on the NIC the config names.",

@@ -99,7 +99,7 @@ public final class MarketDataFanOut {
         final NodeConfig config = NodeConfig.embeddedDefault();
         final List<Node> nodes = new ArrayList<>();
         try {
-            // Subscribers first: a subscriber starts with the first datagram it hears ("late join now").
+            // Subscribers first: one that is there before a publisher begins gets all of its messages.
             final List<Book> books = new ArrayList<>();
             for (int i = 1; i <= subscriberCount; i++) {
                 final Node node = Node.launch(Examples.named(config, "md-subscriber-" + i));
