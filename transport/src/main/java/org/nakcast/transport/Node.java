@@ -127,6 +127,8 @@ public final class Node implements AutoCloseable {
             topic.history().bytes(),
             sendRate,
             transport.sendBurstBytes(),
+            transport.repairRateBytes(),
+            transport.repairBurstBytes(),
             new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());

@@ -79,7 +79,8 @@ public final class SenderAgent implements Agent {
         final FlowControl flowControl = flowControl(settings, history);
         offers.connected(flowControl.hasReceivers());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events,
+            settings.publisherId(), settings.timing(), offers, history, limiter,
+            new SendRateLimiter(settings.repairRateBytesPerSecond(), settings.repairBurstBytes()), flowControl, events,
             transport.dataSink, counters);
         stream.reportPosition(counters.streams(), settings.topicName());
         transports.enqueue(() -> {

@@ -67,7 +67,12 @@ public enum SystemCounter {
     /** Stream counters the counters file had no room for: those streams' positions are not visible outside. */
     STREAM_COUNTERS_UNAVAILABLE(29, "stream counters without room in the counters file"),
     /** Datagrams of a new publisher session dropped because its topic already keeps {@code max-publishers} streams. */
-    PUBLISHER_STREAMS_REFUSED(30, "datagrams of refused publisher streams");
+    PUBLISHER_STREAMS_REFUSED(30, "datagrams of refused publisher streams"),
+    /**
+     * Repairs a publisher held back because its repair budget ({@code repair-rate}) was spent:
+     * each datagram that had to wait counts once, each UNRECOVERABLE answer not sent once.
+     */
+    REPAIRS_HELD_BACK(31, "repairs held back by the repair budget");
 
     private final int typeId;
     private final String label;
