@@ -101,6 +101,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private long nowNs;
     private long sendLimit = Long.MAX_VALUE;
     private long lastHeldBack = -1;
+    private long repairCursor;
     private StreamCounters streamCounters;
     private AtomicCounter position;
 
@@ -408,26 +409,29 @@ final class OutboundStream implements ControlledMessageHandler {
     }
 
     /**
-     * Resends queued datagrams, lowest first, until the queue is empty or the repair budget, the
-     * rate limiter or the socket says stop. A datagram resent within the hold-off is skipped:
-     * another receiver's NAK for it is already answered.
+     * Resends queued datagrams until the queue is empty or the repair budget, the rate limiter or
+     * the socket says stop: in ascending order from where the last call stopped, going round (see
+     * {@link RetransmitQueue}), so NAKs asking again and again for the same datagrams cannot hold
+     * back the others. A datagram resent within the hold-off is skipped: another receiver's NAK for
+     * it is already answered.
      */
     private int sendRetransmits() {
         int sent = 0;
         retransmits.forgetBelow(oldestRetained());
         while (!retransmits.isEmpty()) {
-            final long sequence = retransmits.first();
+            final long sequence = retransmits.nextFrom(repairCursor);
             if (!isSentAndHeld(sequence)) {
-                retransmits.doneUpTo(sequence);
+                retransmits.remove(sequence);
             } else if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
                 retransmitsHeldOff.increment();
-                retransmits.doneUpTo(sequence);
+                retransmits.remove(sequence);
             } else if (retransmit(sequence)) {
                 sent++;
-                retransmits.doneUpTo(sequence);
+                retransmits.remove(sequence);
             } else {
                 break;
             }
+            repairCursor = sequence + 1;
         }
         return sent;
     }

@@ -3,18 +3,25 @@ package org.nakcast.transport.publish;
 /**
  * The datagram sequences a publisher was asked to resend and has not resent yet: a set of
  * disjoint ranges kept in ascending order, merged where they touch or overlap, so a sequence is
- * queued at most once however many NAKs ask for it, and the lowest always goes first. Repairs
- * wait here for the repair budget, the rate limiter and the socket.
+ * queued at most once however many NAKs ask for it. Repairs wait here for the repair budget, the
+ * rate limiter and the socket.
+ *
+ * <p>The publisher takes them as a sweep that goes round ({@link #nextFrom}): the lowest sequence
+ * at or after where it stopped, then from the lowest again. A NAK that asks again for what the
+ * sweep has passed (a stranger asking for the whole history every millisecond) waits for the next
+ * round instead of sending the sweep back to the start, so every sequence queued is resent within
+ * one round, and no flood of NAKs can hold back the repairs other receivers asked for.
  *
  * <pre>
  *   add [4, 6], then [12, 15], then [7, 9]:   [4, 9] [12, 15]
  *   forgetBelow(8):                           [8, 9] [12, 15]
- *   doneUpTo(12):                             [13, 15]
+ *   nextFrom(13) = 13, remove(13):            [8, 9] [12] [14, 15]
+ *   nextFrom(16) = 8: the sweep goes round
  * </pre>
  *
- * <p>Bounded: when it holds {@code capacity} ranges, a range that merges with none is refused and
- * the receiver's next NAK asks again. Sequences are at least 0 and below {@link Long#MAX_VALUE}.
- * Allocation-free.
+ * <p>Bounded: when it holds {@code capacity} ranges, a range that merges with none is refused (and
+ * a range the sweep would split loses its part below the sweep); the receivers' next NAKs ask
+ * again. Sequences are at least 0 and below {@link Long#MAX_VALUE}. Allocation-free.
  */
 final class RetransmitQueue {
     private final long[] from;
@@ -58,14 +65,32 @@ final class RetransmitQueue {
         return size == 0;
     }
 
-    /** The lowest sequence queued; only when not empty. */
-    long first() {
-        return from[0];
+    /**
+     * The lowest sequence queued at or after {@code cursor}, or the lowest queued if none is: the
+     * next sequence of a sweep that stopped just before {@code cursor}. Only when not empty.
+     */
+    long nextFrom(long cursor) {
+        final int index = firstEndingAtOrAfter(cursor);
+        return index == size ? from[0] : Math.max(from[index], cursor);
     }
 
-    /** Takes every sequence up to and including {@code sequence} out of the queue. */
-    void doneUpTo(long sequence) {
-        forgetBelow(sequence + 1);
+    /** Takes {@code sequence}, which is queued, out of the queue. */
+    void remove(long sequence) {
+        final int index = firstEndingAtOrAfter(sequence);
+        if (from[index] == sequence && to[index] == sequence) {
+            shift(index + 1, index);
+        } else if (from[index] == sequence) {
+            from[index]++;
+        } else if (to[index] == sequence) {
+            to[index]--;
+        } else if (size == from.length) {
+            from[index] = sequence + 1;
+        } else {
+            shift(index + 1, index + 2);
+            from[index + 1] = sequence + 1;
+            to[index + 1] = to[index];
+            to[index] = sequence - 1;
+        }
     }
 
     /** Takes every sequence below {@code oldest} out of the queue, wherever it lies. */

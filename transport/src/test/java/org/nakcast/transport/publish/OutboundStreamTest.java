@@ -363,6 +363,27 @@ class OutboundStreamTest {
         }
 
         @Test
+        void aFloodOfNaksForTheWholeHistoryDelaysAnotherReceiversRepairByOneRoundOfTheHistoryAtMost() {
+            // a datagram and the UNRECOVERABLE answering the flood every millisecond
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new SendRateLimiter(
+                1_000L * (DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH), 2L * DATAGRAM));
+            fillDatagrams(budgeted, history.capacity() + 10);
+            final long oldest = budgeted.oldestRetained();
+            final long newest = budgeted.sentUpTo() - 1;
+            sink.datagrams.clear();
+
+            budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            budgeted.onNak(nak(newest, newest), nowNs);
+            for (long step = 1; step < newest - oldest + 1; step++) {
+                budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs + step * MILLISECOND_NS);
+                budgeted.doWork(nowNs + step * MILLISECOND_NS);
+            }
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).as("one a millisecond, each held datagram once")
+                .containsExactlyElementsOf(range(oldest, newest + 1));
+        }
+
+        @Test
         void unrecoverableAnswersDrawOnTheRepairBudget() {
             final int length = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
             final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new SendRateLimiter(length, length));

@@ -78,27 +78,71 @@ class RetransmitQueueTest {
     }
 
     @Test
-    void doneUpToTakesOutTheSequencesResent() {
+    void theSweepGoesOnFromWhereItStoppedAndThenRound() {
         queue.add(4, 6);
-        queue.add(9, 9);
+        queue.add(9, 12);
 
-        queue.doneUpTo(4);
-        assertThat(queue.first()).isEqualTo(5);
-        queue.doneUpTo(6);
-        assertThat(queue.first()).isEqualTo(9);
-        queue.doneUpTo(9);
-        assertThat(queue.isEmpty()).isTrue();
+        assertThat(queue.nextFrom(0)).isEqualTo(4);
+        assertThat(queue.nextFrom(5)).isEqualTo(5);
+        assertThat(queue.nextFrom(7)).isEqualTo(9);
+        assertThat(queue.nextFrom(11)).isEqualTo(11);
+        assertThat(queue.nextFrom(13)).as("past the highest: round to the lowest").isEqualTo(4);
     }
 
-    /** Every sequence queued, lowest first, as the publisher takes them. */
+    @Test
+    void whatIsAskedAgainBehindTheSweepWaitsForTheNextRound() {
+        queue.add(0, 9);
+        final List<Long> sent = new ArrayList<>();
+        long cursor = 0;
+        for (int i = 0; i < 5; i++) {
+            cursor = takeNext(cursor, sent);
+        }
+
+        queue.add(0, 9);
+        while (!queue.isEmpty()) {
+            cursor = takeNext(cursor, sent);
+        }
+
+        assertThat(sent).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 0L, 1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void removingFromTheMiddleSplitsTheRangeButAFullQueueDropsThePartBelow() {
+        queue.add(0, 9);
+        queue.remove(5);
+        assertThat(drain()).containsExactly(0L, 1L, 2L, 3L, 4L, 6L, 7L, 8L, 9L);
+
+        for (int i = 0; i < 4; i++) {
+            queue.add(10L * i, 10L * i + 8);
+        }
+        queue.remove(15);
+
+        assertThat(drain()).as("full: 10..14 dropped, its receivers ask again").containsExactlyElementsOf(
+            concat(concat(sequences(0, 8), sequences(16, 18)), concat(sequences(20, 28), sequences(30, 38))));
+    }
+
+    /** Takes the next sequence of the sweep into {@code sent}; returns where the sweep goes on. */
+    private long takeNext(long cursor, List<Long> sent) {
+        final long next = queue.nextFrom(cursor);
+        sent.add(next);
+        queue.remove(next);
+        return next + 1;
+    }
+
+    /** Every sequence queued, lowest first, as a sweep from 0 takes them. */
     private List<Long> drain() {
         final List<Long> sequences = new ArrayList<>();
+        long cursor = 0;
         while (!queue.isEmpty()) {
-            final long next = queue.first();
-            sequences.add(next);
-            queue.doneUpTo(next);
+            cursor = takeNext(cursor, sequences);
         }
         return sequences;
+    }
+
+    private static List<Long> concat(List<Long> first, List<Long> second) {
+        final List<Long> both = new ArrayList<>(first);
+        both.addAll(second);
+        return both;
     }
 
     private static List<Long> sequences(long from, long toInclusive) {
