@@ -26,12 +26,15 @@ import java.net.InetAddress;
  * @param sendBurst with a send rate, the most bytes that may go out back to back after a quiet
  *     spell; default {@code 0}: the larger of 64 datagrams and one millisecond at the send rate.
  *     Smaller spares shallow switch buffers; larger lets short bursts through at line rate
- * @param repairRate the most bytes per second a publisher spends answering NAKs (RETRANSMIT and
+ * @param repairRate the bytes per second a publisher may spend answering NAKs (RETRANSMIT and
  *     UNRECOVERABLE), from a budget of its own: repairs go before new data while it lasts, and NAKs,
- *     real or forged, never take more than this from new data. Default {@code 0}: {@code 32m} when
- *     not paced (20% loss on a 1 GbE link needs about 24 MiB/s of repairs), half the send rate when
- *     paced (new data keeps at least the other half). Set, it must be below the send rate. Larger
- *     repairs heavy loss sooner; smaller leaves more to new data under a flood of NAKs
+ *     real or forged, never take more than the budget from new data. Paced, the budget is this rate,
+ *     within the send rate: default half the send rate (new data keeps at least the other half);
+ *     set, it must be below the send rate. Not paced, the budget is this rate (default {@code 32m}:
+ *     20% loss on a 1 GbE link needs about 24 MiB/s of repairs) plus half the bytes of new data sent,
+ *     so it keeps pace with links faster than the rate covers while NAKs take at most a third of
+ *     what the stream sends beyond it. Larger repairs heavy loss sooner; smaller leaves more to new
+ *     data under a flood of NAKs
  */
 public record TransportConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -59,6 +62,8 @@ public record TransportConfig(
      * link (about 119 MiB/s of payload) needs about 24 MiB/s of repairs.
      */
     public static final ByteSize DEFAULT_UNPACED_REPAIR_RATE = ByteSize.parse("32m");
+    /** What each byte of new data adds to the repair budget of a publisher that is not paced, in percent. */
+    public static final int UNPACED_REPAIR_PERCENT_OF_DATA = 50;
     /** The datagrams a send or repair burst holds at least. */
     private static final int BURST_DATAGRAMS = 64;
     /** A burst holds at least one millisecond at its rate: the rate divided by this. */
@@ -174,6 +179,15 @@ public record TransportConfig(
             return repairRate.bytes();
         }
         return sendRate.isZero() ? DEFAULT_UNPACED_REPAIR_RATE.bytes() : sendRate.bytes() / 2;
+    }
+
+    /**
+     * What each byte of new data adds to the repair budget, in percent: {@value #UNPACED_REPAIR_PERCENT_OF_DATA}
+     * when not paced, so the budget follows the stream's own rate; 0 when paced, where the send rate
+     * bounds everything.
+     */
+    public int repairPercentOfData() {
+        return sendRate.isZero() ? UNPACED_REPAIR_PERCENT_OF_DATA : 0;
     }
 
     /**

@@ -113,6 +113,8 @@ class NodeConfigTest {
         assertThat(LOCAL.withSendRate(ByteSize.parse("100m")).withRepairRate(ByteSize.parse("10m")).repairRateBytes())
             .isEqualTo(10L << 20);
         assertThat(LOCAL.repairBurstBytes()).as("1 ms of 32m is less than 64 datagrams").isEqualTo(64 * 1408);
+        assertThat(LOCAL.repairPercentOfData()).as("unpaced, new data adds to the budget").isEqualTo(50);
+        assertThat(LOCAL.withSendRate(ByteSize.parse("100m")).repairPercentOfData()).isZero();
         assertThat(LOCAL.withRepairRate(ByteSize.parse("1g")).repairBurstBytes()).isEqualTo((1L << 30) / 1000);
     }
 

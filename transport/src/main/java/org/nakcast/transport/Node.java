@@ -129,6 +129,7 @@ public final class Node implements AutoCloseable {
             transport.sendBurstBytes(),
             transport.repairRateBytes(),
             transport.repairBurstBytes(),
+            transport.repairPercentOfData(),
             new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());

@@ -75,7 +75,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private final int maxFragmentLength;
     private final int sealedAheadLimit;
     private final SendRateLimiter rateLimiter;
-    private final SendRateLimiter repairBudget;
+    private final RepairBudget repairBudget;
     private final DatagramSink sink;
     private final DataFlyweight dataHeader = new DataFlyweight();
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
@@ -113,7 +113,7 @@ final class OutboundStream implements ControlledMessageHandler {
      * @param offers what the application offered
      * @param history where datagrams are built and kept
      * @param rateLimiter the send rate, shared by everything the stream sends
-     * @param repairBudget what RETRANSMIT and UNRECOVERABLE may take of it
+     * @param repairBudget what RETRANSMIT and UNRECOVERABLE may take of the send rate
      * @param flowControl how far ahead of its receivers the stream may send
      * @param events told when a receiver asks for what history no longer holds (at most once a
      *     second per stream, see {@link OutrunReports})
@@ -128,7 +128,7 @@ final class OutboundStream implements ControlledMessageHandler {
         OfferBuffer offers,
         DatagramHistory history,
         SendRateLimiter rateLimiter,
-        SendRateLimiter repairBudget,
+        RepairBudget repairBudget,
         FlowControl flowControl,
         PublisherEventListener events,
         DatagramSink sink,
@@ -347,6 +347,7 @@ final class OutboundStream implements ControlledMessageHandler {
             if (!rateLimiter.tryAcquire(length, nowNs) || !sink.send(historyBuffer, slotOffset, length)) {
                 break;
             }
+            repairBudget.onDataSent(length);
             sentUpTo++;
             sent++;
         }

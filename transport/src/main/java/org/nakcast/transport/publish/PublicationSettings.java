@@ -16,6 +16,7 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param burstBytes the largest burst the rate allows after an idle spell
  * @param repairRateBytesPerSecond what repairs (RETRANSMIT and UNRECOVERABLE) may send on average
  * @param repairBurstBytes the largest burst of repairs after a quiet spell
+ * @param repairPercentOfData what each byte of new data sent adds to the repair budget, in percent
  * @param timing heartbeat, linger and retransmit hold-off
  * @param minFlowControl true for flow control {@code min}: held to the slowest live receiver
  * @param flowControlTimeoutNs with {@code min}, how long a silent receiver holds the stream back
@@ -32,6 +33,7 @@ public record PublicationSettings(
     long burstBytes,
     long repairRateBytesPerSecond,
     long repairBurstBytes,
+    int repairPercentOfData,
     StreamTiming timing,
     boolean minFlowControl,
     long flowControlTimeoutNs) {

@@ -4,8 +4,8 @@ package org.nakcast.transport.publish;
  * A token bucket on bytes: at most {@code bytesPerSecond} on average, with bursts up to
  * {@code burstBytes}; time is passed in. A publisher stream has two: its send rate, which
  * everything it sends draws on (so repairs can never push it past its configured rate; a rate of
- * 0 means unpaced), and its repair budget, which only RETRANSMIT and UNRECOVERABLE draw on as well
- * (so NAKs can never take more than that from new data).
+ * 0 means unpaced), and the bucket of its {@link RepairBudget}, which only RETRANSMIT and
+ * UNRECOVERABLE draw on as well (so NAKs can never take more than that from new data).
  */
 final class SendRateLimiter {
     private static final double NANOS_PER_SECOND = 1e9;
@@ -61,6 +61,11 @@ final class SendRateLimiter {
         if (bytesPerSecond != 0) {
             tokens -= bytes;
         }
+    }
+
+    /** Adds {@code bytes} to the bucket besides what time earns, up to the burst. */
+    void earn(long bytes) {
+        tokens = Math.min(burstBytes, tokens + bytes);
     }
 
     private void refill(long nowNs) {

@@ -80,7 +80,8 @@ public final class SenderAgent implements Agent {
         offers.connected(flowControl.hasReceivers());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
             settings.publisherId(), settings.timing(), offers, history, limiter,
-            new SendRateLimiter(settings.repairRateBytesPerSecond(), settings.repairBurstBytes()), flowControl, events,
+            new RepairBudget(settings.repairRateBytesPerSecond(), settings.repairBurstBytes(),
+                settings.repairPercentOfData()), flowControl, events,
             transport.dataSink, counters);
         stream.reportPosition(counters.streams(), settings.topicName());
         transports.enqueue(() -> {

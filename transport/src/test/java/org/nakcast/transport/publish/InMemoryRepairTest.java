@@ -59,7 +59,8 @@ class InMemoryRepairTest {
             ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, transport.sendBurstBytes());
         final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
             offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
-            new SendRateLimiter(transport.repairRateBytes(), transport.repairBurstBytes()), FlowControl.MAX,
+            new RepairBudget(transport.repairRateBytes(), transport.repairBurstBytes(),
+                transport.repairPercentOfData()), FlowControl.MAX,
             new PublisherEventListener() { },
             (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
             counters);

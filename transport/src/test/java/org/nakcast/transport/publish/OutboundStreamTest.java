@@ -54,7 +54,7 @@ class OutboundStreamTest {
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
     private final OutboundStream stream =
-        stream(SendRateLimiter.unpaced(), new SendRateLimiter(REPAIR_RATE, REPAIR_BURST));
+        stream(SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
     private long nowNs = 1_000_000_000L;
 
     @Test
@@ -169,7 +169,7 @@ class OutboundStreamTest {
         final int sent = history.capacity() + 10;
         final SendRateLimiter limiter = new SendRateLimiter(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH,
             HeartbeatFlyweight.HEARTBEAT_LENGTH + (long) sent * DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH);
-        final OutboundStream paced = stream(limiter, new SendRateLimiter(REPAIR_RATE, REPAIR_BURST));
+        final OutboundStream paced = stream(limiter, new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
         fillDatagrams(paced, sent);
 
         paced.onNak(nak(3, 3), nowNs);
@@ -277,7 +277,7 @@ class OutboundStreamTest {
      * is spent, and a flood of NAKs takes no more than the budget.
      */
     @Nested
-    class RepairBudget {
+    class BudgetedRepairs {
         @Test
         void oneNakForEverySequenceThereIsQueuesNoMoreThanTheHistory() {
             fillDatagrams(history.capacity() + 10);
@@ -338,11 +338,33 @@ class OutboundStreamTest {
         }
 
         @Test
+        void unpacedTheBudgetGrowsWithNewDataAndAFloodTakesNoMoreThanItsShare() {
+            final OutboundStream unpaced = stream(SendRateLimiter.unpaced(), new RepairBudget(1, REPAIR_BURST, 50));
+            final int perStep = 4;
+            final int steps = 1_000;
+            for (int step = 0; step < steps; step++) {
+                for (int i = 0; i < perStep; i++) {
+                    offer(message(step, OutboundStream.maxFragmentLength(DATAGRAM)));
+                }
+                unpaced.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                unpaced.doWork(nowNs);
+                nowNs += MILLISECOND_NS;
+            }
+            unpaced.doWork(nowNs);
+
+            final long data = bytesOf(FrameType.DATA);
+            assertThat(data).isEqualTo((long) steps * perStep * DATAGRAM);
+            assertThat(bytesOf(FrameType.RETRANSMIT) + bytesOf(FrameType.UNRECOVERABLE))
+                .as("half of the new data, give or take the burst")
+                .isBetween(data / 2 - REPAIR_BURST, data / 2 + REPAIR_BURST);
+        }
+
+        @Test
         void pacedRepairsAndNewDataShareTheRateAndNewDataKeepsWhatTheBudgetLeaves() {
             final long rate = 2 * REPAIR_RATE;
             final long burst = 8 * DATAGRAM;
             final OutboundStream paced = stream(new SendRateLimiter(rate, burst),
-                new SendRateLimiter(REPAIR_RATE, REPAIR_BURST));
+                new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
             final long endNs = nowNs + SECOND_NS;
             for (int step = 0; nowNs < endNs; step++, nowNs += STEP_NS) {
                 while (offer(message(1, OutboundStream.maxFragmentLength(DATAGRAM)))) {
@@ -365,8 +387,8 @@ class OutboundStreamTest {
         @Test
         void aFloodOfNaksForTheWholeHistoryDelaysAnotherReceiversRepairByOneRoundOfTheHistoryAtMost() {
             // a datagram and the UNRECOVERABLE answering the flood every millisecond
-            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new SendRateLimiter(
-                1_000L * (DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH), 2L * DATAGRAM));
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(
+                1_000L * (DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH), 2L * DATAGRAM, 0));
             fillDatagrams(budgeted, history.capacity() + 10);
             final long oldest = budgeted.oldestRetained();
             final long newest = budgeted.sentUpTo() - 1;
@@ -386,7 +408,7 @@ class OutboundStreamTest {
         @Test
         void unrecoverableAnswersDrawOnTheRepairBudget() {
             final int length = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
-            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new SendRateLimiter(length, length));
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(length, length, 0));
             fillDatagrams(budgeted, history.capacity() + 10);
 
             budgeted.onNak(nak(3, 3), nowNs);
@@ -431,7 +453,7 @@ class OutboundStreamTest {
         @Test
         void aQueuedRangeThatFallsOutOfHistoryIsNotResentFromItsReusedSlot() {
             final int length = DATAGRAM;
-            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new SendRateLimiter(length, length));
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(length, length, 0));
             fillDatagrams(budgeted, history.capacity());
             sink.datagrams.clear();
 
@@ -489,7 +511,7 @@ class OutboundStreamTest {
             final int[] sent = new int[1];
             final OutboundStream counting = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
                 new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(),
-                new SendRateLimiter(REPAIR_RATE, REPAIR_BURST), FlowControl.MAX, events,
+                new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), FlowControl.MAX, events,
                 (buffer, offset, length) -> ++sent[0] > 0, counters);
             final UnsafeBuffer message = message(1, OutboundStream.maxFragmentLength(DATAGRAM));
             final NakFlyweight wholeHistory = nak(0, WHOLE_SEQUENCE_SPACE);
@@ -520,7 +542,7 @@ class OutboundStreamTest {
     }
 
     /** A stream over this test's offers, history, events and sink. */
-    private OutboundStream stream(SendRateLimiter rateLimiter, SendRateLimiter repairBudget) {
+    private OutboundStream stream(SendRateLimiter rateLimiter, RepairBudget repairBudget) {
         return new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers,
             history, rateLimiter, repairBudget, FlowControl.MAX, events, sink, counters);
     }
