@@ -28,6 +28,9 @@ import picocli.CommandLine.Option;
  * warm-up and measured seconds, checks that every message arrives once and in order or is reported
  * lost, and prints one table row. With {@code --peers}, Aeron and fast-cast run the same messages
  * at each loss level, and a second table gives the ratio nakcast/peer ({@link PeerComparison}).
+ * With {@code --stranger-naks}, a stranger NAKs the stream's whole history every interval
+ * ({@link StrangerNaks}), and a table gives each flooded run against its clean twin
+ * ({@link StrangerComparison}).
  * With a codec, the codec's own encode and decode rates are measured first
  * ({@link CodecSpeedMain}). The last line on standard output is a JSON object with every figure.
  *
