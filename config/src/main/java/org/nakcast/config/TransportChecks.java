@@ -60,6 +60,12 @@ final class TransportChecks {
                     + " is smaller than one datagram (" + transport.datagramSize() + ")",
                     "no datagram could ever be sent; leave it out for the default");
             }
+            if (!transport.repairRate().isZero() && !transport.sendRate().isZero()
+                && transport.repairRate().compareTo(transport.sendRate()) >= 0) {
+                problems.add(KeyPaths.child(path, "repair-rate"), "repair-rate " + transport.repairRate()
+                    + " is not below send-rate " + transport.sendRate(),
+                    "NAKs could take the whole rate and hold back new data; leave it out for half the send-rate");
+            }
             resolved.add(resolveInterface(transport, path)
                 .map(transport::withNetworkInterface)
                 .orElse(transport));

@@ -26,6 +26,15 @@ import java.net.InetAddress;
  * @param sendBurst with a send rate, the most bytes that may go out back to back after a quiet
  *     spell; default {@code 0}: the larger of 64 datagrams and one millisecond at the send rate.
  *     Smaller spares shallow switch buffers; larger lets short bursts through at line rate
+ * @param repairRate the bytes per second a publisher may spend answering NAKs (RETRANSMIT and
+ *     UNRECOVERABLE), from a budget of its own: repairs go before new data while it lasts, and NAKs,
+ *     real or forged, never take more than the budget from new data. Paced, the budget is this rate,
+ *     within the send rate: default half the send rate (new data keeps at least the other half);
+ *     set, it must be below the send rate. Not paced, the budget is this rate (default {@code 32m}:
+ *     20% loss on a 1 GbE link needs about 24 MiB/s of repairs) plus half the bytes of new data sent,
+ *     so it keeps pace with links faster than the rate covers while NAKs take at most a third of
+ *     what the stream sends beyond it. Larger repairs heavy loss sooner; smaller leaves more to new
+ *     data under a flood of NAKs
  */
 public record TransportConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -37,7 +46,8 @@ public record TransportConfig(
     @JsonProperty("socket-send-buffer") ByteSize socketSendBuffer,
     @JsonProperty("socket-receive-buffer") ByteSize socketReceiveBuffer,
     @JsonProperty("send-rate") ByteSize sendRate,
-    @JsonProperty("send-burst") ByteSize sendBurst) {
+    @JsonProperty("send-burst") ByteSize sendBurst,
+    @JsonProperty("repair-rate") ByteSize repairRate) {
 
     /** The default TTL: datagrams stay on this host. */
     public static final int DEFAULT_TTL = 0;
@@ -47,6 +57,17 @@ public record TransportConfig(
     public static final ByteSize DEFAULT_SOCKET_BUFFER = ByteSize.parse("2m");
     /** The default send rate: not paced. */
     public static final ByteSize DEFAULT_SEND_RATE = ByteSize.ZERO;
+    /**
+     * The repair budget of a publisher that is not paced, in bytes per second: 20% loss on a 1 GbE
+     * link (about 119 MiB/s of payload) needs about 24 MiB/s of repairs.
+     */
+    public static final ByteSize DEFAULT_UNPACED_REPAIR_RATE = ByteSize.parse("32m");
+    /** What each byte of new data adds to the repair budget of a publisher that is not paced, in percent. */
+    public static final int UNPACED_REPAIR_PERCENT_OF_DATA = 50;
+    /** The datagrams a send or repair burst holds at least. */
+    private static final int BURST_DATAGRAMS = 64;
+    /** A burst holds at least one millisecond at its rate: the rate divided by this. */
+    private static final int MILLIS_PER_SECOND = 1000;
 
     /** Applies the defaults for what is null. */
     public TransportConfig {
@@ -55,6 +76,7 @@ public record TransportConfig(
         socketReceiveBuffer = socketReceiveBuffer == null ? DEFAULT_SOCKET_BUFFER : socketReceiveBuffer;
         sendRate = sendRate == null ? DEFAULT_SEND_RATE : sendRate;
         sendBurst = sendBurst == null ? ByteSize.ZERO : sendBurst;
+        repairRate = repairRate == null ? ByteSize.ZERO : repairRate;
     }
 
     /**
@@ -68,7 +90,7 @@ public record TransportConfig(
      */
     public TransportConfig(String name, String networkInterface, String group, int port) {
         this(name, NetworkInterfaceRef.of(networkInterface), IpLiterals.parse(group), port,
-            DEFAULT_TTL, null, null, null, null, null);
+            DEFAULT_TTL, null, null, null, null, null, null);
     }
 
     /**
@@ -77,7 +99,7 @@ public record TransportConfig(
      */
     public TransportConfig withNetworkInterface(NetworkInterfaceRef ref) {
         return new TransportConfig(name, ref, group, port, ttl, datagramSize, socketSendBuffer, socketReceiveBuffer,
-            sendRate, sendBurst);
+            sendRate, sendBurst, repairRate);
     }
 
     /**
@@ -86,7 +108,7 @@ public record TransportConfig(
      */
     public TransportConfig withTtl(int hops) {
         return new TransportConfig(name, networkInterface, group, port, hops, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate, sendBurst);
+            socketReceiveBuffer, sendRate, sendBurst, repairRate);
     }
 
     /**
@@ -95,7 +117,7 @@ public record TransportConfig(
      */
     public TransportConfig withDatagramSize(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, size, socketSendBuffer,
-            socketReceiveBuffer, sendRate, sendBurst);
+            socketReceiveBuffer, sendRate, sendBurst, repairRate);
     }
 
     /**
@@ -104,7 +126,7 @@ public record TransportConfig(
      */
     public TransportConfig withSocketSendBuffer(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, size, socketReceiveBuffer,
-            sendRate, sendBurst);
+            sendRate, sendBurst, repairRate);
     }
 
     /**
@@ -113,7 +135,7 @@ public record TransportConfig(
      */
     public TransportConfig withSocketReceiveBuffer(ByteSize size) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer, size,
-            sendRate, sendBurst);
+            sendRate, sendBurst, repairRate);
     }
 
     /**
@@ -122,7 +144,7 @@ public record TransportConfig(
      */
     public TransportConfig withSendRate(ByteSize bytesPerSecond) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, bytesPerSecond, sendBurst);
+            socketReceiveBuffer, bytesPerSecond, sendBurst, repairRate);
     }
 
     /**
@@ -131,11 +153,52 @@ public record TransportConfig(
      */
     public TransportConfig withSendBurst(ByteSize bytes) {
         return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate, bytes);
+            socketReceiveBuffer, sendRate, bytes, repairRate);
+    }
+
+    /**
+     * @param bytesPerSecond the repair budget; zero for the default
+     * @return this transport with that repair budget
+     */
+    public TransportConfig withRepairRate(ByteSize bytesPerSecond) {
+        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
+            socketReceiveBuffer, sendRate, sendBurst, bytesPerSecond);
     }
 
     /** The send burst in bytes, the default worked out: max(64 datagrams, 1 ms at the send rate). */
     public long sendBurstBytes() {
-        return sendBurst.isZero() ? Math.max(64 * datagramSize.bytes(), sendRate.bytes() / 1000) : sendBurst.bytes();
+        return sendBurst.isZero() ? burstAt(sendRate.bytes()) : sendBurst.bytes();
+    }
+
+    /**
+     * The repair budget in bytes per second, the default worked out: {@code 32m} unpaced, half the
+     * send rate paced.
+     */
+    public long repairRateBytes() {
+        if (!repairRate.isZero()) {
+            return repairRate.bytes();
+        }
+        return sendRate.isZero() ? DEFAULT_UNPACED_REPAIR_RATE.bytes() : sendRate.bytes() / 2;
+    }
+
+    /**
+     * What each byte of new data adds to the repair budget, in percent: {@value #UNPACED_REPAIR_PERCENT_OF_DATA}
+     * when not paced, so the budget follows the stream's own rate; 0 when paced, where the send rate
+     * bounds everything.
+     */
+    public int repairPercentOfData() {
+        return sendRate.isZero() ? UNPACED_REPAIR_PERCENT_OF_DATA : 0;
+    }
+
+    /**
+     * The most repair bytes that may go out back to back after a quiet spell: max(64 datagrams,
+     * 1 ms at the repair rate), so the repairs of a burst of loss go at once.
+     */
+    public long repairBurstBytes() {
+        return burstAt(repairRateBytes());
+    }
+
+    private long burstAt(long bytesPerSecond) {
+        return Math.max(BURST_DATAGRAMS * datagramSize.bytes(), bytesPerSecond / MILLIS_PER_SECOND);
     }
 }

@@ -58,6 +58,20 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aMisspelledRepairRateIsNamedAndABadOneSaysHowToWriteASize() {
+        String yaml = VALID.replace("    port: 40456", "    port: 40456\n    repair-rat: 8m");
+        String bad = VALID.replace("    port: 40456", "    port: 40456\n    repair-rate: 8 MB");
+
+        Problem unknown = TestConfigs.onlyProblemOf(yaml);
+        Problem badValue = TestConfigs.onlyProblemOf(bad);
+
+        assertThat(unknown.message()).isEqualTo("unknown key 'repair-rat'");
+        assertThat(unknown.hint()).startsWith("did you mean 'repair-rate'?");
+        assertThat(badValue.path()).isEqualTo("transports[0].repair-rate");
+        assertThat(badValue.message()).isEqualTo("'8 MB' is not a size");
+    }
+
+    @Test
     void missingRequiredKeysAreAllNamedAtTheirEntry() {
         String yaml = VALID.replace("    group: 239.192.10.1\n    port: 40456\n", "");
 
@@ -97,10 +111,13 @@ class LoadErrorsTest {
     @Test
     void anEmptyValueForAnOptionalKeyMeansItsDefault() {
         NodeConfig config =
-            TestConfigs.parse(VALID.replace("    port: 40456", "    port: 40456\n    ttl:\n    send-rate:"));
+            TestConfigs.parse(VALID.replace("    port: 40456", "    port: 40456\n    ttl:\n    send-rate:\n"
+                + "    repair-rate:"));
 
         assertThat(config.transport("lan").ttl()).isEqualTo(TransportConfig.DEFAULT_TTL);
         assertThat(config.transport("lan").sendRate()).isEqualTo(TransportConfig.DEFAULT_SEND_RATE);
+        assertThat(config.transport("lan").repairRateBytes())
+            .isEqualTo(TransportConfig.DEFAULT_UNPACED_REPAIR_RATE.bytes());
     }
 
     @Test

@@ -76,6 +76,7 @@ class NodeConfigTest {
         assertThat(local.socketSendBuffer()).isEqualTo(ByteSize.parse("2m"));
         assertThat(local.socketReceiveBuffer()).isEqualTo(ByteSize.parse("2m"));
         assertThat(local.sendRate().isZero()).isTrue();
+        assertThat(local.repairRate().isZero()).isTrue();
         TopicConfig prices = config.topic("prices");
         assertThat(prices.history()).isEqualTo(ByteSize.parse("16m"));
         assertThat(prices.heartbeat()).isEqualTo(Duration.ofMillis(100));
@@ -103,6 +104,37 @@ class NodeConfigTest {
         assertThat(LOCAL.sendBurstBytes()).isEqualTo(64 * 1408);
         assertThat(LOCAL.withSendRate(ByteSize.parse("1g")).sendBurstBytes()).isEqualTo((1L << 30) / 1000);
         assertThat(LOCAL.withSendBurst(ByteSize.parse("256k")).sendBurstBytes()).isEqualTo(256 * 1024);
+    }
+
+    @Test
+    void theRepairRateIs32mUnpacedAndHalfTheSendRatePacedUnlessSet() {
+        assertThat(LOCAL.repairRateBytes()).isEqualTo(32L << 20);
+        assertThat(LOCAL.withSendRate(ByteSize.parse("100m")).repairRateBytes()).isEqualTo(50L << 20);
+        assertThat(LOCAL.withRepairRate(ByteSize.parse("4m")).repairRateBytes()).isEqualTo(4L << 20);
+        assertThat(LOCAL.withSendRate(ByteSize.parse("100m")).withRepairRate(ByteSize.parse("10m")).repairRateBytes())
+            .isEqualTo(10L << 20);
+        assertThat(LOCAL.repairBurstBytes()).as("1 ms of 32m is less than 64 datagrams").isEqualTo(64 * 1408);
+        assertThat(LOCAL.repairPercentOfData()).as("unpaced, new data adds to the budget").isEqualTo(50);
+        assertThat(LOCAL.withSendRate(ByteSize.parse("100m")).repairPercentOfData()).isZero();
+        assertThat(LOCAL.withRepairRate(ByteSize.parse("1g")).repairBurstBytes()).isEqualTo((1L << 30) / 1000);
+    }
+
+    @Test
+    void aRepairRateNotBelowTheSendRateIsAProblem() {
+        NodeConfig config = new NodeConfig(null,
+            List.of(LOCAL.withSendRate(ByteSize.parse("10m")).withRepairRate(ByteSize.parse("10m"))), List.of(PRICES));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("transports[0].repair-rate");
+            assertThat(problem.message()).isEqualTo("repair-rate 10m is not below send-rate 10m");
+            assertThat(problem.hint()).contains("hold back new data");
+        });
+        new NodeConfig(null, List.of(LOCAL.withSendRate(ByteSize.parse("10m")).withRepairRate(ByteSize.parse("9m"))),
+            List.of(PRICES)).conclude(FAKE_CONTEXT);
+        new NodeConfig(null, List.of(LOCAL.withRepairRate(ByteSize.parse("1g"))), List.of(PRICES))
+            .conclude(FAKE_CONTEXT);
     }
 
     @Test
@@ -192,7 +224,7 @@ class NodeConfigTest {
     @Test
     void emptyEntriesAndMissingValuesOfACodeBuiltConfigAreNamed() {
         NodeConfig config = new NodeConfig(null,
-            Arrays.asList(new TransportConfig(null, null, null, 1, 0, null, null, null, null, null), null),
+            Arrays.asList(new TransportConfig(null, null, null, 1, 0, null, null, null, null, null, null), null),
             Arrays.asList(new TopicConfig(null, 1, null, null), null));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));

@@ -230,12 +230,14 @@ class TransportChecksTest {
                 datagram-size: 1k
                 socket-send-buffer: 4m
                 socket-receive-buffer: 8m
-                send-rate: 100m""")).transport("lan");
+                send-rate: 100m
+                repair-rate: 24m""")).transport("lan");
 
         assertThat(lan.ttl()).isEqualTo(1);
         assertThat(lan.datagramSize()).isEqualTo(ByteSize.parse("1024"));
         assertThat(lan.socketSendBuffer().bytes()).isEqualTo(4L << 20);
         assertThat(lan.socketReceiveBuffer().bytes()).isEqualTo(8L << 20);
         assertThat(lan.sendRate().bytes()).isEqualTo(100L << 20);
+        assertThat(lan.repairRate().bytes()).isEqualTo(24L << 20);
     }
 }

@@ -70,6 +70,9 @@ public final class SettingsResolver {
             topic.history().bytes(),
             transport.sendRate().bytes(),
             transport.sendBurstBytes(),
+            transport.repairRateBytes(),
+            transport.repairBurstBytes(),
+            transport.repairPercentOfData(),
             new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());

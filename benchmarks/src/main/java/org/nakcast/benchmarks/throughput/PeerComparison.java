@@ -6,7 +6,7 @@ import java.util.Locale;
 import org.nakcast.benchmarks.child.Figures;
 
 /**
- * nakcast against its peers, per kernel loss level: for each nakcast run without injected loss,
+ * nakcast against its peers, per kernel loss level: for each nakcast run without injected loss or stranger,
  * its delivered rate, each peer's at the same loss level, and the ratio nakcast/peer, with the
  * messages each one left unaccounted (offered, neither delivered nor reported lost). A peer run
  * that failed, or is missing, shows {@code -}.
@@ -55,7 +55,8 @@ final class PeerComparison {
         final List<Row> rows = new ArrayList<>();
         for (RunResult result : results) {
             final RunSettings settings = result.settings();
-            if (settings.system() != Contender.NAKCAST || settings.injectedLoss() != 0) {
+            if (settings.system() != Contender.NAKCAST || settings.injectedLoss() != 0
+                || !settings.strangerNaks().isZero()) {
                 continue;
             }
             final List<RunResult> peers = new ArrayList<>();

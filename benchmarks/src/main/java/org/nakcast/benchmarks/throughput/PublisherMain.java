@@ -43,6 +43,7 @@ public final class PublisherMain {
             .put("backPressure", counters.get(SystemCounter.BACK_PRESSURE).get())
             .put("retransmitsSent", counters.get(SystemCounter.RETRANSMITS_SENT).get())
             .put("retransmitsHeldOff", counters.get(SystemCounter.RETRANSMITS_HELD_OFF).get())
+            .put("repairsHeldBack", counters.get(SystemCounter.REPAIRS_HELD_BACK).get())
             .put("naksReceived", counters.get(SystemCounter.NAKS_RECEIVED).get())
             .put("unrecoverableSent", counters.get(SystemCounter.UNRECOVERABLE_SENT).get())
             .put("datagramsSent", counters.get(SystemCounter.DATAGRAMS_SENT).get())

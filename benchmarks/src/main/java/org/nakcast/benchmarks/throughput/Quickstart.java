@@ -3,6 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -93,7 +94,7 @@ public final class Quickstart implements Callable<Integer> {
                         + "; '" + codec + "' is none of them");
                 }
                 runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES, 0, 0, rate,
-                    FlowControlMode.MIN, 42, codec));
+                    FlowControlMode.MIN, 42, codec, Duration.ZERO));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

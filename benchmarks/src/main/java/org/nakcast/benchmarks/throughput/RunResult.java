@@ -12,19 +12,21 @@ import org.nakcast.benchmarks.child.Figures;
  * @param kernelDrops datagrams the kernel dropped for a full socket receive buffer during the run
  *     ({@link KernelUdpDrops}), or {@link KernelUdpDrops#UNKNOWN}
  * @param lossDropped datagrams the kernel loss rule dropped during the run ({@link KernelLoss})
+ * @param strangerNaksSent forged NAKs the run's stranger sent ({@link StrangerNaks}); 0 without one
  * @param loadBefore the host's one-minute load average when the run started ({@link HostLoad})
  * @param failure why the run failed, or null
  */
 record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, long lossDropped,
-    double loadBefore, String failure) {
+    long strangerNaksSent, double loadBefore, String failure) {
 
     static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops,
-        long lossDropped, double loadBefore) {
-        return new RunResult(settings, publisher, subscriber, kernelDrops, lossDropped, loadBefore, null);
+        long lossDropped, long strangerNaksSent, double loadBefore) {
+        return new RunResult(settings, publisher, subscriber, kernelDrops, lossDropped, strangerNaksSent, loadBefore,
+            null);
     }
 
     static RunResult failed(RunSettings settings, double loadBefore, String failure) {
-        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, 0, loadBefore,
+        return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, 0, 0, loadBefore,
             failure == null ? "unknown failure" : failure);
     }
 
@@ -70,6 +72,9 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
             .append(", \"unaccounted\": ").append(unaccounted())
             .append(", \"kernelDrops\": ").append(kernelDrops)
             .append(", \"lossDropped\": ").append(lossDropped)
+            .append(", \"strangerNaks\": ").append(settings.strangerNaks().isZero() ? "null"
+                : "\"" + settings.strangerText() + "\"")
+            .append(", \"strangerNaksSent\": ").append(strangerNaksSent)
             .append(", \"publisher\": ");
         appendObject(json, publisher.asMap());
         json.append(", \"subscriber\": ");

@@ -1,11 +1,13 @@
 package org.nakcast.benchmarks.throughput;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
@@ -15,7 +17,8 @@ import org.nakcast.config.TransportConfig;
  * What one throughput run is: which system carries the messages, how long it measures, what the
  * messages are (raw bytes of a size, or the sample price update of a codec), the loss the kernel
  * applies to every datagram, the loss injected in process at a nakcast subscriber, and nakcast's
- * send-rate cap. The orchestrator hands it to both child JVMs as {@code key=value} arguments.
+ * send-rate cap, and how often a stranger NAKs the whole history ({@link StrangerNaks}). The
+ * orchestrator hands it to both child JVMs as {@code key=value} arguments.
  *
  * @param system the system the run measures: nakcast or a peer
  * @param seconds measured seconds, after the warm-up
@@ -32,9 +35,12 @@ import org.nakcast.config.TransportConfig;
  * @param seed seeds the injected loss pattern
  * @param codec {@value Payload#RAW} or the codec that encodes and decodes the messages ({@link Payload});
  *     {@value Payload#RAW} for a peer
+ * @param strangerNaks how often a stranger multicasts a forged NAK for the whole history of the
+ *     nakcast stream ({@link StrangerNaks}); zero for none, and for a peer
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength, double loss,
-    double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed, String codec) {
+    double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed, String codec,
+    Duration strangerNaks) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -59,7 +65,11 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             throw new IllegalArgumentException("--injected-loss must be within 0..1, was " + injectedLoss);
         }
         Payload.of(codec, messageLength);
-        if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec))) {
+        if (strangerNaks.isNegative()) {
+            throw new IllegalArgumentException("--stranger-naks must not be negative, was " + strangerNaks);
+        }
+        if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec)
+            || !strangerNaks.isZero())) {
             throw new IllegalArgumentException(system.label() + " runs carry raw bytes with kernel loss only");
         }
     }
@@ -91,13 +101,18 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
         return sendRate.isZero() ? "unpaced" : sendRate + "/s";
     }
 
+    /** How often the stranger NAKs, as a table shows it: {@code 1ms}, or {@code -} for none. */
+    String strangerText() {
+        return strangerNaks.isZero() ? "-" : Durations.format(strangerNaks);
+    }
+
     /**
      * The same run for a peer: raw bytes of the same length, the same duration and kernel loss, no
-     * injected loss, no send-rate cap (each peer paces itself).
+     * injected loss, no send-rate cap (each peer paces itself), no stranger.
      */
     RunSettings forPeer(Contender peer) {
         return new RunSettings(peer, seconds, warmupSeconds, messageLength, loss, 0, new ByteSize(0), flowControl,
-            seed, Payload.RAW);
+            seed, Payload.RAW, Duration.ZERO);
     }
 
     /**
@@ -123,6 +138,12 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             : topic.withFlowControl(FlowControlMode.MAX);
     }
 
+    /** The same run without a stranger. */
+    RunSettings withoutStranger() {
+        return new RunSettings(system, seconds, warmupSeconds, messageLength, loss, injectedLoss, sendRate, flowControl,
+            seed, codec, Duration.ZERO);
+    }
+
     /** This run as arguments for a child JVM. */
     List<String> toArgs() {
         return List.of(
@@ -135,7 +156,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "rate=" + sendRate.bytes(),
             "flowControl=" + flowControl,
             "seed=" + seed,
-            "codec=" + codec);
+            "codec=" + codec,
+            "strangerNaks=" + strangerNaks.toNanos());
     }
 
     /**
@@ -162,7 +184,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             new ByteSize(Long.parseLong(required(values, "rate"))),
             FlowControlMode.valueOf(required(values, "flowControl")),
             Long.parseLong(required(values, "seed")),
-            required(values, "codec"));
+            required(values, "codec"),
+            Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))));
     }
 
     private static String required(Map<String, String> values, String key) {

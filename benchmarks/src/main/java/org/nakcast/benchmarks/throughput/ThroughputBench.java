@@ -3,6 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
 
 import picocli.CommandLine;
@@ -26,6 +28,9 @@ import picocli.CommandLine.Option;
  * warm-up and measured seconds, checks that every message arrives once and in order or is reported
  * lost, and prints one table row. With {@code --peers}, Aeron and fast-cast run the same messages
  * at each loss level, and a second table gives the ratio nakcast/peer ({@link PeerComparison}).
+ * With {@code --stranger-naks}, a stranger NAKs the stream's whole history every interval
+ * ({@link StrangerNaks}), and a table gives each flooded run against its clean twin
+ * ({@link StrangerComparison}).
  * With a codec, the codec's own encode and decode rates are measured first
  * ({@link CodecSpeedMain}). The last line on standard output is a JSON object with every figure.
  *
@@ -107,6 +112,14 @@ public final class ThroughputBench implements Callable<Integer> {
             + " default multicast flow control does (default: ${DEFAULT-VALUE})")
     private String flowControl;
 
+    @Option(names = "--stranger-naks", defaultValue = "0", split = ",", paramLabel = "INTERVAL",
+        converter = IntervalConverter.class,
+        description = "nakcast only: a stranger in the namespace learns the stream's session from the data port and"
+            + " multicasts a forged NAK for its whole history (sequences 0 to 2^62) to the control port every INTERVAL"
+            + " (ns, us, ms or s, e.g. 1ms), from the publisher's start to the end of the run; 0 for none. A list runs"
+            + " each in turn, e.g. 0,1ms, and compares each flooded run with its clean one (default: ${DEFAULT-VALUE})")
+    private List<Duration> strangerNaks;
+
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
         description = "seeds the injected loss pattern (default: ${DEFAULT-VALUE})")
     private long seed;
@@ -159,10 +172,10 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%, %d s warm-up"
-                    + " + %d s measured, %s, host load %.2f%n", i + 1, runs.size(), run.system().label(),
-                run.rateText(), run.loss() * 100, run.injectedLoss() * 100, run.warmupSeconds(), run.seconds(),
-                run.messagesText(), HostLoad.oneMinute());
+            log.printf(Locale.ROOT, "run %d/%d: %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%, stranger NAKs"
+                    + " %s, %d s warm-up + %d s measured, %s, host load %.2f%n", i + 1, runs.size(),
+                run.system().label(), run.rateText(), run.loss() * 100, run.injectedLoss() * 100, run.strangerText(),
+                run.warmupSeconds(), run.seconds(), run.messagesText(), HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
             out.print(ThroughputTable.row(result));
@@ -170,17 +183,19 @@ public final class ThroughputBench implements Callable<Integer> {
         }
         final List<PeerComparison.Row> comparison = PeerComparison.rows(results);
         out.print(PeerComparison.table(comparison));
+        final List<StrangerComparison.Row> strangerComparison = StrangerComparison.rows(results);
+        out.print(StrangerComparison.table(strangerComparison));
         if (codecSpeed != null) {
             out.print(codecNote(runs.get(0).codec(), codecSpeed, results));
         }
-        out.println(ThroughputTable.json(runs.get(0), codecSpeed, results, comparison));
+        out.println(ThroughputTable.json(runs.get(0), codecSpeed, results, comparison, strangerComparison));
         out.flush();
         return exitStatus(results);
     }
 
     /**
-     * Every run, in order: per kernel loss level, nakcast at each rate and injected loss, then each
-     * peer with {@code --peers}.
+     * Every run, in order: per kernel loss level, nakcast at each rate, injected loss and stranger
+     * interval, then each peer with {@code --peers}.
      *
      * @throws IllegalArgumentException for a bad value or combination
      */
@@ -194,10 +209,12 @@ public final class ThroughputBench implements Callable<Integer> {
             RunSettings first = null;
             for (ByteSize rate : rates) {
                 for (double injected : injectedLosses) {
-                    final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size, loss, injected,
-                        rate, mode, seed, codec);
-                    runs.add(run);
-                    first = first == null ? run : first;
+                    for (Duration stranger : strangerNaks) {
+                        final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size, loss,
+                            injected, rate, mode, seed, codec, stranger);
+                        runs.add(run);
+                        first = first == null ? run : first;
+                    }
                 }
             }
             if (peers && first != null) {
@@ -256,6 +273,21 @@ public final class ThroughputBench implements Callable<Integer> {
         public ByteSize convert(String value) {
             try {
                 return ByteSize.parse(value);
+            } catch (IllegalArgumentException ex) {
+                throw new CommandLine.TypeConversionException(ex.getMessage());
+            }
+        }
+    }
+
+    /** Reads an interval as configuration writes durations ({@code 1ms}, {@code 100us}), or {@code 0} for none. */
+    static final class IntervalConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            if ("0".equals(value.trim())) {
+                return Duration.ZERO;
+            }
+            try {
+                return Durations.parse(value);
             } catch (IllegalArgumentException ex) {
                 throw new CommandLine.TypeConversionException(ex.getMessage());
             }

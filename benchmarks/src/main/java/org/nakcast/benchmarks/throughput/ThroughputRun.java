@@ -9,9 +9,10 @@ import org.nakcast.benchmarks.child.Figures;
 /**
  * One throughput run of one system (nakcast or a peer, {@link Contender}): adds the run's kernel
  * loss rule ({@link KernelLoss}), starts the subscriber JVM, waits until it listens, starts the
- * publisher JVM, tells the subscriber how many messages were offered, collects both reports, waits
- * for both JVMs to exit (so the next run finds the ports free) and deletes the rule. Both children
- * inherit this process's network namespace, whose kernel UDP drop count is read before and after.
+ * run's stranger ({@link StrangerNaks}, if it has one) and the publisher JVM, tells the subscriber
+ * how many messages were offered, collects both reports, stops the stranger, waits for both JVMs
+ * to exit (so the next run finds the ports free) and deletes the rule. Both children inherit this
+ * process's network namespace, whose kernel UDP drop count is read before and after.
  */
 final class ThroughputRun {
     private static final long START_TIMEOUT_SECONDS = 60;
@@ -35,13 +36,15 @@ final class ThroughputRun {
             ChildJvm subscriber = ChildJvm.start(system.label() + " subscriber", system.subscriberMain(),
                 settings.toArgs(), log)) {
             subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);
-            try (ChildJvm publisher = ChildJvm.start(system.label() + " publisher", system.publisherMain(),
-                settings.toArgs(), log)) {
+            try (StrangerNaks stranger = StrangerNaks.start(settings, log);
+                ChildJvm publisher = ChildJvm.start(system.label() + " publisher", system.publisherMain(),
+                    settings.toArgs(), log)) {
                 final long offered = Long.parseLong(
                     publisher.await(ChildProtocol.OFFERED, START_TIMEOUT_SECONDS + settings.totalSeconds()));
                 subscriber.tell(ChildProtocol.EXPECT, offered);
                 final Figures subscriberFigures = Figures.parse(subscriber.await(ChildProtocol.RESULT,
                     CheckedSubscriber.MAX_DRAIN_SECONDS + REPORT_TIMEOUT_SECONDS));
+                final long strangerNaksSent = stranger.naksSent();
                 publisher.tell(ChildProtocol.STOP);
                 final Figures publisherFigures = Figures.parse(
                     publisher.await(ChildProtocol.RESULT, REPORT_TIMEOUT_SECONDS));
@@ -52,7 +55,7 @@ final class ThroughputRun {
                     kernelDropsBefore == KernelUdpDrops.UNKNOWN || kernelDropsAfter == KernelUdpDrops.UNKNOWN
                         ? KernelUdpDrops.UNKNOWN
                         : kernelDropsAfter - kernelDropsBefore,
-                    kernelLoss.dropped(), loadBefore);
+                    kernelLoss.dropped(), strangerNaksSent, loadBefore);
             }
         } catch (ChildJvm.ChildFailedException | IOException | IllegalArgumentException | IllegalStateException ex) {
             return RunResult.failed(settings, loadBefore, ex.getMessage());

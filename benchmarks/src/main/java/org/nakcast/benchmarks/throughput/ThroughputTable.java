@@ -14,14 +14,15 @@ import org.nakcast.benchmarks.child.Figures;
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %3s %6s %6s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
+        "%-9s %-10s %3s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
 
     private ThroughputTable() {
     }
 
     /** The column titles. */
     static String header() {
-        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "loss", "inj", "recv M/s", "offer M/s",
+        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "loss", "inj", "stranger", "recv M/s",
+            "offer M/s",
             "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
             "back-press", "unrecov", "kern drops", "rule drops", "pub cpu", "sub cpu");
     }
@@ -33,8 +34,8 @@ final class ThroughputTable {
         final String loss = percent(settings.loss());
         final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-9s %-10s %3s %6s %6s FAILED: %s%n", system, settings.rateText(),
-                flowControl(settings), loss, injected, result.failure());
+            return String.format(Locale.ROOT, "%-9s %-10s %3s %6s %6s %8s FAILED: %s%n", system, settings.rateText(),
+                flowControl(settings), loss, injected, settings.strangerText(), result.failure());
         }
         final Figures publisher = result.publisher();
         final Figures subscriber = result.subscriber();
@@ -44,6 +45,7 @@ final class ThroughputTable {
             flowControl(settings),
             loss,
             injected,
+            settings.strangerText(),
             millions(subscriber.doubleValue("deliveredPerSecond")),
             millions(publisher.doubleValue("offeredPerSecond")),
             subscriber.longValue("delivered"),
@@ -93,9 +95,10 @@ final class ThroughputTable {
      * @param codecSpeed the codec's own rates ({@code encodePerSecond}, {@code decodePerSecond},
      *     {@code min}), or null when the runs carry raw bytes or they were not measured
      * @param comparison nakcast against each peer, or empty without peers
+     * @param strangerComparison each run with a stranger against the same run without, or empty
      */
     static String json(RunSettings base, Figures codecSpeed, List<RunResult> results,
-        List<PeerComparison.Row> comparison) {
+        List<PeerComparison.Row> comparison, List<StrangerComparison.Row> strangerComparison) {
         final StringBuilder json = new StringBuilder("{\"system\": \"nakcast\"")
             .append(", \"codec\": \"").append(base.codec()).append('"')
             .append(", \"seconds\": ").append(base.seconds())
@@ -119,6 +122,13 @@ final class ThroughputTable {
             json.append(", \"comparison\": [");
             for (int i = 0; i < comparison.size(); i++) {
                 json.append(i == 0 ? "" : ", ").append(comparison.get(i).toJson());
+            }
+            json.append(']');
+        }
+        if (!strangerComparison.isEmpty()) {
+            json.append(", \"strangerComparison\": [");
+            for (int i = 0; i < strangerComparison.size(); i++) {
+                json.append(i == 0 ? "" : ", ").append(strangerComparison.get(i).toJson());
             }
             json.append(']');
         }

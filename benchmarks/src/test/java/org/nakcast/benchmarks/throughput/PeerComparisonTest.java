@@ -2,6 +2,7 @@ package org.nakcast.benchmarks.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -11,9 +12,9 @@ import org.nakcast.config.FlowControlMode;
 
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW);
+        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0.01, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW);
+        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -46,7 +47,7 @@ class PeerComparisonTest {
     @Test
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0.01, ByteSize.parse("128m"),
-            FlowControlMode.MAX, 42, Payload.RAW);
+            FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();
@@ -61,6 +62,6 @@ class PeerComparisonTest {
     private static RunResult run(RunSettings settings, double perSecond, long missing) {
         final long delivered = 10_000_000;
         return RunResult.of(settings, new Figures().put("offered", delivered + missing),
-            new Figures().put("deliveredPerSecond", perSecond).put("delivered", delivered), 0, 0, 1.0);
+            new Figures().put("deliveredPerSecond", perSecond).put("delivered", delivered), 0, 0, 0, 1.0);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 
 
 import org.junit.jupiter.api.Test;
@@ -62,7 +63,7 @@ class QuickstartOptionsTest {
     @Test
     void theCodecTravelsToTheChildJvms() {
         final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, 0.01, 0.02, ByteSize.parse("64m"),
-            FlowControlMode.MIN, 7, "jdk-externalizable");
+            FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO);
 
         assertThat(RunSettings.fromArgs(settings.toArgs().toArray(String[]::new))).isEqualTo(settings);
         assertThatThrownBy(() -> RunSettings.fromArgs(new String[] {"system=nakcast", "seconds=1", "warmup=0",
@@ -73,9 +74,9 @@ class QuickstartOptionsTest {
     @Test
     void aCodecRunPutsTheCodecOnThePricesTopicHeldToItsSlowestReceiver() {
         final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
-            FlowControlMode.MAX, 1, Payload.RAW).nodeConfig().topic(RunSettings.TOPIC);
+            FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO).nodeConfig().topic(RunSettings.TOPIC);
         final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
-            FlowControlMode.MIN, 1, "kryo").nodeConfig().topic(RunSettings.TOPIC);
+            FlowControlMode.MIN, 1, "kryo", Duration.ZERO).nodeConfig().topic(RunSettings.TOPIC);
 
         assertThat(raw.codec()).isEqualTo("flyweight");
         assertThat(raw.flowControl()).isEqualTo(FlowControlMode.MAX);

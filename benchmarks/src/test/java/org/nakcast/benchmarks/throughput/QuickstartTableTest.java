@@ -2,6 +2,7 @@ package org.nakcast.benchmarks.throughput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ import org.nakcast.config.FlowControlMode;
 
 class QuickstartTableTest {
     private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES, 0, 0,
-        new ByteSize(0), FlowControlMode.MIN, 42, "kryo");
+        new ByteSize(0), FlowControlMode.MIN, 42, "kryo", Duration.ZERO);
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {
@@ -56,7 +57,7 @@ class QuickstartTableTest {
         final Figures lossy = subscriber(900_000, 3_990_000).put("lost", 10_000);
         final List<QuickstartRow> rows = List.of(
             row("flyweight", 6e7, 8e7, delivered(10_000_000, 40_000_000)),
-            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 0, 1.0)),
+            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 0, 0, 1.0)),
             new QuickstartRow("jdk", new Figures(), "codec-speed ended before RESULT",
                 RunResult.failed(SETTINGS, 1.0, "publisher exited with status 1")));
 
@@ -77,9 +78,9 @@ class QuickstartTableTest {
     @Test
     void aRowThatLostMessagesOrBrokeTheOrderIsNotAFailedOne() {
         final QuickstartRow lossy = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 0, 0, 1.0));
         final QuickstartRow outOfOrder = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 0, 0, 1.0));
         final QuickstartRow clean = row("fst", 1e6, 1e6, delivered(10, 100));
 
         assertThat(lossy.lostOrBroken()).isTrue();
@@ -94,7 +95,7 @@ class QuickstartTableTest {
     }
 
     private static RunResult delivered(long perSecond, long messages) {
-        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 0, 1.0);
+        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 0, 0, 1.0);
     }
 
     private static Figures publisher(long offered) {

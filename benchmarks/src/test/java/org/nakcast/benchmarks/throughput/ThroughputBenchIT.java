@@ -28,7 +28,8 @@ class ThroughputBenchIT {
             + " \"loss\": ([0-9.]+),"
             + " \"injectedLoss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+,"
             + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
-            + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+)");
+            + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+), \"strangerNaks\": [^,]+,"
+            + " \"strangerNaksSent\": (\\d+)");
 
     /** The last run's standard output. */
     private String output = "";
@@ -52,6 +53,17 @@ class ThroughputBenchIT {
             assertThat(run.lossDropped()).as("datagrams the iptables rule dropped").isPositive();
             deliveredEverything(run);
         });
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aStrangerLearnsTheSessionOffTheWireAndItsNaksCostTheSubscriberNothing() {
+        final List<Run> runs = runs("--seconds", "1", "--warmup", "1", "--rate", "32m", "--stranger-naks", "0,1ms");
+
+        assertThat(runs).hasSize(2).allSatisfy(ThroughputBenchIT::deliveredEverything);
+        assertThat(runs.get(0).strangerNaksSent()).isZero();
+        assertThat(runs.get(1).strangerNaksSent()).as("forged NAKs sent, one a millisecond").isGreaterThan(500);
+        assertThat(output).contains("a stranger NAKing the whole history", "\"strangerComparison\": [");
     }
 
     @Test
@@ -81,7 +93,7 @@ class ThroughputBenchIT {
         while (run.find()) {
             runs.add(new Run(run.group(1), run.group(2), run.group(3), Long.parseLong(run.group(4)),
                 Long.parseLong(run.group(5)), Long.parseLong(run.group(6)), Long.parseLong(run.group(7)),
-                Long.parseLong(run.group(8))));
+                Long.parseLong(run.group(8)), Long.parseLong(run.group(9))));
         }
         return runs;
     }
@@ -94,6 +106,6 @@ class ThroughputBenchIT {
     }
 
     private record Run(String system, String loss, String injectedLoss, long delivered, long lost,
-        long sequenceErrors, long unaccounted, long lossDropped) {
+        long sequenceErrors, long unaccounted, long lossDropped, long strangerNaksSent) {
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,8 @@ class ThroughputOptionsTest {
     void helpListsTheNewOptions() {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
-        assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables");
+        assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables",
+            "--stranger-naks");
     }
 
     @Test
@@ -72,6 +74,20 @@ class ThroughputOptionsTest {
     }
 
     @Test
+    void strangerNaksRunEachIntervalInTurnForNakcastOnly() {
+        final List<RunSettings> runs = plan("--peers", "--flow-control", "max", "--stranger-naks", "0,1ms,250us");
+
+        assertThat(runs).extracting(RunSettings::system, RunSettings::strangerNaks, RunSettings::strangerText)
+            .containsExactly(tuple(Contender.NAKCAST, Duration.ZERO, "-"),
+                tuple(Contender.NAKCAST, Duration.ofMillis(1), "1ms"),
+                tuple(Contender.NAKCAST, Duration.ofNanos(250_000), "250us"),
+                tuple(Contender.AERON, Duration.ZERO, "-"), tuple(Contender.FAST_CAST, Duration.ZERO, "-"));
+        assertThat(runs.get(1).withoutStranger()).isEqualTo(runs.get(0));
+        assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
+        assertThat(plan().get(0).strangerNaks()).as("none unless asked").isZero();
+    }
+
+    @Test
     void theRunTravelsToTheChildJvms() {
         final RunSettings aeron = plan("--peers", "--loss", "0.01").get(1);
 
@@ -92,6 +108,12 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--flow-control", "fast"}, stream(out), stream(log)))
             .isEqualTo(ThroughputBench.BAD_OPTION);
         assertThat(text(log)).contains("--flow-control must be min or max, was 'fast'");
+        assertThat(ThroughputBench.run(new String[] {"--stranger-naks", "1"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("duration '1' has no unit");
+        assertThat(ThroughputBench.run(new String[] {"--stranger-naks", "-1ms"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("'-1ms' is not a duration");
         assertThat(text(out)).isEmpty();
     }
 

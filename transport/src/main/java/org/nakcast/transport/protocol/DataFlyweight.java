@@ -43,9 +43,9 @@ public final class DataFlyweight extends HeaderFlyweight {
         return 64 - Long.numberOfLeadingZeros(Math.max(0, ageNs) / AGE_UNIT_NS);
     }
 
-    /** The least age, in nanoseconds, a session of {@code ageClass} has. */
+    /** The least age, in nanoseconds, a session of {@code ageClass} has (saturating: classes past 53 cannot occur). */
     public static long minAgeNs(int ageClass) {
-        return ageClass == 0 ? 0 : (1L << (ageClass - 1)) * AGE_UNIT_NS;
+        return ageClass == 0 ? 0 : ageClass >= 54 ? Long.MAX_VALUE : (1L << (ageClass - 1)) * AGE_UNIT_NS;
     }
 
     /** The age, in nanoseconds, a session of {@code ageClass} has not reached (saturating). */

@@ -9,9 +9,9 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.PublisherEventListener;
-import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -31,14 +31,28 @@ import org.nakcast.transport.status.SystemCounters;
  *                                                                      NAK -> RETRANSMIT / UNRECOVERABLE
  * </pre>
  *
- * <p>Repairs go first: each {@link #doWork} resends queued NAKed datagrams before it sends new
- * ones, and both draw on one rate limiter, so a publisher at its rate limit still repairs.
+ * <p>Repairs go first while the repair budget lasts: each {@link #doWork} resends queued NAKed
+ * datagrams before it sends new ones. Repairs (RETRANSMIT and UNRECOVERABLE) draw on a repair
+ * budget of their own and on the send rate that everything shares, so a publisher at its rate
+ * limit still repairs, NAKs (however many, whoever sends them) never take more than the repair
+ * budget from new data, and new data goes on whenever the budget is spent.
+ *
+ * <pre>
+ *   RETRANSMIT, UNRECOVERABLE -> repair budget -+
+ *                                               +-> send rate -> socket
+ *   DATA, HEARTBEAT ----------------------------+
+ * </pre>
+ *
+ * <p>A datagram is resent only while it is both sent and still in history, checked on its slot
+ * when it goes: the RETRANSMIT type is written over a sent datagram only, never over one that
+ * waits to be sent or is still open.
  *
  * <p>Heartbeats: the first datagram of a stream is one; a busy stream sends one every heartbeat
  * interval; and once the stream falls quiet (at its start, and after each burst of data) it sends
- * them at short, doubling intervals from {@link #QUICK_HEARTBEAT_NS} up to the heartbeat interval,
- * so that a receiver that lost the start or the tail learns of it within about a round trip
- * instead of a heartbeat interval, for a handful of small datagrams per quiet spell. Each carries
+ * them at short, doubling intervals from {@link #QUICK_HEARTBEAT_NS} up to the heartbeat interval
+ * (at most {@link #QUICK_HEARTBEATS_PER_INTERVAL} per interval), so that a receiver that lost the
+ * start or the tail learns of it within about a round trip instead of a heartbeat interval, for a
+ * handful of small datagrams per quiet spell. Each carries
  * the session's age, and each DATA datagram its age class, so receivers can tell whether they were
  * there when the session began.
  *
@@ -48,7 +62,8 @@ import org.nakcast.transport.status.SystemCounters;
  * after its datagram was sent, so the ring buffer backs up (and the application sees
  * back-pressure) rather than anything unsent being overwritten.
  *
- * <p>Not thread-safe: one sending thread owns it. Allocation-free after construction.
+ * <p>Not thread-safe: one sending thread owns it. Allocation-free after construction, but for
+ * the {@link org.nakcast.transport.ReceiverOutrun} event it raises at most once a second.
  */
 final class OutboundStream implements ControlledMessageHandler {
     private static final int DRAIN_LIMIT = 256;
@@ -56,6 +71,13 @@ final class OutboundStream implements ControlledMessageHandler {
     private static final int MAX_SEALED_AHEAD = 32;
     /** The first wait for a heartbeat once the stream falls quiet; each next one doubles. */
     static final long QUICK_HEARTBEAT_NS = 100_000;
+    /**
+     * The most quick heartbeats per heartbeat interval: a stream that falls quiet often (one datagram
+     * now and then) sends a few small datagrams more per interval, never one per datagram.
+     */
+    static final int QUICK_HEARTBEATS_PER_INTERVAL = 10;
+    /** The least time between two {@link org.nakcast.transport.ReceiverOutrun} events of a stream. */
+    static final long OUTRUN_REPORT_INTERVAL_NS = 1_000_000_000L;
 
     private final int sessionId;
     private final int topicId;
@@ -69,6 +91,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private final int maxFragmentLength;
     private final int sealedAheadLimit;
     private final SendRateLimiter rateLimiter;
+    private final RepairBudget repairBudget;
     private final DatagramSink sink;
     private final DataFlyweight dataHeader = new DataFlyweight();
     private final UnsafeBuffer controlBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
@@ -76,10 +99,11 @@ final class OutboundStream implements ControlledMessageHandler {
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final RetransmitQueue retransmits = new RetransmitQueue(RETRANSMIT_QUEUE_RANGES);
     private final FlowControl flowControl;
-    private final PublisherEventListener events;
+    private final OutrunReports outrunReports;
     private final AtomicCounter flowControlHolds;
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
+    private final AtomicCounter repairsHeldBack;
     private final AtomicCounter unrecoverableSent;
     private final AtomicCounter heartbeatsSent;
     private final AtomicCounter naksReceived;
@@ -94,8 +118,12 @@ final class OutboundStream implements ControlledMessageHandler {
     private long startNs;
     private long quietGapNs;
     private long nextQuietHeartbeatNs = Long.MAX_VALUE;
+    private int quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
+    private long quickHeartbeatsSinceNs;
     private long nowNs;
     private long sendLimit = Long.MAX_VALUE;
+    private long lastHeldBack = -1;
+    private long repairCursor;
     private StreamCounters streamCounters;
     private AtomicCounter position;
 
@@ -106,9 +134,11 @@ final class OutboundStream implements ControlledMessageHandler {
      * @param timing heartbeat, linger and retransmit hold-off
      * @param offers what the application offered
      * @param history where datagrams are built and kept
-     * @param rateLimiter the send budget, shared by data and retransmits
+     * @param rateLimiter the send rate, shared by everything the stream sends
+     * @param repairBudget what RETRANSMIT and UNRECOVERABLE may take of the send rate
      * @param flowControl how far ahead of its receivers the stream may send
-     * @param events told when a receiver asks for what history no longer holds
+     * @param events told when a receiver asks for what history no longer holds (at most once a
+     *     second per stream, see {@link OutrunReports})
      * @param sink where datagrams go
      * @param counters the node's counters
      */
@@ -120,6 +150,7 @@ final class OutboundStream implements ControlledMessageHandler {
         OfferBuffer offers,
         DatagramHistory history,
         SendRateLimiter rateLimiter,
+        RepairBudget repairBudget,
         FlowControl flowControl,
         PublisherEventListener events,
         DatagramSink sink,
@@ -136,12 +167,14 @@ final class OutboundStream implements ControlledMessageHandler {
         this.maxFragmentLength = maxFragmentLength(datagramLength);
         this.sealedAheadLimit = Math.max(1, Math.min(MAX_SEALED_AHEAD, history.capacity() / 4));
         this.rateLimiter = rateLimiter;
+        this.repairBudget = repairBudget;
         this.flowControl = flowControl;
-        this.events = events;
+        this.outrunReports = new OutrunReports(topicId, sessionId, OUTRUN_REPORT_INTERVAL_NS, events);
         this.flowControlHolds = counters.get(SystemCounter.FLOW_CONTROL_HOLDS);
         this.sink = sink;
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
         this.retransmitsHeldOff = counters.get(SystemCounter.RETRANSMITS_HELD_OFF);
+        this.repairsHeldBack = counters.get(SystemCounter.REPAIRS_HELD_BACK);
         this.unrecoverableSent = counters.get(SystemCounter.UNRECOVERABLE_SENT);
         this.heartbeatsSent = counters.get(SystemCounter.HEARTBEATS_SENT);
         this.naksReceived = counters.get(SystemCounter.NAKS_RECEIVED);
@@ -226,10 +259,15 @@ final class OutboundStream implements ControlledMessageHandler {
         if (sentUpTo != sentBefore) {
             fellQuiet();
         }
-        if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE
-            || nowNs >= nextQuietHeartbeatNs) {
+        if (nowNs - quickHeartbeatsSinceNs >= timing.heartbeatIntervalNs()) {
+            quickHeartbeatsSinceNs = nowNs;
+            quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
+        }
+        final boolean quickDue = nowNs >= nextQuietHeartbeatNs && quickHeartbeatsLeft > 0;
+        if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE || quickDue) {
             final int sent = sendHeartbeat();
             if (sent > 0 && nowNs >= nextQuietHeartbeatNs) {
+                quickHeartbeatsLeft--;
                 quietGapNs *= 2;
                 nextQuietHeartbeatNs = quietGapNs < timing.heartbeatIntervalNs() ? nowNs + quietGapNs : Long.MAX_VALUE;
             }
@@ -238,6 +276,7 @@ final class OutboundStream implements ControlledMessageHandler {
         if (position != null) {
             position.setOrdered(sentUpTo);
         }
+        outrunReports.poll(nowNs);
         return work;
     }
 
@@ -357,6 +396,7 @@ final class OutboundStream implements ControlledMessageHandler {
             if (!rateLimiter.tryAcquire(length, nowNs) || !sink.send(historyBuffer, slotOffset, length)) {
                 break;
             }
+            repairBudget.onDataSent(length);
             sentUpTo++;
             sent++;
         }
@@ -388,8 +428,10 @@ final class OutboundStream implements ControlledMessageHandler {
     }
 
     /**
-     * Answers a NAK for this stream: queues what history holds for resending (repairs go out
-     * before new data), and reports what it no longer holds with one UNRECOVERABLE per range.
+     * Answers a NAK for this stream: queues what it asks for that was sent and is still in history
+     * (so however large a range, it queues at most the history), and answers what history no
+     * longer holds with one UNRECOVERABLE covering everything below the oldest datagram held.
+     * Repairs go out before new data while the repair budget lasts.
      *
      * @return datagrams sent
      */
@@ -398,47 +440,73 @@ final class OutboundStream implements ControlledMessageHandler {
         naksReceived.increment();
         int work = 0;
         final long oldest = oldestRetained();
-        for (int i = 0, count = nak.rangeCount(); i < count; i++) {
-            final long from = nak.rangeFrom(i);
-            final long to = Math.min(nak.rangeTo(i), sentUpTo - 1);
-            if (from < oldest) {
-                work += sendUnrecoverable(from, oldest - 1, firstMessageIndexOf(oldest));
-                events.onReceiverOutrun(new ReceiverOutrun(topicId, sessionId, nak.receiverId(), from, oldest - 1,
-                    oldest, sentUpTo - 1));
-            }
-            if (Math.max(from, oldest) <= to) {
-                retransmits.add(Math.max(from, oldest), to);
+        final long newest = sentUpTo - 1;
+        final int count = nak.rangeCount();
+        final long firstAsked = nak.rangeFrom(0);
+        if (firstAsked < oldest) {
+            // ranges ascend: the first one tells what is gone for the whole NAK
+            work += sendUnrecoverable(firstAsked, oldest - 1, firstMessageIndexOf(oldest));
+            outrunReports.onOutrun(nak.receiverId(), firstAsked, oldest - 1, oldest, newest, nowNs);
+        }
+        for (int i = 0; i < count; i++) {
+            final long from = Math.max(nak.rangeFrom(i), oldest);
+            final long to = Math.min(nak.rangeTo(i), newest);
+            if (from <= to) {
+                retransmits.add(from, to);
             }
         }
         return work + sendRetransmits();
     }
 
     /**
-     * Resends queued ranges, oldest first, until the queue is empty or the rate limiter or the
-     * socket says stop. A datagram resent within the hold-off is skipped: another receiver's NAK
-     * for it is already answered.
+     * Resends queued datagrams until the queue is empty or the repair budget, the rate limiter or
+     * the socket says stop: in ascending order from where the last call stopped, going round (see
+     * {@link RetransmitQueue}), so NAKs asking again and again for the same datagrams cannot hold
+     * back the others. A datagram resent within the hold-off is skipped: another receiver's NAK for
+     * it is already answered.
      */
     private int sendRetransmits() {
         int sent = 0;
         retransmits.forgetBelow(oldestRetained());
         while (!retransmits.isEmpty()) {
-            final long sequence = retransmits.nextFrom();
-            if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
+            final long sequence = retransmits.nextFrom(repairCursor);
+            if (!isSentAndHeld(sequence)) {
+                retransmits.remove(sequence);
+            } else if (history.retransmittedWithin(sequence, nowNs, timing.retransmitHoldOffNs())) {
                 retransmitsHeldOff.increment();
+                retransmits.remove(sequence);
             } else if (retransmit(sequence)) {
                 sent++;
+                retransmits.remove(sequence);
             } else {
                 break;
             }
-            retransmits.doneUpTo(sequence);
+            repairCursor = sequence + 1;
         }
         return sent;
+    }
+
+    /**
+     * Whether the datagram {@code sequence} has been sent and its slot still holds it: the only
+     * datagrams a RETRANSMIT may repeat. The slot's own header must carry the sequence, so a slot
+     * reused by a later datagram (sealed and waiting, or open) is never resent or rewritten.
+     */
+    private boolean isSentAndHeld(long sequence) {
+        return sequence < sentUpTo && sequence >= oldestRetained()
+            && HeaderFlyweight.sequenceAt(historyBuffer, history.slotOffset(sequence)) == sequence;
     }
 
     private boolean retransmit(long sequence) {
         final int slotOffset = history.slotOffset(sequence);
         dataHeader.wrap(historyBuffer, slotOffset);
         final int length = dataHeader.datagramLength();
+        if (!repairBudget.hasRoomFor(length, nowNs)) {
+            if (sequence != lastHeldBack) {
+                lastHeldBack = sequence;
+                repairsHeldBack.increment();
+            }
+            return false;
+        }
         if (!rateLimiter.tryAcquire(length, nowNs)) {
             return false;
         }
@@ -446,28 +514,34 @@ final class OutboundStream implements ControlledMessageHandler {
         if (!sink.send(historyBuffer, slotOffset, length)) {
             return false;
         }
+        repairBudget.take(length);
         history.retransmittedAt(sequence, nowNs);
         retransmitsSent.increment();
         return true;
     }
 
     /**
-     * Sends one UNRECOVERABLE if the rate limiter allows: like every other send it draws on the
-     * budget, so a flood of NAKs for data long gone cannot push the publisher past its rate. An
-     * answer refused is not lost: the receiver asks again.
+     * Sends one UNRECOVERABLE if the repair budget and the rate limiter allow: a flood of NAKs
+     * for data long gone can push the publisher neither past its rate nor past its repair budget.
+     * An answer refused is not lost: the receiver asks again.
      */
     private int sendUnrecoverable(long from, long to, long firstMessageAfter) {
-        if (!rateLimiter.tryAcquire(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, nowNs)) {
+        final int length = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+        if (!repairBudget.hasRoomFor(length, nowNs)) {
+            repairsHeldBack.increment();
             return 0;
         }
-        unrecoverable.writeHeader(
-            FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, sessionId, topicId, 0);
-        unrecoverable.lostRange(from, to, firstMessageAfter);
-        if (sink.send(controlBuffer, 0, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH)) {
-            unrecoverableSent.increment();
-            return 1;
+        if (!rateLimiter.tryAcquire(length, nowNs)) {
+            return 0;
         }
-        return 0;
+        unrecoverable.writeHeader(FrameType.UNRECOVERABLE, length, sessionId, topicId, 0);
+        unrecoverable.lostRange(from, to, firstMessageAfter);
+        if (!sink.send(controlBuffer, 0, length)) {
+            return 0;
+        }
+        repairBudget.take(length);
+        unrecoverableSent.increment();
+        return 1;
     }
 
     /**

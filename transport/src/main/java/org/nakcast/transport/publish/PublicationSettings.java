@@ -14,6 +14,9 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param historyBytes how much sent data is kept for retransmission
  * @param sendRateBytesPerSecond average send rate; 0 for unpaced
  * @param burstBytes the largest burst the rate allows after an idle spell
+ * @param repairRateBytesPerSecond what repairs (RETRANSMIT and UNRECOVERABLE) may send on average
+ * @param repairBurstBytes the largest burst of repairs after a quiet spell
+ * @param repairPercentOfData what each byte of new data sent adds to the repair budget, in percent
  * @param timing heartbeat, linger and retransmit hold-off
  * @param minFlowControl true for flow control {@code min}: held to the slowest live receiver
  * @param flowControlTimeoutNs with {@code min}, how long a silent receiver holds the stream back
@@ -28,6 +31,9 @@ public record PublicationSettings(
     long historyBytes,
     long sendRateBytesPerSecond,
     long burstBytes,
+    long repairRateBytesPerSecond,
+    long repairBurstBytes,
+    int repairPercentOfData,
     StreamTiming timing,
     boolean minFlowControl,
     long flowControlTimeoutNs) {

@@ -70,8 +70,11 @@ public final class PublisherStreams {
             : new SendRateLimiter(settings.sendRateBytesPerSecond(), settings.burstBytes());
         final FlowControl flowControl = flowControl(settings, history);
         offers.connected(flowControl.hasReceivers());
+        final RepairBudget repairs = new RepairBudget(
+            settings.repairRateBytesPerSecond(), settings.repairBurstBytes(), settings.repairPercentOfData());
         final OutboundStream stream = new OutboundStream(settings.sessionId(), settings.topicId(),
-            settings.publisherId(), settings.timing(), offers, history, limiter, flowControl, events, sink, counters);
+            settings.publisherId(), settings.timing(), offers, history, limiter, repairs, flowControl, events, sink,
+            counters);
         stream.reportPosition(counters.streams(), settings.topicName());
         return stream;
     }

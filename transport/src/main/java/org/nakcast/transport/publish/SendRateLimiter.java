@@ -2,8 +2,10 @@ package org.nakcast.transport.publish;
 
 /**
  * A token bucket on bytes: at most {@code bytesPerSecond} on average, with bursts up to
- * {@code burstBytes}. New data and retransmits draw from the same bucket, so repairs can never
- * push a publisher past its configured rate. A rate of 0 means unpaced.
+ * {@code burstBytes}; time is passed in. A publisher stream has two: its send rate, which
+ * everything it sends draws on (so repairs can never push it past its configured rate; a rate of
+ * 0 means unpaced), and the bucket of its {@link RepairBudget}, which only RETRANSMIT and
+ * UNRECOVERABLE draw on as well (so NAKs can never take more than that from new data).
  */
 final class SendRateLimiter {
     private static final double NANOS_PER_SECOND = 1e9;
@@ -35,15 +37,35 @@ final class SendRateLimiter {
      * @return true if the send may go now
      */
     boolean tryAcquire(int bytes, long nowNs) {
+        if (!hasRoomFor(bytes, nowNs)) {
+            return false;
+        }
+        take(bytes);
+        return true;
+    }
+
+    /**
+     * Whether {@code bytes} are in the bucket now, taking nothing: for a send that must also pass
+     * another limiter before it may go.
+     */
+    boolean hasRoomFor(int bytes, long nowNs) {
         if (bytesPerSecond == 0) {
             return true;
         }
         refill(nowNs);
-        if (tokens < bytes) {
-            return false;
+        return tokens >= bytes;
+    }
+
+    /** Takes {@code bytes} that {@link #hasRoomFor} found in the bucket (and nothing took since). */
+    void take(int bytes) {
+        if (bytesPerSecond != 0) {
+            tokens -= bytes;
         }
-        tokens -= bytes;
-        return true;
+    }
+
+    /** Adds {@code bytes} to the bucket besides what time earns, up to the burst. */
+    void earn(long bytes) {
+        tokens = Math.min(burstBytes, tokens + bytes);
     }
 
     private void refill(long nowNs) {

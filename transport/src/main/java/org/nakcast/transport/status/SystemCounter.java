@@ -91,7 +91,12 @@ public enum SystemCounter {
      * Messages a queued subscription missed because its poller took nothing from its full queue for
      * the topic's {@code delivery-queue-timeout}; each run is reported to it as a loss event.
      */
-    SUBSCRIPTION_OVERRUN_MESSAGES(41, "messages missed by overrun subscriptions");
+    SUBSCRIPTION_OVERRUN_MESSAGES(41, "messages missed by overrun subscriptions"),
+    /**
+     * Repairs a publisher held back because its repair budget ({@code repair-rate}) was spent:
+     * each datagram that had to wait counts once, each UNRECOVERABLE answer not sent once.
+     */
+    REPAIRS_HELD_BACK(43, "repairs held back by the repair budget");
 
     private final int typeId;
     private final String label;

@@ -13,6 +13,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
@@ -29,28 +31,36 @@ import org.nakcast.transport.status.SystemCounters;
  * share of the data and delays everything by a fixed latency, driven by a stepped clock: every
  * message must arrive exactly once and in order, with no loss event. The application offers far
  * more than history holds, so a paced publisher must not let packing ahead evict what it sent.
+ * The publisher has the repair budget a node gives it ({@code repair-rate} left at its default):
+ * up to 20% loss at what a 1 GbE link carries, and 1% far beyond it, are repaired in full.
  */
 class InMemoryRepairTest {
     private static final long STEP_NS = 1_000;
     private static final long LATENCY_NS = 20_000;
     private static final int DATAGRAM_LENGTH = 1408;
     private static final int HISTORY_SLOTS = 1024;
+    private static final int MESSAGE_LENGTH = 70;
 
     private final SystemCounters counters = new SystemCounters(new CountersManager(
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
 
-    @ParameterizedTest(name = "loss {0}, paced at {1} bytes/s (0: unpaced)")
-    @CsvSource({"0.01, 0", "0.05, 0", "0.20, 0", "0.01, 40000000", "0.20, 40000000"})
-    void everyMessageArrivesOnceInOrderDespiteLoss(double lossRate, long bytesPerSecond) {
+    @ParameterizedTest(name = "loss {0}, paced at {1} bytes/s (0: unpaced), {2} bytes/s offered")
+    @CsvSource({"0.01, 0, 1500000000", "0.05, 0, 100000000", "0.20, 0, 100000000", "0.01, 40000000, 1500000000",
+        "0.20, 40000000, 1500000000"})
+    void everyMessageArrivesOnceInOrderDespiteLoss(double lossRate, long bytesPerSecond, long offeredPerSecond) {
         final SplittableRandom random = new SplittableRandom(7);
         final DelayedPipe toReceiver = new DelayedPipe();
         final DelayedPipe toPublisher = new DelayedPipe();
         final OfferBuffer offers = new OfferBuffer(1 << 22, 1 << 16);
+        final TransportConfig transport = new TransportConfig("lan", "lo", "239.255.0.1", 40456)
+            .withDatagramSize(new ByteSize(DATAGRAM_LENGTH)).withSendRate(new ByteSize(bytesPerSecond));
         final SendRateLimiter rateLimiter = bytesPerSecond == 0
-            ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, 64 * 1024);
+            ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, transport.sendBurstBytes());
         final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
-            offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter, FlowControl.MAX,
+            offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
+            new RepairBudget(transport.repairRateBytes(), transport.repairBurstBytes(),
+                transport.repairPercentOfData()), FlowControl.MAX,
             new PublisherEventListener() { },
             (buffer, offset, length) -> toReceiver.send(buffer, offset, length, random.nextDouble() < lossRate),
             counters);
@@ -69,17 +79,19 @@ class InMemoryRepairTest {
         final NakFlyweight nak = new NakFlyweight();
         final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
         final HeaderFlyweight header = new HeaderFlyweight();
-        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(70));
+        final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_LENGTH));
         final int count = 100_000;
         long nowNs = 0;
         long offered = 0;
         for (int step = 0; step < 5_000_000 && received.size() < count; step++) {
             nowNs += STEP_NS;
-            for (int i = 0; i < 20 && offered < count; i++) {
+            final double offerable = offeredPerSecond * (nowNs / 1e9) / MESSAGE_LENGTH;
+            while (offered < count && offered < offerable) {
                 message.putLong(0, offered);
-                if (offers.offer(message, 0, 70)) {
-                    offered++;
+                if (!offers.offer(message, 0, MESSAGE_LENGTH)) {
+                    break;
                 }
+                offered++;
             }
             publisher.doWork(nowNs);
             for (UnsafeBuffer datagram = toReceiver.poll(nowNs); datagram != null;

@@ -2,12 +2,15 @@ package org.nakcast.transport.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverOutrun;
@@ -28,6 +31,14 @@ class OutboundStreamTest {
     private static final int DATAGRAM = 256;
     private static final long HEARTBEAT_NS = 100_000_000L;
     private static final long HOLD_OFF_NS = 100_000L;
+    private static final long SECOND_NS = 1_000_000_000L;
+    private static final long MILLISECOND_NS = 1_000_000L;
+    /** The step of a clock that stands for a sending thread that never stops. */
+    private static final long STEP_NS = 100_000L;
+    /** The repair budget of {@link #stream}: about 3,900 datagrams a second, 8 at once. */
+    private static final long REPAIR_RATE = 1_000_000;
+    private static final long REPAIR_BURST = 8 * DATAGRAM;
+    private static final long WHOLE_SEQUENCE_SPACE = 1L << 62;
 
     private final SystemCounters counters = new SystemCounters(new CountersManager(
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
@@ -42,10 +53,8 @@ class OutboundStreamTest {
     };
     private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
-    private final OutboundStream stream = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
-        new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(), FlowControl.MAX,
-        events,
-        sink, counters);
+    private final OutboundStream stream =
+        stream(SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
     private long nowNs = 1_000_000_000L;
 
     @Test
@@ -160,9 +169,7 @@ class OutboundStreamTest {
         final int sent = history.capacity() + 10;
         final SendRateLimiter limiter = new SendRateLimiter(UnrecoverableFlyweight.UNRECOVERABLE_LENGTH,
             HeartbeatFlyweight.HEARTBEAT_LENGTH + (long) sent * DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH);
-        final OutboundStream paced = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
-            new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, limiter, FlowControl.MAX, events, sink,
-            counters);
+        final OutboundStream paced = stream(limiter, new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
         fillDatagrams(paced, sent);
 
         paced.onNak(nak(3, 3), nowNs);
@@ -288,17 +295,300 @@ class OutboundStreamTest {
         assertThat(sink.ofType(FrameType.HEARTBEAT)).as("one at start, then one per interval").hasSize(1 + steps / 4);
     }
 
+    /**
+     * Repairs draw on a budget of their own: they go first while it lasts, new data goes on when it
+     * is spent, and a flood of NAKs takes no more than the budget.
+     */
+    @Nested
+    class BudgetedRepairs {
+        @Test
+        void oneNakForEverySequenceThereIsQueuesNoMoreThanTheHistory() {
+            fillDatagrams(history.capacity() + 10);
+            final long oldest = stream.oldestRetained();
+            sink.datagrams.clear();
+
+            stream.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            for (int step = 1; step <= 100; step++) {
+                stream.doWork(nowNs + step * 10 * MILLISECOND_NS);
+            }
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).as("each sequence held and sent, once, lowest first")
+                .containsExactlyElementsOf(range(oldest, stream.sentUpTo()));
+            assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
+        }
+
+        @Test
+        void repairsGoFirstWhileTheBudgetLastsThenNewDataThenTheRestAsItRefills() {
+            fillDatagrams(history.capacity());
+            sink.datagrams.clear();
+            offer(message(99, OutboundStream.maxFragmentLength(DATAGRAM)));
+
+            stream.onNak(nak(4, 15), nowNs);
+            stream.doWork(nowNs);
+
+            assertThat(sink.datagrams).extracting(datagram -> HeaderFlyweight.sequenceAt(datagram, 0))
+                .as("the burst of the budget (8 datagrams), then the new datagram")
+                .containsExactly(4L, 5L, 6L, 7L, 8L, 9L, 10L, 11L, 16L);
+            assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get()).isEqualTo(1);
+
+            stream.doWork(nowNs + nanosToEarn(3 * DATAGRAM));
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).endsWith(12L, 13L, 14L).doesNotContain(15L);
+            stream.doWork(nowNs + nanosToEarn(4 * DATAGRAM));
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).containsExactlyElementsOf(range(4, 16));
+        }
+
+        @Test
+        void unpacedNewDataGoesOnUnderAFloodOfNaksThatGetsNoMoreThanTheBudget() {
+            final int perStep = 4;
+            final int steps = 1_000;
+            for (int step = 0; step < steps; step++) {
+                for (int i = 0; i < perStep; i++) {
+                    assertThat(offer(message(step, OutboundStream.maxFragmentLength(DATAGRAM)))).isTrue();
+                }
+                stream.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                stream.doWork(nowNs);
+                nowNs += MILLISECOND_NS;
+            }
+            stream.doWork(nowNs);
+
+            assertThat(stream.sentUpTo()).as("everything offered is sent").isEqualTo((long) steps * perStep);
+
+            final long repairBytes = bytesOf(FrameType.RETRANSMIT) + bytesOf(FrameType.UNRECOVERABLE);
+            assertThat(repairBytes).as("a second at the repair rate, plus its burst")
+                .isLessThanOrEqualTo(REPAIR_RATE + REPAIR_BURST)
+                .isGreaterThan(REPAIR_RATE * 9 / 10);
+            assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get()).isPositive();
+        }
+
+        @Test
+        void unpacedTheBudgetGrowsWithNewDataAndAFloodTakesNoMoreThanItsShare() {
+            final OutboundStream unpaced = stream(SendRateLimiter.unpaced(), new RepairBudget(1, REPAIR_BURST, 50));
+            final int perStep = 4;
+            final int steps = 1_000;
+            for (int step = 0; step < steps; step++) {
+                for (int i = 0; i < perStep; i++) {
+                    offer(message(step, OutboundStream.maxFragmentLength(DATAGRAM)));
+                }
+                unpaced.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                unpaced.doWork(nowNs);
+                nowNs += MILLISECOND_NS;
+            }
+            unpaced.doWork(nowNs);
+
+            final long data = bytesOf(FrameType.DATA);
+            assertThat(data).isEqualTo((long) steps * perStep * DATAGRAM);
+            assertThat(bytesOf(FrameType.RETRANSMIT) + bytesOf(FrameType.UNRECOVERABLE))
+                .as("half of the new data, give or take the burst")
+                .isBetween(data / 2 - REPAIR_BURST, data / 2 + REPAIR_BURST);
+        }
+
+        @Test
+        void pacedRepairsAndNewDataShareTheRateAndNewDataKeepsWhatTheBudgetLeaves() {
+            final long rate = 2 * REPAIR_RATE;
+            final long burst = 8 * DATAGRAM;
+            final OutboundStream paced = stream(new SendRateLimiter(rate, burst),
+                new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
+            final long endNs = nowNs + SECOND_NS;
+            for (int step = 0; nowNs < endNs; step++, nowNs += STEP_NS) {
+                while (offer(message(1, OutboundStream.maxFragmentLength(DATAGRAM)))) {
+                    continue;
+                }
+                if (step % 10 == 0) {
+                    paced.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                }
+                paced.doWork(nowNs);
+            }
+
+            final long total = sink.datagrams.stream().mapToLong(UnsafeBuffer::capacity).sum();
+            assertThat(total).as("everything within the send rate").isLessThanOrEqualTo(rate + burst);
+            assertThat(bytesOf(FrameType.RETRANSMIT) + bytesOf(FrameType.UNRECOVERABLE))
+                .as("repairs within their budget").isLessThanOrEqualTo(REPAIR_RATE + REPAIR_BURST);
+            assertThat(bytesOf(FrameType.DATA)).as("new data keeps the rate less the repair budget and heartbeats")
+                .isGreaterThanOrEqualTo(rate - REPAIR_RATE - REPAIR_BURST - bytesOf(FrameType.HEARTBEAT));
+        }
+
+        @Test
+        void aFloodOfNaksForTheWholeHistoryDelaysAnotherReceiversRepairByOneRoundOfTheHistoryAtMost() {
+            // a datagram and the UNRECOVERABLE answering the flood every millisecond
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(
+                1_000L * (DATAGRAM + UnrecoverableFlyweight.UNRECOVERABLE_LENGTH), 2L * DATAGRAM, 0));
+            fillDatagrams(budgeted, history.capacity() + 10);
+            final long oldest = budgeted.oldestRetained();
+            final long newest = budgeted.sentUpTo() - 1;
+            sink.datagrams.clear();
+
+            budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            budgeted.onNak(nak(newest, newest), nowNs);
+            for (long step = 1; step < newest - oldest + 1; step++) {
+                budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs + step * MILLISECOND_NS);
+                budgeted.doWork(nowNs + step * MILLISECOND_NS);
+            }
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).as("one a millisecond, each held datagram once")
+                .containsExactlyElementsOf(range(oldest, newest + 1));
+        }
+
+        @Test
+        void unrecoverableAnswersDrawOnTheRepairBudget() {
+            final int length = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(length, length, 0));
+            fillDatagrams(budgeted, history.capacity() + 10);
+
+            budgeted.onNak(nak(3, 3), nowNs);
+            budgeted.onNak(nak(3, 3), nowNs);
+
+            assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
+            assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get()).isEqualTo(1);
+
+            budgeted.onNak(nak(3, 3), nowNs + SECOND_NS);
+
+            assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(2);
+        }
+
+        /** How long the repair budget of {@link #stream} takes to earn {@code bytes}. */
+        private static long nanosToEarn(long bytes) {
+            return bytes * SECOND_NS / REPAIR_RATE + 1;
+        }
+    }
+
+    /**
+     * The sequences to resend are a set, ascending and merged; only what is sent and still in
+     * history is resent, so a slot reused by a later datagram is never resent or rewritten.
+     */
+    @Nested
+    class Retransmits {
+        @Test
+        void rangesAskedInAnyOrderAreResentLowestFirstAndEachOnce() {
+            fillDatagrams(history.capacity());
+            sink.datagrams.clear();
+            sink.refusing = true;
+
+            stream.onNak(nak(9, 9), nowNs);
+            stream.onNak(nak(2, 5), nowNs);
+            stream.onNak(nak(4, 8), nowNs);
+            stream.onNak(nak(3, 3), nowNs);
+            sink.refusing = false;
+            stream.doWork(nowNs);
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).containsExactlyElementsOf(range(2, 10));
+        }
+
+        @Test
+        void aQueuedRangeThatFallsOutOfHistoryIsNotResentFromItsReusedSlot() {
+            final int length = DATAGRAM;
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(length, length, 0));
+            fillDatagrams(budgeted, history.capacity());
+            sink.datagrams.clear();
+
+            budgeted.onNak(nak(10, 11), nowNs);
+            budgeted.onNak(nak(2, 3), nowNs);
+            fillDatagrams(budgeted, 8);
+            assertThat(budgeted.oldestRetained()).isEqualTo(9);
+            budgeted.doWork(nowNs + 10 * SECOND_NS);
+            budgeted.doWork(nowNs + 20 * SECOND_NS);
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).containsExactly(10L, 11L);
+        }
+
+        @Test
+        void aRetransmitNeverSendsOrRewritesADatagramWaitingToBeSent() {
+            fillDatagrams(history.capacity());
+            sink.refusing = true;
+            stream.onNak(nak(10, 10), nowNs);
+            stream.onNak(nak(1, 2), nowNs);
+            for (int i = 0; i < 3; i++) {
+                offer(message(i, OutboundStream.maxFragmentLength(DATAGRAM)));
+                stream.doWork(nowNs);
+            }
+            assertThat(stream.nextSequence()).as("sealed, in the slots of 0..2, not sent").isEqualTo(19);
+
+            sink.refusing = false;
+            stream.doWork(nowNs);
+
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).containsExactly(10L);
+            assertThat(sequencesOf(FrameType.DATA)).containsExactlyElementsOf(range(0, 19));
+        }
+    }
+
+    /** A receiver asking for data gone raises one {@link ReceiverOutrun} a second at most, counting the rest. */
+    @Nested
+    class OutrunEvents {
+        @Test
+        void aFloodOfNaksForDataGoneRaisesOneEventASecondThatCountsTheOthers() {
+            fillDatagrams(history.capacity() + 10);
+            final int naks = 2_500;
+            for (int i = 0; i < naks; i++) {
+                stream.onNak(nak(100 + i % 3, 3, 3), nowNs + i * MILLISECOND_NS);
+            }
+            stream.doWork(nowNs + 3 * SECOND_NS);
+
+            assertThat(outrun).extracting(ReceiverOutrun::suppressed).containsExactly(0L, 999L, 999L, 498L);
+            assertThat(outrun).extracting(ReceiverOutrun::receiverId).containsExactly(100, 101, 102, 100);
+            assertThat(outrun.get(1).describe()).endsWith("(and 999 more such requests since the last report)");
+        }
+
+        @Test
+        void answeringAFloodOfNaksAllocatesNothingPerNak() {
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+            final int[] sent = new int[1];
+            final OutboundStream counting = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
+                new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(),
+                new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), FlowControl.MAX, events,
+                (buffer, offset, length) -> ++sent[0] > 0, counters);
+            final UnsafeBuffer message = message(1, OutboundStream.maxFragmentLength(DATAGRAM));
+            final NakFlyweight wholeHistory = nak(0, WHOLE_SEQUENCE_SPACE);
+            final NakFlyweight partly = nak(5, 9);
+            floodFor(counting, message, wholeHistory, partly, 100);
+            threads.getCurrentThreadAllocatedBytes();
+
+            // Windows of 250 NAK rounds, all within the second after the first event, until one allocates
+            // nothing: the JIT may deoptimize once and re-create an object; anything per NAK allocates
+            // in every window.
+            long allocated = -1;
+            for (int window = 0; window < 3 && allocated != 0; window++) {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                floodFor(counting, message, wholeHistory, partly, 250);
+                allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            }
+
+            assertThat(outrun).as("the first, then every one folded within the second").hasSize(1);
+            assertThat(counters.get(SystemCounter.RETRANSMITS_SENT).get()).isPositive();
+            assertThat(allocated).isZero();
+        }
+
+        /** One NAK of each kind, one datagram of new data, every millisecond. */
+        private void floodFor(OutboundStream target, UnsafeBuffer message, NakFlyweight wholeHistory,
+            NakFlyweight partly, int milliseconds) {
+            for (int i = 0; i < milliseconds; i++) {
+                offers.offer(message, 0, message.capacity());
+                target.onNak(wholeHistory, nowNs);
+                target.onNak(partly, nowNs);
+                target.doWork(nowNs);
+                nowNs += MILLISECOND_NS;
+            }
+        }
+    }
+
+    /** A stream over this test's offers, history, events and sink. */
+    private OutboundStream stream(SendRateLimiter rateLimiter, RepairBudget repairBudget) {
+        return new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers,
+            history, rateLimiter, repairBudget, FlowControl.MAX, events, sink, counters);
+    }
+
     private void fillDatagrams(int count) {
         fillDatagrams(stream, count);
     }
 
+    /** Offers and sends {@code count} more datagrams, one full message each. */
     private void fillDatagrams(OutboundStream target, int count) {
         final int length = OutboundStream.maxFragmentLength(DATAGRAM);
+        final long before = target.sentUpTo();
         for (int i = 0; i < count; i++) {
             assertThat(offer(message(i, length))).isTrue();
             target.doWork(nowNs);
         }
-        assertThat(target.sentUpTo()).isEqualTo(count);
+        assertThat(target.sentUpTo()).isEqualTo(before + count);
     }
 
     private boolean offer(UnsafeBuffer message) {
@@ -306,11 +596,29 @@ class OutboundStreamTest {
     }
 
     private static NakFlyweight nak(long from, long to) {
+        return nak(9, from, to);
+    }
+
+    private static NakFlyweight nak(int receiverId, long from, long to) {
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(new UnsafeBuffer(ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1))), 0);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
-        nak.receiverId(9).rangeCount(1).range(0, from, to);
+        nak.receiverId(receiverId).rangeCount(1).range(0, from, to);
         return nak;
+    }
+
+    /** The header sequences of the datagrams of {@code type} sent, in order. */
+    private List<Long> sequencesOf(FrameType type) {
+        return sink.ofType(type).stream().map(datagram -> HeaderFlyweight.sequenceAt(datagram, 0)).toList();
+    }
+
+    private long bytesOf(FrameType type) {
+        return sink.ofType(type).stream().mapToLong(UnsafeBuffer::capacity).sum();
+    }
+
+    /** The sequences {@code from} (inclusive) to {@code to} (exclusive). */
+    private static List<Long> range(long from, long to) {
+        return LongStream.range(from, to).boxed().toList();
     }
 
     private static UnsafeBuffer message(int id, int length) {

@@ -45,4 +45,17 @@ class SendRateLimiterTest {
         assertThat(limiter.tryAcquire(4_000, muchLater)).isTrue();
         assertThat(limiter.tryAcquire(1, muchLater)).isFalse();
     }
+
+    @Test
+    void hasRoomForTakesNothingUntilTakeDoes() {
+        final SendRateLimiter limiter = new SendRateLimiter(1_000, 2_000);
+
+        assertThat(limiter.hasRoomFor(2_000, 0)).isTrue();
+        assertThat(limiter.hasRoomFor(2_000, 0)).isTrue();
+        limiter.take(1_500);
+        assertThat(limiter.hasRoomFor(501, 0)).isFalse();
+        assertThat(limiter.tryAcquire(500, 0)).isTrue();
+        assertThat(limiter.hasRoomFor(1_000, 1_000_000_000L)).isTrue();
+        assertThat(limiter.hasRoomFor(1_001, 1_000_000_000L)).isFalse();
+    }
 }

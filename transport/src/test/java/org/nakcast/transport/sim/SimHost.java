@@ -27,6 +27,7 @@ abstract class SimHost {
     private long idleNs = MIN_IDLE_NS;
     private boolean running;
     private boolean crashed;
+    private boolean everStarted;
     private int generation;
     long overflowed;
     long errors;
@@ -75,12 +76,16 @@ abstract class SimHost {
         queue.add(datagram);
     }
 
-    /** Starts (or restarts after a crash) the process at {@code atNs}; nothing if it runs then. */
+    /**
+     * Starts the process at {@code atNs}, or starts it again if it crashed; nothing if it was started
+     * and has not crashed since (paused or not).
+     */
     final void startAt(long atNs) {
         scheduler.at(atNs, () -> {
-            if (running) {
+            if (everStarted && !crashed) {
                 return;
             }
+            everStarted = true;
             crashed = false;
             running = true;
             dataQueue.clear();

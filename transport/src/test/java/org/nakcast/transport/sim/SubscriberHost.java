@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
@@ -13,6 +14,7 @@ import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.receive.DeliveryTarget;
 import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
@@ -85,6 +87,7 @@ final class SubscriberHost extends SimHost {
             if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
                 return false;
             }
+            traceSent(buffer, offset, length);
             network.send(id, SimNetwork.Port.CONTROL, buffer, offset, length);
             return true;
         };
@@ -135,6 +138,23 @@ final class SubscriberHost extends SimHost {
             }
         }
         return work;
+    }
+
+    /** Prints a NAK this host sends, when it is traced. */
+    private void traceSent(DirectBuffer buffer, int offset, int length) {
+        if (traced != null && (traced.equals("all") || traced.startsWith(name + "#"))
+            && HeaderFlyweight.typeCodeAt(buffer, offset) == FrameType.NAK.code()) {
+            final NakFlyweight nak = new NakFlyweight();
+            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
+            copy.putBytes(0, buffer, offset, length);
+            nak.wrap(copy, 0);
+            final StringBuilder ranges = new StringBuilder();
+            for (int i = 0; i < nak.rangeCount(); i++) {
+                ranges.append(' ').append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
+            }
+            System.out.println("%.6f %s sends NAK session %d:%s".formatted(
+                scheduler.nowNs() / 1e9, name, nak.sessionId(), ranges));
+        }
     }
 
     /** Prints a datagram this host reads, when it is traced. */
