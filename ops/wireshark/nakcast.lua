@@ -1,14 +1,17 @@
 -- Wireshark dissector for nakcast, reliable UDP multicast messaging.
 --
--- Decodes every nakcast datagram: the 24-byte common header, then per type DATA and RETRANSMIT
--- (message count and the message frames), HEARTBEAT, NAK (its ranges), UNRECOVERABLE and STATUS.
+-- Decodes every nakcast datagram of protocol version 2: the 24-byte common header, then per type
+-- DATA and RETRANSMIT (the session's age class, message count and the message frames), HEARTBEAT
+-- (with the session's age), NAK (its ranges), UNRECOVERABLE and STATUS.
 -- The layouts are those drawn in org.nakcast.transport.protocol (HeaderFlyweight and friends);
 -- every field is little-endian. What nakcast's own DatagramValidator would reject is shown as
 -- expert info (Analyze > Expert Information, or the filter `_ws.expert`), never as a Lua error.
 --
 -- It finds nakcast on any UDP port (a heuristic that checks the magic 'N' 'K') and is also bound
 -- to a data port and the control port after it (preference "nakcast.port", default 40456 as in
--- the embedded default config), where even foreign bytes are shown as a bad magic.
+-- the embedded default config), where even foreign bytes are shown as a bad magic. Where it knows
+-- which of the two ports a datagram was sent to (the destination is the preference's port or the
+-- one after it), a type that does not belong there is shown as malformed too.
 --
 --   wireshark -X lua_script:ops/wireshark/nakcast.lua capture.pcap
 --   tshark -X lua_script:ops/wireshark/nakcast.lua -r capture.pcap -Y nakcast
@@ -18,11 +21,11 @@
 local nakcast = Proto("nakcast", "nakcast reliable multicast")
 
 local MAGIC = 0x4B4E
-local CURRENT_VERSION = 1
+local CURRENT_VERSION = 2
 local HEADER_LENGTH = 24
 local DATA_HEADER_LENGTH = HEADER_LENGTH + 8
 local FRAME_HEADER_LENGTH = 4
-local HEARTBEAT_LENGTH = HEADER_LENGTH + 16
+local HEARTBEAT_LENGTH = HEADER_LENGTH + 24
 local NAK_HEADER_LENGTH = HEADER_LENGTH + 8
 local NAK_RANGE_LENGTH = 16
 local UNRECOVERABLE_LENGTH = HEADER_LENGTH + 24
@@ -30,6 +33,10 @@ local STATUS_LENGTH = HEADER_LENGTH + 8
 local ZERO, MINUS_ONE = Int64(0), Int64(-1)
 local FRAME_BEGIN = 0x80
 local FRAME_END = 0x40
+local AGE_CLASS_MASK = 0x3F
+local AGE_UNIT_NS = 1024
+-- The highest age class an int64 age in nanoseconds can have (DataFlyweight.ageClassOf).
+local HIGHEST_AGE_CLASS = 53
 
 local DATA, RETRANSMIT, HEARTBEAT, NAK, UNRECOVERABLE, STATUS = 1, 2, 3, 4, 5, 6
 local type_names = {
@@ -46,6 +53,7 @@ local f = {
     version = ProtoField.uint8("nakcast.version", "Version", base.DEC),
     type = ProtoField.uint8("nakcast.type", "Type", base.DEC, type_names),
     flags = ProtoField.uint16("nakcast.flags", "Flags", base.HEX),
+    age_class = ProtoField.uint16("nakcast.data.age_class", "Session age class", base.DEC, nil, AGE_CLASS_MASK),
     length = ProtoField.uint16("nakcast.length", "Datagram length", base.DEC),
     session_id = ProtoField.int32("nakcast.session_id", "Publisher session id", base.DEC),
     topic_id = ProtoField.int32("nakcast.topic_id", "Topic id", base.DEC),
@@ -67,6 +75,7 @@ local f = {
     oldest_sequence = ProtoField.int64("nakcast.heartbeat.oldest_sequence",
         "Oldest sequence still in history", base.DEC),
     publisher_id = ProtoField.uint64("nakcast.heartbeat.publisher_id", "Publisher id", base.HEX),
+    session_age = ProtoField.int64("nakcast.heartbeat.session_age", "Session age (ns)", base.DEC),
 
     nak_receiver_id = ProtoField.uint32("nakcast.nak.receiver_id", "Receiver id", base.HEX),
     range_count = ProtoField.int32("nakcast.nak.range_count", "Range count", base.DEC),
@@ -91,13 +100,14 @@ end
 local e = {
     too_short = malformed("too_short", "Shorter than the 24-byte header"),
     bad_magic = malformed("bad_magic", "Foreign magic: not a nakcast datagram"),
-    bad_version = malformed("bad_version", "Unsupported protocol version"),
+    bad_version = malformed("bad_version", "Unsupported protocol version (this dissector reads version 2)"),
     unknown_type = malformed("unknown_type", "Unknown type code"),
     bad_flags = malformed("bad_flags", "Undefined header flags set"),
     length_mismatch = malformed("length_mismatch", "Length disagrees with the bytes received or the type"),
     bad_topic = malformed("bad_topic", "Topic id outside 1..2^31-1"),
     bad_sequence = malformed("bad_sequence", "Sequence, count or range that cannot occur"),
     bad_frames = malformed("bad_frames", "Message frames overrun the datagram or break the fragment rules"),
+    wrong_port = malformed("wrong_port", "A type that does not belong on this port"),
 }
 nakcast.experts = e
 
@@ -106,6 +116,57 @@ nakcast.prefs.port = Pref.uint("Data port", 40456,
 
 local function int64_at(tvb, offset)
     return tvb(offset, 8):le_int64()
+end
+
+local units = {
+    { 365.25 * 86400e9, "y" }, { 86400e9, "d" }, { 3600e9, "h" }, { 60e9, "min" },
+    { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" },
+}
+
+-- The unit of a duration in nanoseconds: the largest it reaches, or ns.
+local function unit_of(ns)
+    for _, unit in ipairs(units) do
+        if ns >= unit[1] then
+            return unit[1], unit[2]
+        end
+    end
+    return 1, "ns"
+end
+
+-- A duration in nanoseconds in words: "1.5 ms".
+local function duration(ns)
+    local size, name = unit_of(ns)
+    return string.format("%.1f %s", ns / size, name)
+end
+
+-- The session age class a DATA or RETRANSMIT carries in its flags.
+local function age_class_of(tvb)
+    return bit.band(tvb(4, 2):le_uint(), AGE_CLASS_MASK)
+end
+
+-- The ages a session of an age class has, in words: class 13 is "4.2..8.4 ms" (DataFlyweight):
+-- at least 2^(class-1) and less than 2^class units of 1,024 ns, class 0 less than one unit.
+local function age_range(age_class)
+    if age_class > HIGHEST_AGE_CLASS then
+        return "beyond any age in int64 nanoseconds"
+    end
+    local below = 2 ^ age_class * AGE_UNIT_NS
+    local least = age_class == 0 and 0 or below / 2
+    local size, name = unit_of(below)
+    return string.format("%.1f..%.1f %s", least / size, below / size, name)
+end
+
+-- The port the datagram was sent to, when the preference names it: "data", "control", or nil.
+local function port_kind(pinfo)
+    local port = nakcast.prefs.port
+    if port == 0 then
+        return nil
+    elseif pinfo.dst_port == port then
+        return "data"
+    elseif pinfo.dst_port == port + 1 then
+        return "control"
+    end
+    return nil
 end
 
 -- Adds the message frames of a DATA or RETRANSMIT datagram; answers frames and messages ended.
@@ -164,21 +225,29 @@ local function dissect_data(tvb, pinfo, tree, length)
     local frames, ended = add_frames(tvb, pinfo, tree, DATA_HEADER_LENGTH, length)
     tree:add(f.frame_count, frames):set_generated()
     tree:add(f.messages_ended, ended):set_generated()
-    return string.format(" frames=%d", frames)
+    return string.format(" frames=%d age=%s", frames, age_range(age_class_of(tvb)))
 end
 
 local function dissect_heartbeat(tvb, pinfo, tree, length)
     if length ~= HEARTBEAT_LENGTH then
-        tree:add_proto_expert_info(e.length_mismatch, "HEARTBEAT is 40 bytes")
+        tree:add_proto_expert_info(e.length_mismatch, "HEARTBEAT is 48 bytes")
         return ""
     end
     local oldest_item = tree:add_le(f.oldest_sequence, tvb(HEADER_LENGTH, 8))
     tree:add_le(f.publisher_id, tvb(HEADER_LENGTH + 8, 8))
+    local age_item = tree:add_le(f.session_age, tvb(HEADER_LENGTH + 16, 8))
     local highest, oldest = int64_at(tvb, 16), int64_at(tvb, HEADER_LENGTH)
     if highest < MINUS_ONE or oldest < ZERO or oldest > highest + 1 then
         oldest_item:add_proto_expert_info(e.bad_sequence, "Oldest must lie in 0..highest + 1")
     end
-    return string.format(" highest=%s oldest=%s", tostring(highest), tostring(oldest))
+    local age = int64_at(tvb, HEADER_LENGTH + 16)
+    if age < ZERO then
+        age_item:add_proto_expert_info(e.bad_sequence, "Negative session age")
+        return string.format(" highest=%s oldest=%s age=%s ns", tostring(highest), tostring(oldest), tostring(age))
+    end
+    local age_words = duration(age:tonumber())
+    age_item:append_text(" (" .. age_words .. ")")
+    return string.format(" highest=%s oldest=%s age=%s", tostring(highest), tostring(oldest), age_words)
 end
 
 local function dissect_nak(tvb, pinfo, tree, length)
@@ -247,7 +316,7 @@ local body_of = {
 }
 
 -- Checks and adds the common header; answers the type's body dissector, or nil to stop there.
-local function dissect_header(tvb, tree)
+local function dissect_header(tvb, pinfo, tree)
     local length = tvb:reported_length_remaining()
     local magic_item = tree:add_le(f.magic, tvb(0, 2))
     if tvb(0, 2):le_uint() ~= MAGIC then
@@ -265,12 +334,24 @@ local function dissect_header(tvb, tree)
         version_item:add_proto_expert_info(e.bad_version)
         return nil
     end
-    local body = body_of[tvb(3, 1):uint()]
+    local type_code = tvb(3, 1):uint()
+    local body = body_of[type_code]
     if body == nil then
         type_item:add_proto_expert_info(e.unknown_type)
     end
-    if tvb(4, 2):le_uint() ~= 0 then
+    local allowed_flags = 0
+    if type_code == DATA or type_code == RETRANSMIT then
+        allowed_flags = AGE_CLASS_MASK
+        flags_item:add_le(f.age_class, tvb(4, 2))
+            :append_text(string.format(" (%s old when first sent)", age_range(age_class_of(tvb))))
+    end
+    if bit.band(tvb(4, 2):le_uint(), bit.bnot(allowed_flags)) ~= 0 then
         flags_item:add_proto_expert_info(e.bad_flags)
+    end
+    local kind = port_kind(pinfo)
+    if body ~= nil and kind ~= nil and (kind == "control") ~= (type_code == NAK or type_code == STATUS) then
+        type_item:add_proto_expert_info(e.wrong_port,
+            string.format("%s on the %s port %d", type_names[type_code], kind, pinfo.dst_port))
     end
     if tvb(6, 2):le_uint() ~= length then
         length_item:add_proto_expert_info(e.length_mismatch,
@@ -296,7 +377,7 @@ function nakcast.dissector(tvb, pinfo, tree)
         pinfo.cols.info = "nakcast: too short"
         return length
     end
-    local body = dissect_header(tvb, root)
+    local body = dissect_header(tvb, pinfo, root)
     local type_code = tvb(3, 1):uint()
     local name = type_names[type_code] or string.format("type %d", type_code)
     local info = string.format("%s topic=%d session=%d seq=%s", name, tvb(12, 4):le_int(), tvb(8, 4):le_int(),

@@ -1,5 +1,6 @@
 package org.nakcast.transport.system;
 
+import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,11 @@ record DissectedPacket(Map<String, String> fields) {
     /** The field's number (decimal, or hexadecimal with {@code 0x}). */
     long number(String field) {
         return parse(text(field));
+    }
+
+    /** A time field in seconds with a fraction (such as {@code frame.time_relative}), in nanoseconds. */
+    long nanos(String field) {
+        return new BigDecimal(text(field)).movePointRight(9).longValueExact();
     }
 
     /** Every occurrence of the field, in order. */

@@ -72,16 +72,18 @@ final class TsharkCapture implements AutoCloseable {
     }
 
     /**
-     * Stops the capture and decodes it with the dissector as a heuristic only (its port preference
-     * set to 0), so it must find nakcast by the magic alone.
+     * Stops the capture if it still runs and decodes it with the dissector, its port preference set
+     * to {@code dataPort}; with 0 the dissector is a heuristic only, so it must find nakcast by the
+     * magic alone, and judges no ports. Decodes the same capture as often as asked.
      *
      * @param fields the display fields to read, e.g. {@code nakcast.type}
      * @return one packet per captured datagram, in capture order
      */
-    List<DissectedPacket> decode(Path dissector, List<String> fields) throws IOException, InterruptedException {
+    List<DissectedPacket> decode(Path dissector, int dataPort, List<String> fields)
+        throws IOException, InterruptedException {
         stop();
         final List<String> command = new ArrayList<>(List.of(tshark(), "-r", pcap.toString(),
-            "-X", "lua_script:" + dissector, "-o", "nakcast.port:0",
+            "-X", "lua_script:" + dissector, "-o", "nakcast.port:" + dataPort,
             "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"));
         fields.forEach(field -> command.addAll(List.of("-e", field)));
         final Path out = pcap.resolveSibling("decoded.tsv");

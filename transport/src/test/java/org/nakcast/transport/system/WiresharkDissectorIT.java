@@ -10,7 +10,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -29,6 +31,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 
 /**
@@ -41,6 +44,10 @@ import org.nakcast.transport.protocol.FrameType;
  * {@code min}, so its subscriber sends STATUS. The subscriber loses the first sends of datagrams
  * 10..59 of both streams: it NAKs them, {@code orders} gets them as RETRANSMIT, {@code prices} as
  * UNRECOVERABLE (its history has moved on); HEARTBEATs go throughout.
+ *
+ * <p>The capture's clock checks the ages the datagrams carry: a HEARTBEAT's session age and a
+ * DATA's age class against the time since the session's first datagram in the capture. Decoded
+ * again with its port preference set, the dissector judges the ports the datagrams were sent to.
  */
 class WiresharkDissectorIT {
     private static final int DATAGRAM_LENGTH = 1408;
@@ -52,27 +59,48 @@ class WiresharkDissectorIT {
     private static final long FIRST_LOST = 10;
     private static final long LAST_LOST = 59;
     private static final int DATA_PORT = 40456;
-    private static final List<String> FIELDS = List.of("udp.dstport", "udp.length", "nakcast.magic",
-        "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.length", "nakcast.session_id",
-        "nakcast.topic_id", "nakcast.sequence", "nakcast.data.completed_messages", "nakcast.data.frame_count",
-        "nakcast.data.messages_ended", "nakcast.frame.length", "nakcast.frame.flags",
-        "nakcast.heartbeat.oldest_sequence", "nakcast.heartbeat.publisher_id", "nakcast.nak.receiver_id",
-        "nakcast.nak.range_count", "nakcast.nak.range.from", "nakcast.nak.range.to", "nakcast.unrecoverable.from",
-        "nakcast.unrecoverable.to", "nakcast.unrecoverable.first_message_after", "nakcast.status.receiver_id",
-        "_ws.expert.message");
+    /** Capture time, seconds since the first datagram captured. */
+    private static final String TIME = "frame.time_relative";
+    /**
+     * How much younger than the age it carries a datagram may look by the capture's clock, counted
+     * from its session's first datagram: as late as that one left after the session began.
+     */
+    private static final long EARLY_NS = TimeUnit.MILLISECONDS.toNanos(5);
+    /**
+     * How much older than the age it carries a datagram may look by the capture's clock: the
+     * publisher reads its clock once per round of sends, and on a busy host its thread may be
+     * preempted between reading it and sending (25 ms seen on a shared two-core host).
+     */
+    private static final long LATE_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final List<String> FIELDS = List.of(TIME, "udp.dstport", "udp.length", "nakcast.magic",
+        "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.data.age_class", "nakcast.length",
+        "nakcast.session_id", "nakcast.topic_id", "nakcast.sequence", "nakcast.data.completed_messages",
+        "nakcast.data.frame_count", "nakcast.data.messages_ended", "nakcast.frame.length", "nakcast.frame.flags",
+        "nakcast.heartbeat.oldest_sequence", "nakcast.heartbeat.publisher_id", "nakcast.heartbeat.session_age",
+        "nakcast.nak.receiver_id", "nakcast.nak.range_count", "nakcast.nak.range.from", "nakcast.nak.range.to",
+        "nakcast.unrecoverable.from", "nakcast.unrecoverable.to", "nakcast.unrecoverable.first_message_after",
+        "nakcast.status.receiver_id", "_ws.expert.message");
+    private static final List<String> PORT_FIELDS = List.of("udp.dstport", "nakcast.type",
+        "nakcast.malformed.wrong_port", "_ws.expert.message");
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void everyDatagramTypeOfARealRunDecodesWithTheFieldsItWasSentWith(@TempDir Path directory) throws Exception {
         final Map<Integer, Integer> sessionOfTopic = new HashMap<>();
         final List<DissectedPacket> packets;
+        final List<DissectedPacket> onTheirPorts;
+        final List<DissectedPacket> dataPortAbove;
+        final List<DissectedPacket> dataPortBelow;
         try (TsharkCapture capture = TsharkCapture.start(directory)) {
             run(sessionOfTopic);
-            packets = capture.decode(dissector(), FIELDS);
+            packets = capture.decode(dissector(), 0, FIELDS);
+            onTheirPorts = capture.decode(dissector(), DATA_PORT, FIELDS);
+            dataPortAbove = capture.decode(dissector(), DATA_PORT + 1, PORT_FIELDS);
+            dataPortBelow = capture.decode(dissector(), DATA_PORT - 1, PORT_FIELDS);
         }
         final Map<FrameType, List<DissectedPacket>> byType = packets.stream()
             .filter(packet -> packet.has("nakcast.type"))
-            .collect(Collectors.groupingBy(packet -> FrameType.fromCode((int) packet.number("nakcast.type"))));
+            .collect(Collectors.groupingBy(WiresharkDissectorIT::type));
 
         assertThat(packets).as("every UDP datagram is nakcast, found by the heuristic").isNotEmpty()
             .allSatisfy(packet -> assertCommonHeader(packet, sessionOfTopic));
@@ -81,10 +109,19 @@ class WiresharkDissectorIT {
         assertOrdersData(of(byType, FrameType.DATA, 2));
         assertRetransmits(byType);
         assertHeartbeats(packets);
+        final Map<Long, Long> sessionStarts = sessionStarts(packets);
+        assertSessionAges(packets, sessionStarts);
+        assertAgeClasses(packets, sessionStarts);
         assertNaks(byType.get(FrameType.NAK));
         assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
         assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
             byType.get(FrameType.NAK).get(0).text("nakcast.nak.receiver_id"));
+
+        assertThat(onTheirPorts).as("bound to the run's ports: as the heuristic showed it, every type on its port")
+            .isEqualTo(packets);
+        assertWrongPorts(dataPortAbove, DATA_PORT + 1, "data", EnumSet.of(FrameType.NAK, FrameType.STATUS));
+        assertWrongPorts(dataPortBelow, DATA_PORT, "control", EnumSet.complementOf(
+            EnumSet.of(FrameType.NAK, FrameType.STATUS)));
     }
 
     private static void run(Map<Integer, Integer> sessionOfTopic) throws InterruptedException {
@@ -127,13 +164,20 @@ class WiresharkDissectorIT {
     private static void assertCommonHeader(DissectedPacket packet, Map<Integer, Integer> sessionOfTopic) {
         assertThat(packet.has("nakcast.type")).as("decoded as nakcast: %s", packet).isTrue();
         assertThat(packet.text("nakcast.magic")).as("%s", packet).isEqualTo("0x4b4e");
-        assertThat(packet.number("nakcast.version")).as("%s", packet).isOne();
-        assertThat(packet.number("nakcast.flags")).as("%s", packet).isZero();
+        assertThat(packet.number("nakcast.version")).as("%s", packet).isEqualTo(2);
+        final FrameType type = type(packet);
+        if (type == FrameType.DATA || type == FrameType.RETRANSMIT) {
+            assertThat(packet.number("nakcast.flags")).as("the age class alone: %s", packet)
+                .isEqualTo(packet.number("nakcast.data.age_class"));
+        } else {
+            assertThat(packet.number("nakcast.flags")).as("%s", packet).isZero();
+            assertThat(packet.has("nakcast.data.age_class")).as("%s", packet).isFalse();
+        }
+        assertThat(packet.has("nakcast.heartbeat.session_age")).as("%s", packet).isEqualTo(type == FrameType.HEARTBEAT);
         assertThat(packet.number("nakcast.length")).as("%s", packet).isEqualTo(packet.number("udp.length") - 8);
         final int topic = (int) packet.number("nakcast.topic_id");
         assertThat(sessionOfTopic).as("%s", packet).containsKey(topic);
         assertThat(packet.number("nakcast.session_id")).as("%s", packet).isEqualTo((long) sessionOfTopic.get(topic));
-        final FrameType type = FrameType.fromCode((int) packet.number("nakcast.type"));
         final boolean toControlPort = type == FrameType.NAK || type == FrameType.STATUS;
         assertThat(packet.number("udp.dstport")).as("%s", packet).isEqualTo(DATA_PORT + (toControlPort ? 1 : 0));
         assertThat(packet.text("_ws.expert.message")).as("no malformed datagram: %s", packet).isEmpty();
@@ -181,8 +225,9 @@ class WiresharkDissectorIT {
             final long sequence = retransmit.number("nakcast.sequence");
             final DissectedPacket data = of(byType, FrameType.DATA, (int) retransmit.number("nakcast.topic_id"))
                 .get((int) sequence);
-            for (String field : List.of("nakcast.length", "nakcast.data.completed_messages",
-                "nakcast.data.frame_count", "nakcast.frame.length", "nakcast.frame.flags")) {
+            for (String field : List.of("nakcast.length", "nakcast.flags", "nakcast.data.age_class",
+                "nakcast.data.completed_messages", "nakcast.data.frame_count", "nakcast.frame.length",
+                "nakcast.frame.flags")) {
                 assertThat(retransmit.text(field)).as("%s of %s", field, retransmit).isEqualTo(data.text(field));
             }
             assertThat(sequence).as("%s", retransmit).isBetween(FIRST_LOST, LAST_LOST);
@@ -204,7 +249,7 @@ class WiresharkDissectorIT {
         final Map<Long, String> publisherOfTopic = new HashMap<>();
         for (DissectedPacket packet : packets) {
             final long topic = packet.number("nakcast.topic_id");
-            final FrameType type = FrameType.fromCode((int) packet.number("nakcast.type"));
+            final FrameType type = type(packet);
             if (type == FrameType.DATA) {
                 highestOfTopic.put(topic, packet.number("nakcast.sequence"));
             } else if (type == FrameType.HEARTBEAT) {
@@ -218,6 +263,91 @@ class WiresharkDissectorIT {
         }
         assertThat(publisherOfTopic).containsOnlyKeys(1L, 2L);
         assertThat(publisherOfTopic.get(1L)).isNotEqualTo(publisherOfTopic.get(2L));
+    }
+
+    /** The capture time of each session's first datagram (the heartbeat a session starts with), by session id. */
+    private static Map<Long, Long> sessionStarts(List<DissectedPacket> packets) {
+        final Map<Long, Long> starts = new HashMap<>();
+        packets.forEach(packet -> starts.putIfAbsent(packet.number("nakcast.session_id"), packet.nanos(TIME)));
+        return starts;
+    }
+
+    /**
+     * A HEARTBEAT's session age is never negative, never goes down, and grows as the capture's
+     * clock does: it is the capture time since the session's first datagram (see
+     * {@link #assertCapturedAtAge}).
+     */
+    private static void assertSessionAges(List<DissectedPacket> packets, Map<Long, Long> sessionStarts) {
+        final Map<Long, Long> ageOfSession = new HashMap<>();
+        for (DissectedPacket packet : packets) {
+            if (type(packet) == FrameType.HEARTBEAT) {
+                final long session = packet.number("nakcast.session_id");
+                final long ageNs = packet.number("nakcast.heartbeat.session_age");
+                assertThat(ageNs).as("%s", packet).isGreaterThanOrEqualTo(ageOfSession.getOrDefault(session, 0L));
+                ageOfSession.put(session, ageNs);
+                assertCapturedAtAge(packet, sessionStarts, ageNs, ageNs + 1);
+            }
+        }
+        assertThat(ageOfSession).as("the last heartbeat's age of each session").hasSize(2)
+            .allSatisfy((session, ageNs) -> assertThat(ageNs).isGreaterThan(TimeUnit.MILLISECONDS.toNanos(250)));
+    }
+
+    /**
+     * A DATA's age class brackets the capture time since its session's first datagram (see
+     * {@link #assertCapturedAtAge}); a session's classes never go down and, over a run of a second
+     * or so, take several values.
+     */
+    private static void assertAgeClasses(List<DissectedPacket> packets, Map<Long, Long> sessionStarts) {
+        final Map<Long, NavigableSet<Integer>> classesOfSession = new HashMap<>();
+        for (DissectedPacket packet : packets) {
+            if (type(packet) == FrameType.DATA) {
+                final int ageClass = (int) packet.number("nakcast.data.age_class");
+                assertCapturedAtAge(packet, sessionStarts, DataFlyweight.minAgeNs(ageClass),
+                    DataFlyweight.maxAgeNs(ageClass));
+                final NavigableSet<Integer> classes = classesOfSession.computeIfAbsent(
+                    packet.number("nakcast.session_id"), s -> new TreeSet<>());
+                assertThat(ageClass).as("%s after classes %s", packet, classes)
+                    .isGreaterThanOrEqualTo(classes.isEmpty() ? 0 : classes.last());
+                classes.add(ageClass);
+            }
+        }
+        assertThat(classesOfSession).hasSize(2)
+            .allSatisfy((session, classes) -> assertThat(classes).as("session %d", session).hasSizeGreaterThan(2));
+    }
+
+    /**
+     * The capture time since the packet's session's first datagram lies in the ages the packet
+     * says its session had when it was sent, at least {@code leastAgeNs} and less than
+     * {@code ageBelowNs}: at most {@link #EARLY_NS} younger (the first datagram's own delay), at
+     * most {@link #LATE_NS} older (a datagram leaves after the time it was stamped with, never before).
+     */
+    private static void assertCapturedAtAge(DissectedPacket packet, Map<Long, Long> sessionStarts, long leastAgeNs,
+        long ageBelowNs) {
+        final long sinceStartNs = packet.nanos(TIME) - sessionStarts.get(packet.number("nakcast.session_id"));
+        assertThat(sinceStartNs).as("capture time since the session's first datagram: %s", packet)
+            .isGreaterThanOrEqualTo(leastAgeNs - EARLY_NS)
+            .isLessThan(ageBelowNs + LATE_NS);
+    }
+
+    /**
+     * Decoded with its port preference one off the run's, the dissector takes the port the
+     * datagrams of {@code misplaced} types were sent to, {@code port}, for a {@code kind} port: it
+     * marks every one of them, and nothing else (the others went to a port it now does not know).
+     */
+    private static void assertWrongPorts(List<DissectedPacket> packets, int port, String kind,
+        Set<FrameType> misplaced) {
+        assertThat(packets).extracting(WiresharkDissectorIT::type).containsAll(misplaced);
+        for (DissectedPacket packet : packets) {
+            final FrameType type = type(packet);
+            final boolean wrong = misplaced.contains(type);
+            assertThat(packet.has("nakcast.malformed.wrong_port")).as("%s", packet).isEqualTo(wrong);
+            assertThat(packet.text("_ws.expert.message")).as("%s", packet)
+                .isEqualTo(wrong ? type.name() + " on the " + kind + " port " + port : "");
+        }
+    }
+
+    private static FrameType type(DissectedPacket packet) {
+        return FrameType.fromCode((int) packet.number("nakcast.type"));
     }
 
     /**
