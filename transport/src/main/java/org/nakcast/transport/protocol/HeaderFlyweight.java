@@ -121,6 +121,11 @@ public class HeaderFlyweight {
         return buffer.getByte(offset + TYPE_OFFSET) & 0xFF;
     }
 
+    /** The session id of the datagram at {@code offset}, without wrapping a flyweight. */
+    public static int sessionIdAt(DirectBuffer buffer, int offset) {
+        return buffer.getInt(offset + SESSION_ID_OFFSET, BYTE_ORDER);
+    }
+
     /** The sequence of the datagram at {@code offset}, without wrapping a flyweight. */
     public static long sequenceAt(DirectBuffer buffer, int offset) {
         return buffer.getLong(offset + SEQUENCE_OFFSET, BYTE_ORDER);

@@ -11,6 +11,7 @@ import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
@@ -86,6 +87,10 @@ final class PublisherHost extends SimHost {
             if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
                 return false;
             }
+            final PublishedSession session = sessions.get(HeaderFlyweight.sessionIdAt(buffer, offset));
+            if (session != null) {
+                session.sent(HeaderFlyweight.typeCodeAt(buffer, offset), length, scheduler.nowNs());
+            }
             network.send(id, SimNetwork.Port.DATA, buffer, offset, length);
             return true;
         };
@@ -100,6 +105,10 @@ final class PublisherHost extends SimHost {
             streams.add(publication, offers, sink);
             final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
                 Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);
+            session.repairRate = publication.repairRateBytesPerSecond();
+            session.repairBurst = publication.repairBurstBytes();
+            session.repairPercentOfData = publication.repairPercentOfData();
+            session.datagramLength = publication.datagramLength();
             sessions.put(sessionId, session);
             publications.add(new Publication(topic, session, offers));
         }

@@ -149,6 +149,12 @@ final class Simulation {
      */
     private void checkConvergence() {
         final long nowNs = scheduler.nowNs();
+        for (PublishedSession session : sessions.values()) {
+            if (session.repairBytes > session.repairAllowance()) {
+                violations.add(nowNs, "session %d sent %d bytes of repairs, more than its budget allows (%d)".formatted(
+                    session.sessionId, session.repairBytes, session.repairAllowance()));
+            }
+        }
         for (SubscriberHost subscriber : subscribers) {
             if (subscriber.isCrashed()) {
                 continue;
@@ -203,6 +209,7 @@ final class Simulation {
         }
         return new SimulationResult(scenario.seed(), scenario.injected(), published, tally.delivered,
             tally.lossEvents, tally.lostMessages, naksSent, retransmits, network.tally().sharedLost,
-            violations.count(), violations.first(), tally.traceHash, scheduler.events(), scheduler.nowNs());
+            violations.count(), violations.first(), tally.traceHash, scheduler.events(), scheduler.nowNs(),
+            subscribers.size());
     }
 }

@@ -1,6 +1,7 @@
 package org.nakcast.transport.sim;
 
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +22,10 @@ final class SimulationReport {
     private long failingSeeds;
     private long simulatedNs;
     private long firstFailingSeed = Long.MIN_VALUE;
+    private long sharedLossOnlySeeds;
+    private long sharedLossOnlyNaks;
+    private long sharedLossOnlyLosses;
+    private int sharedLossOnlyMostSubscribers;
 
     synchronized void add(SimulationResult result) {
         seeds++;
@@ -36,6 +41,12 @@ final class SimulationReport {
         sharedLosses += result.sharedLosses();
         violations += result.violations();
         simulatedNs += result.simulatedNs();
+        if (result.injected().equals(EnumSet.of(FaultKind.SHARED_LOSS)) && result.subscribers() >= 8) {
+            sharedLossOnlySeeds++;
+            sharedLossOnlyNaks += result.naksSent();
+            sharedLossOnlyLosses += result.sharedLosses();
+            sharedLossOnlyMostSubscribers = Math.max(sharedLossOnlyMostSubscribers, result.subscribers());
+        }
         if (result.violations() > 0) {
             failingSeeds++;
             if (firstFailingSeed == Long.MIN_VALUE) {
@@ -63,10 +74,20 @@ final class SimulationReport {
             "loss events          %,12d   (%,d messages given up, each justified)".formatted(lossEvents, lostMessages),
             "NAK datagrams sent   %,12d".formatted(naksSent),
             "retransmits          %,12d".formatted(retransmits),
+            sharedLossOnlySeeds == 0
+                ? "NAKs per shared loss            -   (no seed with shared loss alone and 8 or more subscribers)"
+                : "NAKs per shared loss %12s   (seeds with shared loss alone and 8 to %d subscribers: %d)".formatted(
+                    nakPerSharedLoss(), sharedLossOnlyMostSubscribers, sharedLossOnlySeeds),
             "simulated time       %12.1f s".formatted(simulatedNs / 1e9),
             "wall time            %12.1f s".formatted(wallSeconds),
             "violations           %,12d   (%,d failing seeds%s)".formatted(violations, failingSeeds,
                 failingSeeds > 0 ? ", first: " + firstFailingSeed : ""));
+    }
+
+    /** NAK datagrams per shared loss over the seeds with shared loss alone and a big group, or "-". */
+    private String nakPerSharedLoss() {
+        return sharedLossOnlyLosses == 0 ? "-"
+            : String.format(Locale.ROOT, "%.2f", (double) sharedLossOnlyNaks / sharedLossOnlyLosses);
     }
 
     /** The JSON line. */
@@ -77,10 +98,10 @@ final class SimulationReport {
         }
         return String.format(Locale.ROOT, "{\"seeds\":%d,\"faults\":%s,\"published\":%d,\"delivered\":%d,"
                 + "\"lossEvents\":%d,\"lostMessages\":%d,\"naksSent\":%d,\"retransmits\":%d,\"sharedLosses\":%d,"
-                + "\"violations\":%d,\"failingSeeds\":%d,\"firstFailingSeed\":%s,\"simulatedSeconds\":%.3f,"
-                + "\"wallSeconds\":%.3f}",
+                + "\"naksPerSharedLoss\":%s,\"violations\":%d,\"failingSeeds\":%d,\"firstFailingSeed\":%s,"
+                + "\"simulatedSeconds\":%.3f,\"wallSeconds\":%.3f}",
             seeds, kinds, published, delivered, lossEvents, lostMessages, naksSent, retransmits, sharedLosses,
-            violations, failingSeeds, failingSeeds > 0 ? Long.toString(firstFailingSeed) : "null",
-            simulatedNs / 1e9, wallSeconds);
+            sharedLossOnlyLosses == 0 ? "null" : nakPerSharedLoss(), violations, failingSeeds,
+            failingSeeds > 0 ? Long.toString(firstFailingSeed) : "null", simulatedNs / 1e9, wallSeconds);
     }
 }

@@ -20,8 +20,9 @@ import java.util.Set;
  * @param traceHash a hash of every delivery and loss event in order: the same seed gives the same hash
  * @param events scheduler actions run
  * @param simulatedNs the simulated time at the end
+ * @param subscribers how many subscribing processes the seed ran
  */
 record SimulationResult(long seed, Set<FaultKind> injected, long published, long delivered, long lossEvents,
     long lostMessages, long naksSent, long retransmits, long sharedLosses, long violations,
-    List<String> firstViolations, long traceHash, long events, long simulatedNs) {
+    List<String> firstViolations, long traceHash, long events, long simulatedNs, int subscribers) {
 }
