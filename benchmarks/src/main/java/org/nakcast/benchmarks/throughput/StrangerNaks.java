@@ -64,9 +64,16 @@ final class StrangerNaks implements AutoCloseable {
     static StrangerNaks start(RunSettings run, PrintStream log) {
         final TransportConfig transport = run.nodeConfig().transport(
             run.nodeConfig().topic(RunSettings.TOPIC).transport());
-        final StrangerNaks stranger = new StrangerNaks(transport, run.nodeConfig().topic(RunSettings.TOPIC).id(),
-            run.strangerNaks(), log);
-        if (!run.strangerNaks().isZero()) {
+        return start(transport, run.nodeConfig().topic(RunSettings.TOPIC).id(), run.strangerNaks(), log);
+    }
+
+    /**
+     * Starts a stranger that floods the first session of {@code topicId} heard on {@code transport},
+     * every {@code interval}; one that does nothing for a zero interval.
+     */
+    static StrangerNaks start(TransportConfig transport, int topicId, Duration interval, PrintStream log) {
+        final StrangerNaks stranger = new StrangerNaks(transport, topicId, interval, log);
+        if (!interval.isZero()) {
             stranger.thread.start();
         }
         return stranger;
