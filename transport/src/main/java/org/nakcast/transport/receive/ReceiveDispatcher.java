@@ -92,6 +92,11 @@ public final class ReceiveDispatcher {
         this.errorHandler = errorHandler;
     }
 
+    /** How many publisher streams this receiver keeps, over every topic: at most their max-publishers. */
+    public int streamCount() {
+        return streams.size();
+    }
+
     /** This receiver's id, carried in its NAKs. */
     public int receiverId() {
         return receiverId;

@@ -62,12 +62,29 @@ final class Simulation {
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.crashAtNs(), plan.restartAtNs());
         }
+        final int streamBound = scenario.config().topics().stream().mapToInt(topic -> topic.maxPublishers()).sum();
+        for (SubscriberHost subscriber : subscribers) {
+            watchMemory(subscriber, streamBound);
+        }
         if (scenario.strangerIntervalNs() > 0) {
             final int[] topicIds = scenario.config().topics().stream().mapToInt(topic -> topic.id()).toArray();
             stranger = new StrangerHost(scheduler, network, new HostShape(4096, 1_000, 100_000), random.split(),
                 scenario.strangerIntervalNs(), topicIds);
             stranger.startAt(0);
         }
+    }
+
+    /** Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow. */
+    private void watchMemory(SubscriberHost subscriber, int bound) {
+        scheduler.at(scheduler.nowNs() + MS, () -> {
+            if (subscriber.streamCount() > bound) {
+                violations.add(scheduler.nowNs(), "%s keeps %d publisher streams, more than max-publishers allow (%d)"
+                    .formatted(subscriber.name, subscriber.streamCount(), bound));
+            }
+            if (scheduler.nowNs() < scenario.faultPhaseNs() + LONGEST_HEALED_PHASE_NS) {
+                watchMemory(subscriber, bound);
+            }
+        });
     }
 
     private static void schedule(SimHost host, List<Scenario.Pause> pauses, long crashAtNs, long restartAtNs) {

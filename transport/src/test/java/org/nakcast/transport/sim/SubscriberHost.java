@@ -169,6 +169,11 @@ final class SubscriberHost extends SimHost {
         }
     }
 
+    /** How many publisher streams the receiver keeps now; 0 when not running. */
+    int streamCount() {
+        return dispatcher == null || isCrashed() ? 0 : dispatcher.streamCount();
+    }
+
     /** The probes of this incarnation; empty once crashed. */
     List<SubscriptionProbe> probes() {
         return probes;
