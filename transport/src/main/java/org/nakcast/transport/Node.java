@@ -5,6 +5,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.CountersManager;
@@ -46,6 +47,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+    private static final int LOSS_LINES_PER_SECOND = 10;
     private static final String COUNTERS_SUFFIX = ".counters";
     private static final int MAX_COUNTERS_FILE_ATTEMPTS = 100;
 
@@ -80,7 +82,7 @@ public final class Node implements AutoCloseable {
         };
         this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
-                loggingReceiverEvents(settings.name()), errorHandler));
+                loggingReceiverEvents(settings.name(), this.context.clock()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
@@ -288,8 +290,9 @@ public final class Node implements AutoCloseable {
         return settingsResolver.topic(topicName);
     }
 
-    /** The receiving side's events, to this node's log. */
-    private static ReceiverLog loggingReceiverEvents(String nodeName) {
+    /** The receiving side's events, to this node's log; loss events at most ten a second. */
+    private static ReceiverLog loggingReceiverEvents(String nodeName, NanoClock clock) {
+        final LogThrottle lossLines = new LogThrottle(LOSS_LINES_PER_SECOND);
         return new ReceiverLog() {
             @Override
             public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
@@ -298,7 +301,13 @@ public final class Node implements AutoCloseable {
 
             @Override
             public void onLoss(SubscriptionSettings topic, LossEvent event) {
-                LOG.warn("node {}: {}", nodeName, event.describe());
+                final long leftOut = lossLines.admit(clock.nanoTime());
+                if (leftOut > 0) {
+                    LOG.warn("node {}: {} ({} more loss events since the last logged, not logged: see the counters)",
+                        nodeName, event.describe(), leftOut);
+                } else if (leftOut == 0) {
+                    LOG.warn("node {}: {}", nodeName, event.describe());
+                }
             }
 
             @Override
