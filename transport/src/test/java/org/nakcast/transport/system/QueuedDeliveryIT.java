@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -187,7 +189,7 @@ class QueuedDeliveryIT {
         private final SequenceChecker checker = new SequenceChecker();
         private final List<String> threads = new CopyOnWriteArrayList<>();
         private final List<LossEvent> losses = new CopyOnWriteArrayList<>();
-        private final List<Object> log = new CopyOnWriteArrayList<>();
+        private final Queue<Object> log = new ConcurrentLinkedQueue<>();
         private int streamsStarted;
 
         @Override
