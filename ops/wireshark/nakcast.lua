@@ -31,6 +31,8 @@ local NAK_RANGE_LENGTH = 16
 local UNRECOVERABLE_LENGTH = HEADER_LENGTH + 24
 local STATUS_LENGTH = HEADER_LENGTH + 8
 local ZERO, MINUS_ONE = Int64(0), Int64(-1)
+-- The most datagrams one NAK may ask for, in all its ranges (NakFlyweight.MAX_DATAGRAMS_ASKED).
+local MAX_DATAGRAMS_ASKED = Int64(256)
 local FRAME_BEGIN = 0x80
 local FRAME_END = 0x40
 local AGE_CLASS_MASK = 0x3F
@@ -82,6 +84,7 @@ local f = {
     range = ProtoField.none("nakcast.nak.range", "Missing range"),
     range_from = ProtoField.int64("nakcast.nak.range.from", "First missing sequence", base.DEC),
     range_to = ProtoField.int64("nakcast.nak.range.to", "Last missing sequence", base.DEC),
+    datagrams_asked = ProtoField.int64("nakcast.nak.datagrams_asked", "Datagrams asked for", base.DEC),
 
     lost_from = ProtoField.int64("nakcast.unrecoverable.from", "First sequence gone from history", base.DEC),
     lost_to = ProtoField.int64("nakcast.unrecoverable.to", "Last sequence gone from history", base.DEC),
@@ -108,6 +111,7 @@ local e = {
     bad_sequence = malformed("bad_sequence", "Sequence, count or range that cannot occur"),
     bad_frames = malformed("bad_frames", "Message frames overrun the datagram or break the fragment rules"),
     wrong_port = malformed("wrong_port", "A type that does not belong on this port"),
+    nak_too_wide = malformed("nak_too_wide", "A NAK asking for more than 256 datagrams in all its ranges"),
 }
 nakcast.experts = e
 
@@ -265,6 +269,7 @@ local function dissect_nak(tvb, pinfo, tree, length)
     end
     local shown = {}
     local previous_to
+    local asked = ZERO
     for i = 0, math.min(count, room) - 1 do
         local offset = NAK_HEADER_LENGTH + i * NAK_RANGE_LENGTH
         local from, to = int64_at(tvb, offset), int64_at(tvb, offset + 8)
@@ -276,7 +281,13 @@ local function dissect_nak(tvb, pinfo, tree, length)
             range:add_proto_expert_info(e.bad_sequence, "Ranges must be ascending, disjoint and not backwards")
         end
         previous_to = to
+        asked = asked + (to - from) + 1
         shown[#shown + 1] = tostring(from) .. ".." .. tostring(to)
+    end
+    local asked_item = tree:add(f.datagrams_asked, tvb(HEADER_LENGTH + 4, 4), asked)
+    asked_item:set_generated()
+    if asked > MAX_DATAGRAMS_ASKED or asked <= ZERO then
+        asked_item:add_proto_expert_info(e.nak_too_wide)
     end
     return " ranges=" .. table.concat(shown, ",")
 end

@@ -28,8 +28,11 @@ import org.nakcast.transport.protocol.NakFlyweight;
  * (inside the run's private namespace) that listens on the transport's data port until a valid
  * DATA or HEARTBEAT of the run's topic tells it the publisher's session id, stops listening, then
  * multicasts a NAK forged with the protocol's flyweights to the control port ({@code port + 1})
- * every interval until closed. The publisher answers from its repair budget ({@code repair-rate}):
- * what the run measures is what that costs the stream.
+ * every interval until closed. The NAK asks for more datagrams than one NAK may (a receiver asks for
+ * at most {@link NakFlyweight#MAX_DATAGRAMS_ASKED}), so nakcast counts it as malformed and answers
+ * none of it: what the run measures is what checking and dropping it costs the stream. (The same
+ * history asked for in valid NAKs costs the stream its repair budget; {@code NakFloodIT} holds a
+ * publisher to that.)
  */
 final class StrangerNaks implements AutoCloseable {
     /** The last sequence the forged NAK asks for: the whole history of any stream. */

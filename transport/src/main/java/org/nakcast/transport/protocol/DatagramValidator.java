@@ -130,12 +130,18 @@ public final class DatagramValidator {
             return DatagramCheck.LENGTH_MISMATCH;
         }
         long previousTo = -1;
+        long asked = 0;
         for (int i = 0; i < rangeCount; i++) {
             final int rangeOffset = offset + NakFlyweight.RANGES_OFFSET + i * NakFlyweight.RANGE_LENGTH;
             final long from = buffer.getLong(rangeOffset, BYTE_ORDER);
             final long to = buffer.getLong(rangeOffset + Long.BYTES, BYTE_ORDER);
             if (from <= previousTo || to < from) {
                 return DatagramCheck.BAD_SEQUENCE;
+            }
+            // a span or a sum past Long.MAX_VALUE wraps round to a negative count: too wide as well
+            asked += to - from + 1;
+            if (asked > NakFlyweight.MAX_DATAGRAMS_ASKED || asked <= 0) {
+                return DatagramCheck.NAK_TOO_WIDE;
             }
             previousTo = to;
         }

@@ -28,6 +28,12 @@ package org.nakcast.transport.protocol;
  * inclusive, ascending and disjoint. NAKs are multicast to the control port, so a receiver that
  * hears another's NAK for a range it misses too stays quiet; the receiver id (random per
  * receiver) lets a node tell its own NAKs from others'.
+ *
+ * <p>One NAK asks for at most {@link #MAX_DATAGRAMS_ASKED} datagrams in all its ranges, the lowest
+ * missing first; a receiver missing more asks for the rest once those are repaired. A wider NAK is
+ * malformed ({@link DatagramCheck#NAK_TOO_WIDE}): no receiver sends one, so the publisher ignores
+ * it and no receiver holds back its own NAK for it. A stranger asking for the whole history in one
+ * NAK costs nothing; one that asks in many narrow NAKs costs the stream its repair budget.
  */
 public final class NakFlyweight extends HeaderFlyweight {
     static final int RECEIVER_ID_OFFSET = HEADER_LENGTH;
@@ -37,6 +43,9 @@ public final class NakFlyweight extends HeaderFlyweight {
     public static final int RANGE_LENGTH = 2 * Long.BYTES;
     /** Length of a NAK with no ranges. */
     public static final int NAK_HEADER_LENGTH = RANGES_OFFSET;
+
+    /** The most datagrams one NAK may ask for, in all its ranges. */
+    public static final int MAX_DATAGRAMS_ASKED = 256;
 
     /** The length of a NAK carrying {@code rangeCount} ranges. */
     public static int lengthFor(int rangeCount) {

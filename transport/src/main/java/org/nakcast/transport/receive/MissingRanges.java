@@ -1,8 +1,13 @@
 package org.nakcast.transport.receive;
 
+import org.nakcast.transport.protocol.NakFlyweight;
+
 /**
  * The ranges of datagrams a stream is missing, as one NAK would list them: inclusive, ascending,
- * disjoint, at most {@code maxRanges}. Reused: {@link #collect} overwrites the last answer.
+ * disjoint, at most {@code maxRanges} ranges and {@link NakFlyweight.MAX_DATAGRAMS_ASKED}
+ * datagrams in all, the lowest first. A NAK of this receiver is always narrow, so the publisher
+ * repairs it ahead of any wide one; a stream missing more asks for the rest once this is repaired.
+ * Reused: {@link #collect} overwrites the last answer.
  */
 final class MissingRanges {
     private final long[] bounds;
@@ -17,22 +22,24 @@ final class MissingRanges {
 
     /**
      * Collects the sequences in [{@code from}, {@code to}] the window does not hold, coalesced into
-     * ranges, the lowest first, until {@code maxRanges} are found.
+     * ranges, the lowest first, until {@code maxRanges} ranges or a narrow NAK's datagrams are found.
      *
      * @return how many ranges were found
      */
     int collect(ReorderWindow window, long from, long to) {
         count = 0;
+        long datagramsLeft = NakFlyweight.MAX_DATAGRAMS_ASKED;
         long sequence = from;
-        while (sequence <= to && count < maxRanges) {
+        while (sequence <= to && count < maxRanges && datagramsLeft > 0) {
             if (window.contains(sequence)) {
                 sequence++;
                 continue;
             }
             final long rangeFrom = sequence;
-            while (sequence < to && !window.contains(sequence + 1)) {
+            while (sequence < to && sequence - rangeFrom + 1 < datagramsLeft && !window.contains(sequence + 1)) {
                 sequence++;
             }
+            datagramsLeft -= sequence - rangeFrom + 1;
             bounds[2 * count] = rangeFrom;
             bounds[2 * count + 1] = sequence;
             count++;

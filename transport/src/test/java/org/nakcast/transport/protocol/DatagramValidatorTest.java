@@ -221,6 +221,26 @@ class DatagramValidatorTest {
     }
 
     @Test
+    void aNakAsksForAtMostTheMostDatagramsOneNakMayAskFor() {
+        final int most = NakFlyweight.MAX_DATAGRAMS_ASKED;
+        final int length = NakFlyweight.lengthFor(2);
+        final NakFlyweight nak = new NakFlyweight();
+        nak.wrap(buffer, OFFSET);
+        nak.writeHeader(FrameType.NAK, length, SESSION, TOPIC, 0);
+
+        nak.rangeCount(2).range(0, 100, 109).range(1, 200, 200 + most - 11);
+        assertThat(check(length)).as("exactly the most, in two ranges").isEqualTo(DatagramCheck.VALID);
+        nak.range(1, 200, 200 + most - 10);
+        assertThat(check(length)).as("one more").isEqualTo(DatagramCheck.NAK_TOO_WIDE);
+        nak.range(0, 0, 0).range(1, 1L << 20, Long.MAX_VALUE);
+        assertThat(check(length)).as("a span past a long").isEqualTo(DatagramCheck.NAK_TOO_WIDE);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
+        nak.rangeCount(1).range(0, 0, Long.MAX_VALUE);
+        assertThat(check(NakFlyweight.lengthFor(1))).as("the whole sequence space")
+            .isEqualTo(DatagramCheck.NAK_TOO_WIDE);
+    }
+
+    @Test
     void anUnrecoverableRangeIsOrderedAndNonNegative() {
         final UnrecoverableFlyweight unrecoverable = unrecoverable();
 

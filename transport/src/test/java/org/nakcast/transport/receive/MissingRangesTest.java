@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nakcast.transport.protocol.NakFlyweight;
 
 class MissingRangesTest {
     private final ReorderWindow window = new ReorderWindow(16, 8);
@@ -39,6 +40,19 @@ class MissingRangesTest {
 
         assertThat(ranges.collect(window, 10, 17)).isEqualTo(3);
         assertThat(collected()).containsExactly(10, 10, 12, 12, 14, 14);
+    }
+
+    @Test
+    void asksForNoMoreDatagramsThanANarrowNakTheLowestFirst() {
+        final int narrow = NakFlyweight.MAX_DATAGRAMS_ASKED;
+
+        assertThat(ranges.collect(window, 100, 100 + 10 * narrow)).isOne();
+        assertThat(collected()).containsExactly(100, 100 + narrow - 1);
+
+        hold(12);
+        assertThat(ranges.collect(window, 10, 10 + 10 * narrow)).isEqualTo(2);
+        assertThat(collected()).as("two datagrams, then the rest of the narrow NAK")
+            .containsExactly(10, 11, 13, 13 + narrow - 3);
     }
 
     @Test

@@ -232,6 +232,30 @@ class ReceiveDispatcherTest {
         assertThat(events).isEmpty();
     }
 
+    @Test
+    void aStrangersNakForTheWholeHistoryIsMalformedAndSilencesNoReceiver() throws Exception {
+        subscribe(LateJoinPolicy.OLDEST);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        data(0, MS, false);
+        data(2, MS, false);
+        final NakFlyweight stranger = new NakFlyweight();
+        stranger.wrap(control, 0);
+        stranger.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
+        stranger.receiverId(9).rangeCount(1).range(0, 0, 1L << 62);
+
+        for (int i = 0; i < 100; i++) {
+            dispatcher.onControlDatagram(control, 0, NakFlyweight.lengthFor(1), nowNs);
+            nowNs += 10_000;
+            dispatcher.poll(nowNs);
+        }
+
+        assertThat(counters.counters().malformed(DatagramCheck.NAK_TOO_WIDE).get()).isEqualTo(100);
+        assertThat(counters.counters().get(SystemCounter.NAKS_SUPPRESSED).get()).isZero();
+        assertThat(naks).as("its own NAK and retries, a stranger's NAK every 10 us notwithstanding").isNotEmpty()
+            .allSatisfy(range -> assertThat(range).containsExactly(1, 1));
+    }
+
     /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
     private void data(long sequence, long ageNs, boolean retransmit) {
         data.start(sequence, sequence).message(text("m" + sequence));

@@ -233,14 +233,19 @@ final class HostileDatagrams {
         heartbeat.oldestSequence(random.nextLong(highest + 2));
     }
 
+    /**
+     * A NAK of random ranges: half of them narrow enough to be valid (at most 4 ranges of at most 64
+     * datagrams), the others of any width, most of them too wide.
+     */
     private void nakTemplate(int session, int topic) {
-        final int maxRanges = 1 + random.nextInt(NakFlyweight.maxRanges(DATAGRAM_SIZE));
+        final boolean narrow = random.nextBoolean();
+        final int maxRanges = 1 + random.nextInt(narrow ? 4 : NakFlyweight.maxRanges(DATAGRAM_SIZE));
         nak.writeHeader(FrameType.NAK, 0, session, topic, 0);
         nak.receiverId(random.nextInt());
         long from = random.nextBoolean() ? random.nextLong(100_000) : random.nextLong(Long.MAX_VALUE);
         int ranges = 0;
         while (ranges < maxRanges) {
-            final long span = random.nextBoolean() ? random.nextLong(64) : random.nextLong(Long.MAX_VALUE);
+            final long span = narrow || random.nextBoolean() ? random.nextLong(64) : random.nextLong(Long.MAX_VALUE);
             final long to = from + span < from ? Long.MAX_VALUE : from + span;
             nak.range(ranges++, from, to);
             final long gap = 1 + random.nextLong(1_000);

@@ -22,6 +22,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.SystemCounter;
@@ -30,14 +31,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A bad receiver (a plain socket) NAKs a real stream's whole history, from sequence 0 on, as fast
- * as it can for two seconds, while the publisher, paced at 2 MB/s, streams numbered messages to a
- * good subscriber. The publisher must stay within its rate over the flood (rate x time + burst:
- * repairs and answers draw on the same rate limiter as data), answer the flood from its repair
- * budget (half the rate: repairs held back when it is spent, new data goes on), and the good
- * subscriber must still get every message, once, in order, with no loss event.
- * Once with the default history (every NAK asks for datagrams held), once with a history of 256
- * datagrams that the stream outgrows (every NAK also asks for datagrams gone: UNRECOVERABLE).
+ * A bad receiver (a plain socket) NAKs a real stream's whole history, from sequence 0 to the
+ * latest datagram sent, in valid NAKs of 256 datagrams each, as fast as it can for two seconds,
+ * while the publisher, paced at 2 MB/s, streams numbered messages to a good subscriber. The
+ * publisher must stay within its rate over the flood (rate x time + burst: repairs and answers draw
+ * on the same rate limiter as data), answer the flood from its repair budget (half the rate:
+ * repairs held back when it is spent, new data goes on), and the good subscriber must still get
+ * every message, once, in order, with no loss event. Once with the default history (every NAK
+ * asks for datagrams held), once with a history of 256 datagrams that the stream outgrows (NAKs
+ * also ask for datagrams gone: UNRECOVERABLE). And once asking for everything in one NAK each time,
+ * which is malformed: the publisher answers none of it.
  */
 class NakFloodIT {
     private static final Logger LOG = LoggerFactory.getLogger(NakFloodIT.class);
@@ -52,7 +55,7 @@ class NakFloodIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void naksForTheWholeHistoryAreAnsweredWithinTheSendRate() throws Exception {
-        final Flood flood = flood(TestConfigs.paced(SEND_RATE));
+        final Flood flood = flood(TestConfigs.paced(SEND_RATE), NakFloodIT::tiledNak);
 
         flood.assertWithinBudgetAndDelivered();
         assertThat(flood.retransmits).as(flood.outcome).isPositive();
@@ -66,14 +69,48 @@ class NakFloodIT {
         final long datagram = paced.transports().get(0).datagramSize().bytes();
         final List<TopicConfig> topics = paced.topics().stream()
             .map(topic -> topic.withHistory(new ByteSize(SMALL_HISTORY_DATAGRAMS * datagram))).toList();
-        final Flood flood = flood(new NodeConfig(paced.node(), paced.transports(), topics).conclude());
+        final Flood flood = flood(new NodeConfig(paced.node(), paced.transports(), topics).conclude(),
+            NakFloodIT::tiledNak);
 
         flood.assertWithinBudgetAndDelivered();
         assertThat(flood.unrecoverable).as(flood.outcome).isPositive();
         assertThat(flood.retransmits).as(flood.outcome).isPositive();
     }
 
-    private static Flood flood(NodeConfig config) throws Exception {
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void oneNakForTheWholeSequenceSpaceIsMalformedAndAnsweredWithNothing() throws Exception {
+        final Flood flood = flood(TestConfigs.paced(SEND_RATE), NakFloodIT::wholeSpaceNak);
+
+        assertThat(flood.naksTaken).as(flood.outcome).isZero();
+        assertThat(flood.refusedAsTooWide).as(flood.outcome).isPositive();
+        assertThat(flood.retransmits + flood.unrecoverable).as(flood.outcome).isZero();
+        flood.assertDelivered();
+    }
+
+    /** Writes the bad receiver's next NAK into {@code nak}, given how many datagrams the publisher has sent. */
+    @FunctionalInterface
+    private interface NakSource {
+        void next(NakFlyweight nak, long nakNumber, long datagramsSent);
+    }
+
+    /**
+     * The {@code nakNumber}-th of the NAKs that ask for sequences 0 to the latest sent, 256 at a time,
+     * round and round.
+     */
+    private static void tiledNak(NakFlyweight nak, long nakNumber, long datagramsSent) {
+        final long tiles = Math.max(1, (datagramsSent + NakFlyweight.MAX_DATAGRAMS_ASKED - 1)
+            / NakFlyweight.MAX_DATAGRAMS_ASKED);
+        final long from = (nakNumber % tiles) * NakFlyweight.MAX_DATAGRAMS_ASKED;
+        nak.range(0, from, from + NakFlyweight.MAX_DATAGRAMS_ASKED - 1);
+    }
+
+    /** A NAK for every sequence there is, from 0 on: wider than any NAK may be. */
+    private static void wholeSpaceNak(NakFlyweight nak, long nakNumber, long datagramsSent) {
+        nak.range(0, 0, Long.MAX_VALUE);
+    }
+
+    private static Flood flood(NodeConfig config, NakSource naks) throws Exception {
         final TransportConfig transport = config.transport(config.topic("prices").transport());
         final SequenceChecker checker = new SequenceChecker();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
@@ -104,13 +141,15 @@ class NakFloodIT {
                 runnable -> new Thread(runnable, "nak-flood-publisher").start());
             checker.awaitCount(BEFORE_FLOOD, System.currentTimeMillis() + 10_000);
 
-            final ByteBuffer nak = wholeStreamNak(publication);
+            final ByteBuffer bytes = ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1));
+            final NakFlyweight nak = nakOfOneRange(bytes, publication);
             final SystemCounters counters = publisherNode.counters();
             final long[] before = read(counters);
             final long startNs = System.nanoTime();
             long naksSent = 0;
             while (System.nanoTime() - startNs < FLOOD_NS) {
-                badReceiver.send(nak.clear(), TestChannels.controlPort(transport));
+                naks.next(nak, naksSent, counters.get(SystemCounter.DATAGRAMS_SENT).get());
+                badReceiver.send(bytes.clear(), TestChannels.controlPort(transport));
                 naksSent++;
             }
             final long elapsedNs = System.nanoTime() - startNs;
@@ -127,14 +166,13 @@ class NakFloodIT {
         }
     }
 
-    /** One NAK from a stranger for every sequence of the stream, from 0 on. */
-    private static ByteBuffer wholeStreamNak(RawPublication publication) {
-        final ByteBuffer bytes = ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1));
+    /** A NAK of one range from a stranger for the publication's stream, over {@code bytes}. */
+    private static NakFlyweight nakOfOneRange(ByteBuffer bytes, RawPublication publication) {
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(new UnsafeBuffer(bytes), 0);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), publication.sessionId(), publication.topicId(), 0);
-        nak.receiverId(0xBAD).rangeCount(1).range(0, 0, Long.MAX_VALUE);
-        return bytes;
+        nak.receiverId(0xBAD).rangeCount(1);
+        return nak;
     }
 
     private static final SystemCounter[] READ = {SystemCounter.BYTES_SENT, SystemCounter.NAKS_RECEIVED,
@@ -142,10 +180,11 @@ class NakFloodIT {
         SystemCounter.REPAIRS_HELD_BACK};
 
     private static long[] read(SystemCounters counters) {
-        final long[] values = new long[READ.length];
+        final long[] values = new long[READ.length + 1];
         for (int i = 0; i < READ.length; i++) {
             values[i] = counters.get(READ[i]).get();
         }
+        values[READ.length] = counters.malformed(DatagramCheck.NAK_TOO_WIDE).get();
         return values;
     }
 
@@ -158,6 +197,7 @@ class NakFloodIT {
         final long heldOff;
         final long unrecoverable;
         final long heldBack;
+        final long refusedAsTooWide;
         final SequenceChecker checker;
         final long sent;
         final List<LossEvent> losses;
@@ -176,19 +216,24 @@ class NakFloodIT {
             this.heldOff = after[3] - before[3];
             this.unrecoverable = after[4] - before[4];
             this.heldBack = after[5] - before[5];
+            this.refusedAsTooWide = after[6] - before[6];
             this.checker = checker;
             this.sent = sent;
             this.losses = losses;
             this.outcome = naksSent + " NAKs sent in " + elapsedNs / 1_000_000 + " ms, " + naksTaken
                 + " taken; the publisher sent " + bytes + " bytes (budget " + budget + "): " + retransmits
                 + " retransmits, " + heldOff + " held off, " + unrecoverable + " UNRECOVERABLE, " + heldBack
-                + " repairs held back by the budget; "
+                + " repairs held back by the budget, " + refusedAsTooWide + " NAKs refused as too wide; "
                 + sent + " messages published";
         }
 
         void assertWithinBudgetAndDelivered() {
             assertThat(naksTaken).as(outcome).isPositive();
             assertThat(bytes).as("bytes sent over the flood; " + outcome).isLessThanOrEqualTo(budget);
+            assertDelivered();
+        }
+
+        void assertDelivered() {
             assertThat(checker.errors()).as(outcome).isEmpty();
             assertThat(checker.skippedRanges()).as(outcome).isEmpty();
             assertThat(checker.count()).as(outcome).isEqualTo(sent);
