@@ -244,6 +244,9 @@ public final class InboundStream {
             delivery.deliver(buffer, offset, length, sequence, dataHeader.completedMessages());
         }
         deliverHeld(nowNs);
+        if (retransmit && expected <= highestSeen) {
+            naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
+        }
     }
 
     /**

@@ -26,6 +26,7 @@ final class NakScheduler {
     private boolean firstNakPending;
     private int retries;
     private long askedUpTo = -1;
+    private long lastNakHighest = -1;
     private boolean inRound;
     private long roundStartNs;
     private long roundWaitNs;
@@ -95,6 +96,7 @@ final class NakScheduler {
 
     /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
     void onNakSent(long highestAsked, long nowNs) {
+        lastNakHighest = highestAsked;
         sampling = highestAsked > askedUpTo;
         if (sampling) {
             sampleFrom = askedUpTo + 1;
@@ -157,6 +159,24 @@ final class NakScheduler {
         }
     }
 
+    /**
+     * The stream delivered everything below {@code expected} while more is missing. If that is all
+     * this receiver's last NAK asked for (a NAK asks for at most
+     * {@link org.nakcast.transport.protocol.NakFlyweight#MAX_DATAGRAMS_ASKED} datagrams), what is
+     * missing beyond is asked for like a gap just found, after a first NAK's random delay, not after a
+     * retry interval: the publisher answered in full, so there is nothing to wait for, and the
+     * receivers of a group that got the same repair do not all ask at once.
+     *
+     * @param groupSize how many receivers listen to the stream, this one included; at least 1
+     */
+    void onDeliveredUpTo(long expected, long nowNs, int groupSize) {
+        if (lastNakHighest >= 0 && expected > lastNakHighest && deadlineNs != NO_DEADLINE) {
+            lastNakHighest = -1;
+            firstNakPending = true;
+            deadlineNs = Math.min(deadlineNs, nowNs + firstNakDelayNs(groupSize));
+        }
+    }
+
     /** The stream moved past missing datagrams without them (they were unrecoverable): back-off starts over. */
     void onSkipped() {
         startOver();
@@ -165,6 +185,7 @@ final class NakScheduler {
     /** Nothing is missing any more: no NAK is due, the back-off starts over. */
     void cancel() {
         deadlineNs = NO_DEADLINE;
+        lastNakHighest = -1;
         firstNakPending = false;
         sampling = false;
         startOver();

@@ -677,6 +677,42 @@ class InboundStreamTest {
         }
 
         @Test
+        void aStreamMissingMoreThanOneNakAsksForTheRestTheMomentTheFirstIsRepaired() {
+            final int most = NakFlyweight.MAX_DATAGRAMS_ASKED;
+            h.data(0, 0, "0").data(600, 600, "600");
+            h.pollAtDeadline();
+            assertThat(h.lastNakRanges()).containsExactly(new Range(1, most));
+
+            for (long sequence = 1; sequence <= most; sequence++) {
+                h.retransmit(sequence, sequence, "r");
+            }
+            final long repairedNs = h.nowNs;
+            h.pollAtDeadline();
+
+            assertThat(h.nowNs - repairedNs).as("within a first NAK's delay, not after a retry interval")
+                .isLessThanOrEqualTo(50_000);
+            assertThat(h.naks()).hasSize(2);
+            assertThat(h.lastNakRanges()).containsExactly(new Range(most + 1, 2 * most));
+        }
+
+        @Test
+        void aPartlyRepairedNakIsRetriedAfterTheRetryInterval() {
+            final int most = NakFlyweight.MAX_DATAGRAMS_ASKED;
+            h.data(0, 0, "0").data(600, 600, "600");
+            h.pollAtDeadline();
+
+            for (long sequence = 1; sequence < most; sequence++) {
+                h.retransmit(sequence, sequence, "r");
+            }
+            h.poll();
+
+            assertThat(h.naks()).hasSize(1);
+            assertThat(h.stream.nakDeadlineNs()).isGreaterThan(h.nowNs);
+            h.pollAtDeadline();
+            assertThat(h.lastNakRanges()).containsExactly(new Range(most, 2 * most - 1));
+        }
+
+        @Test
         void nakHeardWithNothingMissingOrBeforeTheStartIsIgnored() {
             h.stream.onNakHeard(nakFromOther(0, 10), h.nowNs);
             h.data(0, 0, "0");
