@@ -36,6 +36,8 @@ local MAX_DATAGRAMS_ASKED = Int64(256)
 local FRAME_BEGIN = 0x80
 local FRAME_END = 0x40
 local AGE_CLASS_MASK = 0x3F
+-- The HEARTBEAT flag of a stream its publisher closed: the header's sequence is its last datagram.
+local END_OF_STREAM_FLAG = 0x01
 local AGE_UNIT_NS = 1024
 -- The highest age class an int64 age in nanoseconds can have (DataFlyweight.ageClassOf).
 local HIGHEST_AGE_CLASS = 53
@@ -56,6 +58,8 @@ local f = {
     type = ProtoField.uint8("nakcast.type", "Type", base.DEC, type_names),
     flags = ProtoField.uint16("nakcast.flags", "Flags", base.HEX),
     age_class = ProtoField.uint16("nakcast.data.age_class", "Session age class", base.DEC, nil, AGE_CLASS_MASK),
+    end_of_stream = ProtoField.bool("nakcast.heartbeat.end_of_stream", "End of stream", 16, nil,
+        END_OF_STREAM_FLAG),
     length = ProtoField.uint16("nakcast.length", "Datagram length", base.DEC),
     session_id = ProtoField.int32("nakcast.session_id", "Publisher session id", base.DEC),
     topic_id = ProtoField.int32("nakcast.topic_id", "Topic id", base.DEC),
@@ -251,7 +255,8 @@ local function dissect_heartbeat(tvb, pinfo, tree, length)
     end
     local age_words = duration(age:tonumber())
     age_item:append_text(" (" .. age_words .. ")")
-    return string.format(" highest=%s oldest=%s age=%s", tostring(highest), tostring(oldest), age_words)
+    local ended = bit.band(tvb(4, 2):le_uint(), END_OF_STREAM_FLAG) ~= 0 and " END" or ""
+    return string.format(" highest=%s oldest=%s age=%s%s", tostring(highest), tostring(oldest), age_words, ended)
 end
 
 local function dissect_nak(tvb, pinfo, tree, length)
@@ -355,6 +360,9 @@ local function dissect_header(tvb, pinfo, tree)
         allowed_flags = AGE_CLASS_MASK
         flags_item:add_le(f.age_class, tvb(4, 2))
             :append_text(string.format(" (%s old when first sent)", age_range(age_class_of(tvb))))
+    elseif type_code == HEARTBEAT then
+        allowed_flags = END_OF_STREAM_FLAG
+        flags_item:add_le(f.end_of_stream, tvb(4, 2))
     end
     if bit.band(tvb(4, 2):le_uint(), bit.bnot(allowed_flags)) ~= 0 then
         flags_item:add_proto_expert_info(e.bad_flags)

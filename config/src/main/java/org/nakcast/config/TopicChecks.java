@@ -49,6 +49,10 @@ final class TopicChecks {
             checkKnown("codec", topic.codec(), codecNames, path);
             checkHistory(topic.history(), transportByName.get(topic.transport()), path);
             checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
+            if (topic.closeLinger().isNegative()) {
+                problems.add(KeyPaths.child(path, "close-linger"), "close-linger must not be negative (was "
+                    + Durations.format(topic.closeLinger()) + ")");
+            }
             if (topic.deliveryQueueTimeout().isNegative()) {
                 problems.add(KeyPaths.child(path, "delivery-queue-timeout"), "delivery-queue-timeout must not be"
                     + " negative (was " + Durations.format(topic.deliveryQueueTimeout()) + ")");

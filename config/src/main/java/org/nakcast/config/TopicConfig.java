@@ -25,6 +25,10 @@ import java.util.List;
  * @param publisherTimeout how long a receiver waits without hearing from a publisher stream before
  *     declaring the publisher gone and closing the stream; default {@code 2s}, and at least twice
  *     the heartbeat (a publisher heartbeats at that interval, busy or idle)
+ * @param closeLinger how long a closed publication keeps answering NAKs after it sent everything
+ *     and its end-of-stream marker, so receivers that missed its tail can still repair it; with flow
+ *     control {@code min} it ends sooner, once every live receiver has confirmed the end. Default
+ *     {@code 100ms}: many round trips on a LAN
  * @param delivery on which thread subscribers get messages and events; default
  *     {@link DeliveryMode#RECEIVER_THREAD}
  * @param deliveryQueue with delivery {@code queue}, the queue's size per subscription; default
@@ -56,6 +60,7 @@ public record TopicConfig(
     @JsonProperty("loss-policy") LossPolicy lossPolicy,
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
+    @JsonProperty("close-linger") Duration closeLinger,
     @JsonProperty("delivery") DeliveryMode delivery,
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
     @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
@@ -77,6 +82,8 @@ public record TopicConfig(
 
     /** The default publisher timeout. */
     public static final Duration DEFAULT_PUBLISHER_TIMEOUT = Duration.ofSeconds(2);
+    /** The default time a closed publication answers NAKs after its end-of-stream marker. */
+    public static final Duration DEFAULT_CLOSE_LINGER = Duration.ofMillis(100);
 
     /** The default delivery: on the receiving thread. */
     public static final DeliveryMode DEFAULT_DELIVERY = DeliveryMode.RECEIVER_THREAD;
@@ -96,6 +103,7 @@ public record TopicConfig(
         lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
+        closeLinger = closeLinger == null ? DEFAULT_CLOSE_LINGER : closeLinger;
         delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
         deliveryQueueTimeout = deliveryQueueTimeout == null ? DEFAULT_DELIVERY_QUEUE_TIMEOUT : deliveryQueueTimeout;
@@ -112,7 +120,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -121,7 +129,7 @@ public record TopicConfig(
      */
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -131,7 +139,7 @@ public record TopicConfig(
      */
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -141,7 +149,7 @@ public record TopicConfig(
      */
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -151,7 +159,7 @@ public record TopicConfig(
      */
     public TopicConfig withFlowControlTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            timeout, lossPolicy, lateJoin, publisherTimeout,
+            timeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -161,7 +169,7 @@ public record TopicConfig(
      */
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, policy, lateJoin, publisherTimeout,
+            flowControlTimeout, policy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -171,7 +179,7 @@ public record TopicConfig(
      */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, policy, publisherTimeout,
+            flowControlTimeout, lossPolicy, policy, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -181,7 +189,7 @@ public record TopicConfig(
      */
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, timeout,
+            flowControlTimeout, lossPolicy, lateJoin, timeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
@@ -193,7 +201,7 @@ public record TopicConfig(
      */
     public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue, Duration queueTimeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, mode, queue, queueTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, mode, queue, queueTimeout,
             maxPublishers, allowedClasses);
     }
 
@@ -203,7 +211,7 @@ public record TopicConfig(
      */
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, classNames);
     }
 
@@ -213,7 +221,17 @@ public record TopicConfig(
      */
     public TopicConfig withMaxPublishers(int streams) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
             delivery, deliveryQueue, deliveryQueueTimeout, streams, allowedClasses);
+    }
+
+    /**
+     * @param linger how long a closed publication answers NAKs after its end-of-stream marker
+     * @return this topic with that close linger
+     */
+    public TopicConfig withCloseLinger(Duration linger) {
+        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, linger,
+            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 }

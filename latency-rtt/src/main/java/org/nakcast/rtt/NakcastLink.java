@@ -37,7 +37,7 @@ final class NakcastLink implements RttLink {
         Node launched = null;
         try {
             launched = Node.launch(invoked);
-            this.publication = launched.publication(sendTopic);
+            this.publication = launched.newPublication(sendTopic);
             this.subscription = launched.subscribe(receiveTopic, handler, new StreamEventListener() { });
             this.node = launched;
         } catch (RuntimeException ex) {

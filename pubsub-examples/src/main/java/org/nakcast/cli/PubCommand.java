@@ -83,7 +83,7 @@ final class PubCommand implements Callable<Integer> {
         final NodeConfig config = topicOptions.loadConfig();
         final String topicName = topicOptions.topicName(config);
         try (Node node = Node.launch(config)) {
-            final RawPublication publication = node.publication(topicName);
+            final RawPublication publication = node.newPublication(topicName);
             if (size > publication.maxMessageLength()) {
                 throw new ParameterException(spec.commandLine(), "--size " + size + " is over the largest message "
                     + "of this publication, " + publication.maxMessageLength() + " bytes");

@@ -235,10 +235,12 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     /** A publisher stream that ended, in words: its session, why, and how long it had been silent. */
     private static String describe(PublisherGone gone) {
         final long silentMs = gone.silentNs() / 1_000_000;
-        return gone.cause() == PublisherGone.Cause.SILENT
-            ? "session " + gone.sessionId() + " silent for " + silentMs + " ms (publisher-timeout)"
-            : "session " + gone.sessionId() + " restarted as session " + gone.newSessionId() + " (silent for "
-                + silentMs + " ms)";
+        return switch (gone.cause()) {
+            case ENDED -> "session " + gone.sessionId() + " ended by its publisher";
+            case SILENT -> "session " + gone.sessionId() + " silent for " + silentMs + " ms (publisher-timeout)";
+            case RESTARTED -> "session " + gone.sessionId() + " restarted as session " + gone.newSessionId()
+                + " (silent for " + silentMs + " ms)";
+        };
     }
 
     /** The figures, as the JSON result carries them. */

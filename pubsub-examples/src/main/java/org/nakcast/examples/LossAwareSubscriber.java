@@ -161,7 +161,7 @@ public final class LossAwareSubscriber {
 
     private static void publish(Node node, int updates) {
         final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
         final LongSupplier commit = prices::commit;
         final IdleStrategy idle = new BackoffIdleStrategy();
         for (int i = 0; i < updates; i++) {

@@ -123,7 +123,7 @@ public final class MarketDataFanOut {
     /** Publishes the updates; returns the last price of each instrument. */
     private static double[] publish(Node node, int updates) {
         final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
         final LongSupplier commit = prices::commit;
         final IdleStrategy idle = new BackoffIdleStrategy();
         final double[] last = new double[MNEMONICS.length];

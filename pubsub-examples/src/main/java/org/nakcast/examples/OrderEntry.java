@@ -132,7 +132,7 @@ public final class OrderEntry {
         private final AtomicLong unmatched = new AtomicLong();
 
         Client(Node node) {
-            this.orders = node.publication("orders", Order.class);
+            this.orders = node.newPublication("orders", Order.class);
             node.subscribe("order-acks", OrderAck.class, this::onAck, new StreamEventListener() { });
         }
 
@@ -174,7 +174,7 @@ public final class OrderEntry {
 
         Exchange(Node node) {
             this.node = node;
-            this.acks = node.publication("order-acks", OrderAck.class);
+            this.acks = node.newPublication("order-acks", OrderAck.class);
             node.subscribe("orders", Order.class, this::onOrder, new StreamEventListener() { });
         }
 

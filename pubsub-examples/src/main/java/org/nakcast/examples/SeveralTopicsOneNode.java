@@ -143,9 +143,9 @@ public final class SeveralTopicsOneNode {
     /** Publishes on all three topics; returns the last trade. */
     private static Trade publish(Node node, int priceUpdates) {
         final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
-        final Publication<Order> orders = node.publication("orders", Order.class);
-        final Publication<Trade> trades = node.publication("trades", Trade.class);
+            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+        final Publication<Order> orders = node.newPublication("orders", Order.class);
+        final Publication<Trade> trades = node.newPublication("trades", Trade.class);
         final IdleStrategy idle = new BackoffIdleStrategy();
         final LongSupplier commitPrice = prices::commit;
         Trade trade = null;

@@ -74,6 +74,11 @@ final class AgentThreads implements AutoCloseable {
         return invoker.invoke();
     }
 
+    /** Whether the application drives the agents ({@code invoker}) rather than threads of their own. */
+    boolean isInvoker() {
+        return invoker != null;
+    }
+
     /** The idle strategy for a configured type; each agent thread gets its own instance. */
     static IdleStrategy idleStrategy(IdleStrategyType type) {
         return switch (type) {

@@ -12,7 +12,7 @@ import org.nakcast.codecs.FlyweightCodec;
  *
  * <pre>{@code
  * FlyweightPublication<PriceUpdateEncoder> prices =
- *     node.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+ *     node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
  * PriceUpdateEncoder price = prices.claim();
  * price.instrument().instrumentId(42).mnemonic("EURUSD");
  * price.qty(1_000_000).price(1.0825);

@@ -1,10 +1,14 @@
 package org.nakcast.transport;
 
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.agrona.CloseHelper;
 import org.agrona.ErrorHandler;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.errors.DistinctErrorLog;
@@ -12,6 +16,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.DeliveryMode;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
@@ -39,7 +44,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (Node node = Node.launch(NodeConfig.load(Path.of("config/nakcast.yaml")))) {
- *     RawPublication prices = node.publication("prices");
+ *     RawPublication prices = node.newPublication("prices");
  *     node.subscribe("prices", (buffer, offset, length, header) -> ..., new StreamEventListener() { });
  *     prices.offer(buffer, 0, length);
  * }
@@ -61,6 +66,8 @@ public final class Node implements AutoCloseable {
     private final AgentThreads threads;
     private final TopicCodecs topicCodecs;
     private final PublisherIds publisherIds = new PublisherIds();
+    /** The offer buffers of the publications made, until their memory is freed. */
+    private final Set<OfferBuffer> liveOffers = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
     private Node(NodeContext context) {
@@ -104,19 +111,22 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Starts publishing on a topic, as a new publisher stream with its own random session id.
-     * The transport's sockets are opened now, so a port or interface problem fails here.
+     * Starts publishing on a topic, as a new publisher stream with its own random session id: each
+     * call makes a stream of its own, with its own history, until it is closed. The transport's
+     * sockets are opened now, so a port or interface problem fails here.
      *
      * @throws TransportException naming the topic or the socket that failed
+     * @throws IllegalStateException if the node is closed
      */
-    public RawPublication publication(String topicName) {
+    public RawPublication newPublication(String topicName) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final PublicationSettings settings = settingsResolver.publication(
             topicName, newSessionId(), publisherIds.next(countersFileStem(), topic.id()));
         final int datagramLength = settings.datagramLength();
         final OfferBuffer offers = new OfferBuffer(
-            context.offerBufferBytes(), PublisherStreams.maxMessageLength(settings));
+            context.offerBufferBytes(), PublisherStreams.maxMessageLength(settings), liveOffers::remove);
+        liveOffers.add(offers);
         sender.addPublication(settings, offers);
         final int historyDatagrams = PublisherStreams.historyDatagrams(settings);
         LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} datagrams ({} of {} bytes"
@@ -130,30 +140,32 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Starts publishing typed messages on a topic, encoded with the codec the topic's config names.
+     * Starts publishing typed messages on a topic, encoded with the codec the topic's config names,
+     * as a new publisher stream (see {@link #newPublication(String)}).
      *
      * @throws TransportException naming the topic, codec and class when the codec cannot carry
      *     {@code messageClass}, or the socket that failed
      */
-    public <T> Publication<T> publication(String topicName, Class<T> messageClass) {
+    public <T> Publication<T> newPublication(String topicName, Class<T> messageClass) {
         final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
-        return new Publication<>(publication(topicName), codec);
+        return new Publication<>(newPublication(topicName), codec);
     }
 
     /**
-     * Starts publishing flyweight messages on a topic: claim the encoder, set its fields, commit.
+     * Starts publishing flyweight messages on a topic, as a new publisher stream (see
+     * {@link #newPublication(String)}): claim the encoder, set its fields, commit.
      *
      * @param messageClass the message type the topic's flyweight codec is bound to
      * @param encoderClass the encoder flyweight that writes it
      * @throws TransportException when the topic's codec has no flyweight path or another encoder
      */
-    public <T, E> FlyweightPublication<E> flyweightPublication(
+    public <T, E> FlyweightPublication<E> newFlyweightPublication(
         String topicName, Class<T> messageClass, Class<E> encoderClass) {
         final FlyweightCodec<T, ?, ?> codec =
             topicCodecs.flyweightCodec(topic(topicName), messageClass, encoderClass, true);
         @SuppressWarnings("unchecked") // checked: the codec's encoder class is encoderClass
         final FlyweightCodec<T, E, ?> typed = (FlyweightCodec<T, E, ?>) codec;
-        return new FlyweightPublication<>(publication(topicName), typed);
+        return new FlyweightPublication<>(newPublication(topicName), typed);
     }
 
     /**
@@ -270,14 +282,65 @@ public final class Node implements AutoCloseable {
         return config;
     }
 
-    /** Stops the threads, closes every socket. Idempotent. */
+    /**
+     * Closes every publication this node made (each sends what was offered, marks its end and
+     * lingers for repairs, as {@link RawPublication#close()} does; this waits for them, at most
+     * {@link #closeWaitNs()}), then stops the threads and closes every socket. Later offers answer
+     * {@link RawPublication#CLOSED}; later publications and subscriptions are refused. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed) {
             closed = true;
+            liveOffers.forEach(OfferBuffer::close);
+            awaitPublicationsFinished();
             // The counters stay allocated in the file: read after the node stopped, they tell how it ended.
             CloseHelper.closeAll(threads, countersFile);
         }
+    }
+
+    /**
+     * Waits until the sending thread has finished every closed publication, driving the node itself
+     * when the application drives it (threading {@code invoker}); gives up after {@link #closeWaitNs()}.
+     */
+    private void awaitPublicationsFinished() {
+        final long deadlineNs = System.nanoTime() + closeWaitNs();
+        final IdleStrategy idle = new BackoffIdleStrategy();
+        while (!allPublicationsFinished() && System.nanoTime() - deadlineNs < 0) {
+            if (threads.isInvoker()) {
+                idle.idle(threads.invoke());
+            } else {
+                idle.idle();
+            }
+        }
+        if (!allPublicationsFinished()) {
+            LOG.warn("node {}: closed before every publication had sent all it was offered and lingered its"
+                + " close-linger (waited {} ms)", config.node().name(), closeWaitNs() / 1_000_000);
+        }
+    }
+
+    private boolean allPublicationsFinished() {
+        for (OfferBuffer offers : liveOffers) {
+            if (!offers.finished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The longest {@link #close()} waits for its publications: the longest close-linger of a topic,
+     * plus its flow-control timeout under {@code min} (a silent receiver may hold the last datagrams
+     * back that long), plus a second to send what is queued.
+     */
+    private long closeWaitNs() {
+        long longest = 0;
+        for (TopicConfig topic : config.topics()) {
+            final long flowControlNs =
+                topic.flowControl() == FlowControlMode.MIN ? topic.flowControlTimeout().toNanos() : 0;
+            longest = Math.max(longest, topic.closeLinger().toNanos() + flowControlNs);
+        }
+        return longest + 1_000_000_000L;
     }
 
     private void requireOpen() {

@@ -11,7 +11,7 @@ import org.nakcast.codecs.MessageTooLargeException;
  * bytes to the node. Never blocks; the codes are those of {@link RawPublication}.
  *
  * <pre>{@code
- * Publication<Order> orders = node.publication("orders", Order.class);
+ * Publication<Order> orders = node.newPublication("orders", Order.class);
  * while (orders.offer(order) == RawPublication.BACK_PRESSURED) {
  *     idle.idle();                                  // or drop, or count: the caller decides
  * }
@@ -69,7 +69,7 @@ public final class Publication<T> implements AutoCloseable {
         return raw;
     }
 
-    /** Stops this publisher stream; later offers return {@link RawPublication#CLOSED}. */
+    /** Ends this publisher stream, as {@link RawPublication#close()} does. */
     @Override
     public void close() {
         raw.close();

@@ -1,10 +1,10 @@
 package org.nakcast.transport;
 
 /**
- * A publisher stream ended without a word from its publisher: it fell silent for longer than the
- * topic's {@code publisher-timeout}, or the same publisher came back under a new session (a
- * restart). The receiver has closed the stream; a restarted publisher's new stream is delivered
- * as a stream of its own.
+ * A publisher stream ended: its publisher closed it and every message of it was delivered
+ * ({@link Cause#ENDED}), it fell silent for longer than the topic's {@code publisher-timeout}, or
+ * the same publisher came back under a new session (a restart). The receiver has closed the stream;
+ * a restarted publisher's new stream is delivered as a stream of its own.
  *
  * @param topicId the topic
  * @param sessionId the session that ended
@@ -17,6 +17,11 @@ public record PublisherGone(int topicId, int sessionId, Cause cause, long silent
 
     /** Why a publisher stream ended. */
     public enum Cause {
+        /**
+         * The publisher closed its publication, and everything it sent up to its end-of-stream
+         * marker was delivered (or reported lost).
+         */
+        ENDED,
         /** Nothing heard (no data, no heartbeat) for longer than the topic's publisher timeout. */
         SILENT,
         /** The same publisher (same publisher id) is heard under a new session. */
@@ -25,9 +30,11 @@ public record PublisherGone(int topicId, int sessionId, Cause cause, long silent
 
     /** The event in words, for logs and operators. */
     public String describe() {
-        final String what = cause == Cause.SILENT
-            ? "silent for %d ms: publisher gone".formatted(silentNs / 1_000_000)
-            : "publisher restarted as session %d".formatted(newSessionId);
+        final String what = switch (cause) {
+            case ENDED -> "publisher closed the stream, everything delivered";
+            case SILENT -> "silent for %d ms: publisher gone".formatted(silentNs / 1_000_000);
+            case RESTARTED -> "publisher restarted as session %d".formatted(newSessionId);
+        };
         return "topic %d, publisher session %d: %s; stream closed".formatted(topicId, sessionId, what);
     }
 }

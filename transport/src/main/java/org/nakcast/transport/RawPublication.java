@@ -32,6 +32,7 @@ public final class RawPublication implements AutoCloseable {
     private final int sessionId;
     private final OfferBuffer offers;
     private final AtomicCounter backPressureEvents;
+    private boolean closedByOwner;
 
     RawPublication(String topicName, int topicId, int sessionId, OfferBuffer offers, AtomicCounter backPressure) {
         this.topicName = topicName;
@@ -114,9 +115,20 @@ public final class RawPublication implements AutoCloseable {
         return sessionId;
     }
 
-    /** Refuses later offers; what was offered before is still sent. */
+    /**
+     * Ends this publisher stream: later offers answer {@link #CLOSED}; what was offered before is
+     * still sent, then the stream marks its end (receivers raise {@code PublisherGone}, cause
+     * {@code ENDED}, as soon as they have everything), answers repairs for the topic's
+     * {@code close-linger}, and frees its history, offer buffer and counters. Returns at once: the
+     * node's sending thread does the rest, and {@link Node#close()} waits for it. Commit or abort a
+     * claim before closing. Idempotent; on the thread that offers.
+     */
     @Override
     public void close() {
-        offers.close();
+        if (!closedByOwner) {
+            closedByOwner = true;
+            offers.close();
+            offers.release();
+        }
     }
 }

@@ -73,7 +73,8 @@ public final class SettingsResolver {
             transport.repairRateBytes(),
             transport.repairBurstBytes(),
             transport.repairPercentOfData(),
-            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs()),
+            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs(),
+                topic.closeLinger().toNanos()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());
     }

@@ -45,7 +45,7 @@ public final class SoakPublisherMain {
         final StopSignal stop = new StopSignal();
         final Figures figures = new Figures();
         try (Node node = Node.launch(config)) {
-            final RawPublication publication = node.publication(args[1]);
+            final RawPublication publication = node.newPublication(args[1]);
             ChildProtocol.say(ChildProtocol.READY);
             stop.start();
             final long sent = publishUntil(stop, publication, ratePerSecond, length);

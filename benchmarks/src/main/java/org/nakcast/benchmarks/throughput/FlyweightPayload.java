@@ -32,7 +32,7 @@ record FlyweightPayload() implements Payload {
 
     @Override
     public SequencedPublisher publish(Node node, String topic) {
-        return new Publisher(node.flyweightPublication(topic, PriceUpdate.class, PriceUpdateEncoder.class));
+        return new Publisher(node.newFlyweightPublication(topic, PriceUpdate.class, PriceUpdateEncoder.class));
     }
 
     @Override

@@ -34,7 +34,7 @@ record ObjectPayload(String name) implements Payload {
         @SuppressWarnings("unchecked") // the sample below is of this class
         final Class<Object> messageClass = (Class<Object>) spec().messageClass();
         final Object message = SampleMessages.samplePriceUpdate(name);
-        return new Publisher(node.publication(topic, messageClass), message);
+        return new Publisher(node.newPublication(topic, messageClass), message);
     }
 
     @Override

@@ -30,7 +30,7 @@ record RawPayload(int messageLength) implements Payload {
 
     @Override
     public SequencedPublisher publish(Node node, String topic) {
-        return new Publisher(node.publication(topic), messageLength);
+        return new Publisher(node.newPublication(topic), messageLength);
     }
 
     @Override

@@ -35,8 +35,11 @@ public final class DatagramValidator {
             return DatagramCheck.UNKNOWN_TYPE;
         }
         final int flags = buffer.getShort(offset + HeaderFlyweight.FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
-        final int allowedFlags = type == FrameType.DATA || type == FrameType.RETRANSMIT
-            ? HeaderFlyweight.AGE_CLASS_MASK : 0;
+        final int allowedFlags = switch (type) {
+            case DATA, RETRANSMIT -> HeaderFlyweight.AGE_CLASS_MASK;
+            case HEARTBEAT -> HeaderFlyweight.END_OF_STREAM_FLAG;
+            default -> 0;
+        };
         if ((flags & ~allowedFlags) != 0) {
             return DatagramCheck.BAD_FLAGS;
         }

@@ -31,7 +31,8 @@ import org.agrona.MutableDirectBuffer;
  *   <li>version: {@link #CURRENT_VERSION}; a datagram of another version is rejected, not guessed at.</li>
  *   <li>type: a {@link FrameType} code.</li>
  *   <li>flags: DATA and RETRANSMIT carry their session's age class in the low six bits (see
- *       {@link DataFlyweight}); every other bit, and every flag of the other types, must be zero.</li>
+ *       {@link DataFlyweight}); a HEARTBEAT may carry {@link #END_OF_STREAM_FLAG} (see
+ *       {@link HeartbeatFlyweight}); every other bit, and every flag of the other types, must be zero.</li>
  *   <li>datagram length: the whole datagram, header included; must equal what was received.</li>
  *   <li>session id: random per publisher start, so a restart is a new session.</li>
  *   <li>topic id: the topic's numeric id from configuration.</li>
@@ -58,6 +59,8 @@ public class HeaderFlyweight {
     static final int SEQUENCE_OFFSET = 16;
     /** The flag bits DATA and RETRANSMIT use: the session's age class. */
     public static final int AGE_CLASS_MASK = 0x3F;
+    /** The flag bit a HEARTBEAT uses: the stream has ended (see {@link HeartbeatFlyweight}). */
+    public static final int END_OF_STREAM_FLAG = 0x01;
     /** Length of the common header. */
     public static final int HEADER_LENGTH = 24;
     /** The largest datagram the length field can describe (and the largest UDP payload over IPv4). */

@@ -32,6 +32,13 @@ package org.nakcast.transport.protocol;
  * session began by the publisher's clock, tells a receiver when the session began by its own, with
  * no clocks compared: whether it was there before the session (and is owed all of it), and whether
  * another session of the same publisher fell silent before this one began (a restart).
+ *
+ * <p>The flag {@link #END_OF_STREAM_FLAG} marks the heartbeats of a publication that was closed:
+ * it has sent everything its application offered, and the header's sequence is the stream's last
+ * datagram. It keeps answering NAKs for a while (the topic's {@code close-linger}), sending these
+ * heartbeats at short, doubling intervals; a receiver that has delivered everything up to that
+ * datagram ends the stream at once ({@code PublisherGone}, cause {@code ENDED}) instead of waiting
+ * for the publisher timeout.
  */
 public final class HeartbeatFlyweight extends HeaderFlyweight {
     static final int OLDEST_SEQUENCE_OFFSET = HEADER_LENGTH;
@@ -39,6 +46,21 @@ public final class HeartbeatFlyweight extends HeaderFlyweight {
     static final int SESSION_AGE_OFFSET = PUBLISHER_ID_OFFSET + Long.BYTES;
     /** Length of a HEARTBEAT datagram. */
     public static final int HEARTBEAT_LENGTH = SESSION_AGE_OFFSET + Long.BYTES;
+
+    /** Whether the stream has ended: the header's sequence is its last datagram. */
+    public boolean isEndOfStream() {
+        return (flags() & END_OF_STREAM_FLAG) != 0;
+    }
+
+    /**
+     * Marks the stream ended (or not), after {@link #writeHeader}.
+     *
+     * @return this
+     */
+    public HeartbeatFlyweight endOfStream(boolean ended) {
+        buffer.putShort(offset + FLAGS_OFFSET, (short) (ended ? END_OF_STREAM_FLAG : 0), BYTE_ORDER);
+        return this;
+    }
 
     /** The oldest datagram sequence still held in the publisher's history. */
     public long oldestSequence() {

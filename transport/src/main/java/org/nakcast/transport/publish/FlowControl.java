@@ -20,6 +20,11 @@ interface FlowControl {
         public boolean hasReceivers() {
             return true;
         }
+
+        @Override
+        public boolean receiversHave(long sequence) {
+            return false;
+        }
     };
 
     /**
@@ -39,4 +44,10 @@ interface FlowControl {
 
     /** Whether what is sent has someone to go to, as far as this flow control knows. */
     boolean hasReceivers();
+
+    /**
+     * Whether every live receiver is known to have consumed everything below {@code sequence}; false
+     * when this flow control does not know its receivers.
+     */
+    boolean receiversHave(long sequence);
 }

@@ -107,6 +107,16 @@ final class MinFlowControl implements FlowControl {
         return count > 0;
     }
 
+    @Override
+    public boolean receiversHave(long sequence) {
+        for (int i = 0; i < count; i++) {
+            if (positions[i] < sequence) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** How many receivers it waits for now. */
     int liveReceivers() {
         return count;

@@ -56,6 +56,16 @@ import org.nakcast.transport.status.SystemCounters;
  * the session's age, and each DATA datagram its age class, so receivers can tell whether they were
  * there when the session began.
  *
+ * <p>Closing: once its publication is closed, the stream sends what is left in the ring, then
+ * marks its heartbeats end-of-stream (the first at once, then the quick ones) and keeps answering
+ * NAKs for the topic's {@code close-linger}, or, under flow control {@code min}, until every live
+ * receiver has confirmed the last datagram (after at least {@link #END_HEARTBEATS} end-of-stream
+ * heartbeats). Then it is {@linkplain #isFinished finished}: its owner frees it.
+ *
+ * <pre>
+ *   publication closed -> drain the ring, send all -> END heartbeats, repairs -> finished: freed
+ * </pre>
+ *
  * <p>Sequences: {@code sentUpTo} &lt;= {@code nextSequence}. Datagrams below {@code sentUpTo} are
  * sent; those in [sentUpTo, nextSequence) are sealed and wait for the rate limiter or the socket;
  * {@code nextSequence} is the open datagram while {@code openLength > 0}. A slot is reused only
@@ -76,6 +86,11 @@ final class OutboundStream implements ControlledMessageHandler {
      * now and then) sends a few small datagrams more per interval, never one per datagram.
      */
     static final int QUICK_HEARTBEATS_PER_INTERVAL = 10;
+    /**
+     * The end-of-stream heartbeats a closing stream sends before it may finish early (flow control
+     * {@code min}, every receiver confirmed): a receiver that lost one still hears another.
+     */
+    static final int END_HEARTBEATS = 4;
     /** The least time between two {@link org.nakcast.transport.ReceiverOutrun} events of a stream. */
     static final long OUTRUN_REPORT_INTERVAL_NS = 1_000_000_000L;
 
@@ -126,6 +141,9 @@ final class OutboundStream implements ControlledMessageHandler {
     private long repairCursor;
     private StreamCounters streamCounters;
     private AtomicCounter position;
+    private boolean ended;
+    private long endedAtNs;
+    private int endHeartbeatsSent;
 
     /**
      * @param sessionId this publisher's session
@@ -196,12 +214,26 @@ final class OutboundStream implements ControlledMessageHandler {
         position = counters.publisherPosition(topicName, topicId, sessionId);
     }
 
-    /** Frees the history's off-heap memory and the position counter; called by the sending thread once it stops. */
+    /**
+     * Frees the history's off-heap memory and the position counter, and lets go of the offer buffer;
+     * called by the sending thread once the stream is finished or the node stops.
+     */
     void close() {
         history.free();
         if (position != null) {
             streamCounters.free(position);
         }
+        offers.finish();
+    }
+
+    /**
+     * Whether a closed stream is done: it sent everything and its end-of-stream marker, and has
+     * lingered for repairs for {@code close-linger}, or every live receiver confirmed its last
+     * datagram (flow control {@code min}) after {@link #END_HEARTBEATS} end-of-stream heartbeats.
+     */
+    boolean isFinished(long nowNs) {
+        return ended && (nowNs - endedAtNs >= timing.closeLingerNs()
+            || endHeartbeatsSent >= END_HEARTBEATS && flowControl.receiversHave(sentUpTo));
     }
 
     /** This stream's session id. */
@@ -234,6 +266,8 @@ final class OutboundStream implements ControlledMessageHandler {
      */
     int doWork(long nowNs) {
         this.nowNs = nowNs;
+        // read before the ring: whatever was offered before the close is in the ring by now
+        final boolean closing = !ended && offers.isClosed();
         this.sendLimit = flowControl.sendLimit(sentUpTo, nowNs);
         offers.connected(flowControl.hasReceivers());
         final long sentBefore = sentUpTo;
@@ -256,7 +290,17 @@ final class OutboundStream implements ControlledMessageHandler {
             seal();
             work += sendSealed();
         }
-        if (sentUpTo != sentBefore) {
+        if (closing && offersDrained && ring.size() == 0) {
+            sealIfOpen();
+            work += sendSealed();
+            if (sentUpTo == nextSequence) {
+                ended = true;
+                endedAtNs = nowNs;
+                quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
+                work += sendHeartbeat();
+            }
+        }
+        if (sentUpTo != sentBefore || ended && endedAtNs == nowNs) {
             fellQuiet();
         }
         if (nowNs - quickHeartbeatsSinceNs >= timing.heartbeatIntervalNs()) {
@@ -407,11 +451,14 @@ final class OutboundStream implements ControlledMessageHandler {
         final long oldest = Math.min(oldestRetained(), sentUpTo);
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId, sentUpTo - 1);
-        heartbeat.oldestSequence(oldest).publisherId(publisherId).sessionAgeNs(nowNs - startNs);
+        heartbeat.endOfStream(ended).oldestSequence(oldest).publisherId(publisherId).sessionAgeNs(nowNs - startNs);
         if (rateLimiter.tryAcquire(HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs)
             && sink.send(controlBuffer, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH)) {
             heartbeatsSent.increment();
             lastHeartbeatNs = nowNs;
+            if (ended) {
+                endHeartbeatsSent++;
+            }
             return 1;
         }
         return 0;

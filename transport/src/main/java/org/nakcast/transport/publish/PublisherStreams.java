@@ -141,16 +141,29 @@ public final class PublisherStreams {
     }
 
     /**
-     * Lets every stream send what is due.
+     * Lets every stream send what is due, and frees the streams of closed publications that are
+     * finished (everything sent, the end marked, the linger over).
      *
      * @return work done (0 when idle)
      */
     public int doWork(long nowNs) {
         int work = 0;
-        for (int i = 0, size = streams.size(); i < size; i++) {
-            work += streams.get(i).doWork(nowNs);
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final OutboundStream stream = streams.get(i);
+            work += stream.doWork(nowNs);
+            if (stream.isFinished(nowNs)) {
+                streams.remove(i);
+                streamsByKey.remove(streamKey(stream.sessionId(), stream.topicId()));
+                stream.close();
+                work++;
+            }
         }
         return work;
+    }
+
+    /** How many streams are live: not yet finished. */
+    public int streamCount() {
+        return streams.size();
     }
 
     /**

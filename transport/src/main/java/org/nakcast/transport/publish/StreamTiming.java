@@ -8,6 +8,7 @@ package org.nakcast.transport.publish;
  *     application has stopped offering; 0 sends it as soon as the offers run dry
  * @param retransmitHoldOffNs a datagram resent less than this long ago is not resent again for
  *     another NAK (the NAK storm guard)
+ * @param closeLingerNs how long a closed stream answers NAKs after its end-of-stream marker
  */
-public record StreamTiming(long heartbeatIntervalNs, long lingerNs, long retransmitHoldOffNs) {
+public record StreamTiming(long heartbeatIntervalNs, long lingerNs, long retransmitHoldOffNs, long closeLingerNs) {
 }

@@ -119,6 +119,7 @@ public final class InboundStream {
     private long startSequence;
     private long startNs;
     private boolean dropped;
+    private long lastSequence = Long.MAX_VALUE;
     private long lastHeardNs;
     private StatusReporter status;
     private ReceiverPositionCounters positions;
@@ -247,6 +248,23 @@ public final class InboundStream {
         if (retransmit && expected <= highestSeen) {
             naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
         }
+    }
+
+    /**
+     * An end-of-stream HEARTBEAT of this stream: its publication was closed and
+     * {@code lastSequence} is its last datagram (after {@link #onHeartbeat}, which NAKs any lost
+     * tail). Once everything up to it is delivered the stream has {@linkplain #hasEnded() ended}.
+     */
+    public void onEndOfStream(long lastSequence) {
+        this.lastSequence = Math.min(this.lastSequence, lastSequence);
+    }
+
+    /**
+     * Whether the stream's publisher ended it and every datagram up to its last was delivered (or,
+     * for a stream the loss policy dropped, is past caring).
+     */
+    public boolean hasEnded() {
+        return started && (expected > lastSequence || dropped && lastSequence != Long.MAX_VALUE);
     }
 
     /**

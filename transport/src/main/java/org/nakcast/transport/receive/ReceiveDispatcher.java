@@ -158,6 +158,11 @@ public final class ReceiveDispatcher {
             heartbeat.wrap(buffer, offset);
         }
         InboundStream stream = topic.stream(header.sessionId());
+        if (stream == null && isHeartbeat && heartbeat.isEndOfStream() && !owedFromItsStart(topic, nowNs)) {
+            // the end of a session this receiver never had and is not owed: nothing to start
+            counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
+            return 1;
+        }
         if (stream == null) {
             stream = streamFor(topic, type, nowNs);
             if (stream == null) {
@@ -173,6 +178,9 @@ public final class ReceiveDispatcher {
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
             stream.onHeartbeat(header.sequence(), nowNs);
+            if (heartbeat.isEndOfStream()) {
+                stream.onEndOfStream(header.sequence());
+            }
             identify(topic, stream, heartbeat.publisherId(), nowNs);
         } else {
             stream.onData(buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
@@ -225,6 +233,16 @@ public final class ReceiveDispatcher {
             stream.holdUntilStarted();
         }
         return stream;
+    }
+
+    /**
+     * Whether the session of the heartbeat in hand, of which this receiver keeps nothing, is owed to
+     * the topic's subscribers from its first message (it began after they subscribed), or resumes.
+     */
+    private boolean owedFromItsStart(TopicReceiver topic, long nowNs) {
+        return topic.ended().get(header.sessionId()) != null
+            || StartRule.fromHeartbeat(heartbeat.sessionAgeNs(), nowNs, topic.subscribedAtNs(),
+                topic.ended().forgottenStartNs(), topic.settings().lateJoin()) == StartRule.Start.SESSION_START;
     }
 
     /**
@@ -340,7 +358,7 @@ public final class ReceiveDispatcher {
         for (TopicReceiver topic : topics.values()) {
             topic.poll();
         }
-        return work + endSilentStreams(nowNs);
+        return work + endEndedStreams(nowNs) + endSilentStreams(nowNs);
     }
 
     /** Frees every stream; nothing is delivered after. */
@@ -348,6 +366,19 @@ public final class ReceiveDispatcher {
         streams.forEach(InboundStream::close);
         streams.clear();
         topics.clear();
+    }
+
+    /** Closes every stream its publisher ended and this receiver delivered to the end. */
+    private int endEndedStreams(long nowNs) {
+        int ended = 0;
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final InboundStream stream = streams.get(i);
+            if (stream.hasEnded()) {
+                end(i, topics.get(stream.topicId()), PublisherGone.Cause.ENDED, nowNs - stream.lastHeardNs(), 0, nowNs);
+                ended++;
+            }
+        }
+        return ended;
     }
 
     /**
@@ -409,7 +440,7 @@ public final class ReceiveDispatcher {
         topic.removeStream(stream.sessionId());
         stream.close();
         if (stream.isStarted()) {
-            topic.ended().add(stream, cause == PublisherGone.Cause.RESTARTED, nowNs);
+            topic.ended().add(stream, cause != PublisherGone.Cause.SILENT, nowNs);
             topic.onPublisherGone(
                 new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
         }

@@ -92,7 +92,7 @@ class DatagramValidatorTest {
     }
 
     @Test
-    void onlyDataAndRetransmitCarryFlagsTheirSessionsAgeClass() {
+    void dataAndRetransmitCarryTheirSessionsAgeClassInTheFlagsAHeartbeatOnlyTheEndOfItsStream() {
         final int length = data();
         assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.AGE_CLASS_MASK, length))
             .as("DATA, the largest age class").isEqualTo(DatagramCheck.VALID);
@@ -104,7 +104,10 @@ class DatagramValidatorTest {
         heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, SESSION, TOPIC, 4);
         heartbeat.oldestSequence(0).publisherId(7).sessionAgeNs(1_000);
         assertThat(check(HeartbeatFlyweight.HEARTBEAT_LENGTH)).isEqualTo(DatagramCheck.VALID);
-        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, 1, HeartbeatFlyweight.HEARTBEAT_LENGTH))
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.END_OF_STREAM_FLAG,
+            HeartbeatFlyweight.HEARTBEAT_LENGTH)).as("HEARTBEAT at the end of its stream")
+            .isEqualTo(DatagramCheck.VALID);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, 2, HeartbeatFlyweight.HEARTBEAT_LENGTH))
             .as("HEARTBEAT with an age class").isEqualTo(DatagramCheck.BAD_FLAGS);
         heartbeat.sessionAgeNs(-1);
         assertThat(check(HeartbeatFlyweight.HEARTBEAT_LENGTH)).as("a negative session age")

@@ -52,12 +52,13 @@ class InMemoryRepairTest {
         final SplittableRandom random = new SplittableRandom(7);
         final DelayedPipe toReceiver = new DelayedPipe();
         final DelayedPipe toPublisher = new DelayedPipe();
-        final OfferBuffer offers = new OfferBuffer(1 << 22, 1 << 16);
+        final OfferBuffer offers = new OfferBuffer(1 << 22, 1 << 16, freed -> { });
         final TransportConfig transport = new TransportConfig("lan", "lo", "239.255.0.1", 40456)
             .withDatagramSize(new ByteSize(DATAGRAM_LENGTH)).withSendRate(new ByteSize(bytesPerSecond));
         final SendRateLimiter rateLimiter = bytesPerSecond == 0
             ? SendRateLimiter.unpaced() : new SendRateLimiter(bytesPerSecond, transport.sendBurstBytes());
-        final OutboundStream publisher = new OutboundStream(9, 1, 99L, new StreamTiming(100_000_000L, 0, 50_000),
+        final OutboundStream publisher = new OutboundStream(9, 1, 99L,
+            new StreamTiming(100_000_000L, 0, 50_000, 100_000_000L),
             offers, new DatagramHistory(HISTORY_SLOTS * DATAGRAM_LENGTH, DATAGRAM_LENGTH), rateLimiter,
             new RepairBudget(transport.repairRateBytes(), transport.repairBurstBytes(),
                 transport.repairPercentOfData()), FlowControl.MAX,

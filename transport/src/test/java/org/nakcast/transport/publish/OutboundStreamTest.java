@@ -31,6 +31,8 @@ class OutboundStreamTest {
     private static final int DATAGRAM = 256;
     private static final long HEARTBEAT_NS = 100_000_000L;
     private static final long HOLD_OFF_NS = 100_000L;
+    private static final long CLOSE_LINGER_NS = 100_000_000L;
+    private static final StreamTiming TIMING = new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS, CLOSE_LINGER_NS);
     private static final long SECOND_NS = 1_000_000_000L;
     private static final long MILLISECOND_NS = 1_000_000L;
     /** The step of a clock that stands for a sending thread that never stops. */
@@ -51,7 +53,7 @@ class OutboundStreamTest {
             outrun.add(event);
         }
     };
-    private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024);
+    private final OfferBuffer offers = new OfferBuffer(64 * 1024, 8 * 1024, freed -> { });
     private final DatagramHistory history = new DatagramHistory(16L * DATAGRAM, DATAGRAM);
     private final OutboundStream stream =
         stream(SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
@@ -300,6 +302,112 @@ class OutboundStreamTest {
      * is spent, and a flood of NAKs takes no more than the budget.
      */
     @Nested
+    class Closing {
+        private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+
+        @Test
+        void aClosedStreamSendsWhatWasOfferedThenHeartbeatsMarkedEndThenLingersForRepairs() {
+            stream.doWork(nowNs);
+            offer(message(1, 10));
+            offer(message(2, 1000));
+            offers.close();
+            sink.datagrams.clear();
+
+            stream.doWork(nowNs);
+
+            final List<UnsafeBuffer> data = sink.ofType(FrameType.DATA);
+            assertThat(messagesIn(data)).containsExactly(message(1, 10), message(2, 1000));
+            heartbeat.wrap(sink.datagrams.get(sink.datagrams.size() - 1), 0);
+            assertThat(heartbeat.typeCode()).isEqualTo(FrameType.HEARTBEAT.code());
+            assertThat(heartbeat.isEndOfStream()).isTrue();
+            assertThat(heartbeat.sequence()).as("the last datagram").isEqualTo(data.size() - 1);
+            assertThat(stream.isFinished(nowNs)).isFalse();
+
+            sink.datagrams.clear();
+            stream.onNak(nak(0, 0), nowNs + MILLISECOND_NS);
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).as("repairs while it lingers").containsExactly(0L);
+            assertThat(stream.isFinished(nowNs + CLOSE_LINGER_NS - 1)).isFalse();
+            assertThat(stream.isFinished(nowNs + CLOSE_LINGER_NS)).isTrue();
+        }
+
+        private boolean isEnd(UnsafeBuffer datagram) {
+            heartbeat.wrap(datagram, 0);
+            return heartbeat.isEndOfStream();
+        }
+
+        @Test
+        void endOfStreamHeartbeatsFollowAtShortDoublingIntervals() {
+            offer(message(1, 10));
+            offers.close();
+            stream.doWork(nowNs);
+            final long endedNs = nowNs;
+            sink.datagrams.clear();
+
+            for (long step = 1; step <= 2_000; step++) {
+                stream.doWork(endedNs + step * 10_000);
+            }
+
+            assertThat(sink.ofType(FrameType.HEARTBEAT)).as("within 20 ms of the end").hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(datagram -> {
+                    assertThat(isEnd(datagram)).isTrue();
+                    assertThat(HeaderFlyweight.sequenceAt(datagram, 0)).isZero();
+                });
+        }
+
+        @Test
+        void aStreamWaitsForWhatIsHeldBackBeforeItEnds() {
+            offer(message(1, 10));
+            offers.close();
+            sink.refusing = true;
+            stream.doWork(nowNs);
+            assertThat(stream.isFinished(nowNs + CLOSE_LINGER_NS)).as("nothing sent yet").isFalse();
+
+            sink.refusing = false;
+            stream.doWork(nowNs + 1);
+
+            assertThat(sink.ofType(FrameType.DATA)).hasSize(1);
+            assertThat(stream.isFinished(nowNs + 1 + CLOSE_LINGER_NS)).isTrue();
+        }
+
+        @Test
+        void anOpenStreamNeitherMarksItsEndNorFinishes() {
+            offer(message(1, 10));
+            for (long step = 0; step < 10; step++) {
+                stream.doWork(nowNs + step * HEARTBEAT_NS);
+            }
+
+            assertThat(sink.ofType(FrameType.HEARTBEAT))
+                .noneSatisfy(datagram -> assertThat(isEnd(datagram)).isTrue());
+            assertThat(stream.isFinished(nowNs + 10 * HEARTBEAT_NS)).isFalse();
+        }
+
+        @Test
+        void underFlowControlMinItFinishesOnceEveryReceiverHasTheEnd() {
+            final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, history.capacity() / 2,
+                SECOND_NS, history.capacity(), events, counters);
+            final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
+                SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
+                sink, counters);
+            held.onStatus(7, 0, nowNs);
+            offer(message(1, 10));
+            offers.close();
+            held.doWork(nowNs);
+
+            held.onStatus(7, held.sentUpTo(), nowNs);
+            long stepNs = nowNs;
+            while (!held.isFinished(stepNs) && stepNs < nowNs + CLOSE_LINGER_NS) {
+                stepNs += 10_000;
+                held.doWork(stepNs);
+            }
+
+            assertThat(stepNs - nowNs).as("done before the linger").isLessThan(CLOSE_LINGER_NS);
+            assertThat(sink.ofType(FrameType.HEARTBEAT))
+                .filteredOn(this::isEnd)
+                .hasSizeGreaterThanOrEqualTo(OutboundStream.END_HEARTBEATS);
+        }
+    }
+
+    @Nested
     class BudgetedRepairs {
         @Test
         void oneNakForEverySequenceThereIsQueuesNoMoreThanTheHistory() {
@@ -533,7 +641,7 @@ class OutboundStreamTest {
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
             final int[] sent = new int[1];
             final OutboundStream counting = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID,
-                new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers, history, SendRateLimiter.unpaced(),
+                TIMING, offers, history, SendRateLimiter.unpaced(),
                 new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), FlowControl.MAX, events,
                 (buffer, offset, length) -> ++sent[0] > 0, counters);
             final UnsafeBuffer message = message(1, OutboundStream.maxFragmentLength(DATAGRAM));
@@ -572,8 +680,8 @@ class OutboundStreamTest {
 
     /** A stream over this test's offers, history, events and sink. */
     private OutboundStream stream(SendRateLimiter rateLimiter, RepairBudget repairBudget) {
-        return new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, new StreamTiming(HEARTBEAT_NS, 0, HOLD_OFF_NS), offers,
-            history, rateLimiter, repairBudget, FlowControl.MAX, events, sink, counters);
+        return new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history, rateLimiter, repairBudget,
+            FlowControl.MAX, events, sink, counters);
     }
 
     private void fillDatagrams(int count) {

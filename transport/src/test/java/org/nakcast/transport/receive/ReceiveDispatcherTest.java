@@ -256,6 +256,62 @@ class ReceiveDispatcherTest {
             .allSatisfy(range -> assertThat(range).containsExactly(1, 1));
     }
 
+    @Test
+    void aStreamItsPublisherEndedEndsOnceEverythingIsDeliveredAndStaysEnded() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        data(0, MS, false);
+        data(1, MS, false);
+        endOfStream(SESSION, 3, 2 * MS);
+        dispatcher.poll(nowNs);
+        assertThat(events).as("datagrams 2 and 3 are still missing").noneMatch(PublisherGone.class::isInstance);
+
+        pollUntilNak();
+        assertThat(naks).last().satisfies(range -> assertThat(range).containsExactly(2, 3));
+        data(2, MS, true);
+        data(3, MS, true);
+        dispatcher.poll(nowNs);
+
+        assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement()
+            .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.ENDED);
+        assertThat(dispatcher.streamCount()).isZero();
+        data(3, MS, true);
+        endOfStream(SESSION, 3, 3 * MS);
+        assertThat(dispatcher.streamCount()).as("an ended session does not come back").isZero();
+        assertThat(counters.counters().get(SystemCounter.ENDED_SESSION_DATAGRAMS).get()).isEqualTo(2);
+    }
+
+    @Test
+    void theEndOfASessionThatBeganBeforeTheSubscriptionStartsNothing() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += 10 * MS;
+
+        endOfStream(SESSION, 500, 100_000 * MS);
+        dispatcher.poll(nowNs);
+
+        assertThat(events).isEmpty();
+        assertThat(dispatcher.streamCount()).isZero();
+    }
+
+    @Test
+    void theEndOfASessionOwedFromItsStartIsRepairedThenEnded() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += 2 * MS;
+
+        endOfStream(SESSION, 1, MS);
+        pollUntilNak();
+        data(0, MS, true);
+        data(1, MS, true);
+        dispatcher.poll(nowNs);
+
+        assertThat(started()).containsExactly(new Started(SESSION, 0));
+        assertThat(delivered()).containsExactly(0L, 1L);
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement()
+            .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.ENDED);
+    }
+
     /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
     private void data(long sequence, long ageNs, boolean retransmit) {
         data.start(sequence, sequence).message(text("m" + sequence));
@@ -271,11 +327,20 @@ class ReceiveDispatcherTest {
     }
 
     private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId) {
+        heartbeat(sessionId, highestSequence, ageNs, publisherId, false);
+    }
+
+    /** An end-of-stream heartbeat: {@code lastSequence} is the session's last datagram. */
+    private void endOfStream(int sessionId, long lastSequence, long ageNs) {
+        heartbeat(sessionId, lastSequence, ageNs, 77, true);
+    }
+
+    private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId, boolean end) {
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(control, 0);
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, TOPIC, highestSequence);
-        heartbeat.oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
+        heartbeat.endOfStream(end).oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
         dispatcher.onDataDatagram(control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
     }
 

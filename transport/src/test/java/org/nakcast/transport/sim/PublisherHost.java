@@ -101,7 +101,7 @@ final class PublisherHost extends SimHost {
             } while (sessions.containsKey(sessionId));
             final PublicationSettings publication = settings.publication(topic.name(), sessionId, topic.publisherId());
             final int maxLength = Math.min(PublisherStreams.maxMessageLength(publication), offerBufferBytes / 8);
-            final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength);
+            final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength, freed -> { });
             streams.add(publication, offers, sink);
             final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
                 Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);

@@ -89,7 +89,7 @@ class FlowControlIT {
         final NodeConfig config = config(FlowControlMode.MIN);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[70]);
         try (Node publisherNode = Node.launch(config)) {
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             Thread.sleep(50);
             assertThat(publication.offer(message, 0, 70)).isEqualTo(RawPublication.NOT_CONNECTED);
 
@@ -131,7 +131,7 @@ class FlowControlIT {
             slowNode.subscribe("prices", slow, slow);
             Thread.sleep(100);
 
-            NumberedMessages.publish(publisherNode.publication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
             fast.checker.awaitCount(COUNT, System.currentTimeMillis() + 30_000);
             slow.awaitSettled(COUNT, System.currentTimeMillis() + 30_000);
 

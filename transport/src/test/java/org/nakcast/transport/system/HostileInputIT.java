@@ -82,7 +82,7 @@ class HostileInputIT {
             DatagramChannel hostile = TestChannels.sender(transport);
             DatagramChannel nakListener = TestChannels.listener(transport, transport.port() + 1)) {
             subscriberNode.subscribe("prices", real, real);
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             real.session = publication.sessionId();
             real.awaitStartAtZero();
             final CompletableFuture<Long> published = CompletableFuture.supplyAsync(

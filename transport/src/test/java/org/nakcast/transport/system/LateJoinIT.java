@@ -30,7 +30,7 @@ class LateJoinIT {
         final FromFirstSeen now = new FromFirstSeen();
         final FromFirstSeen oldest = new FromFirstSeen();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault())) {
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             NumberedMessages.publish(publication, BEFORE, 70);
             Thread.sleep(50);
             try (Node nowNode = Node.launch(lateJoin(LateJoinPolicy.NOW));

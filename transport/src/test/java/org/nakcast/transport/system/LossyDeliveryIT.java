@@ -103,7 +103,7 @@ class LossyDeliveryIT {
                     }
                 });
             }
-            NumberedMessages.publish(publisherNode.publication("prices"), count, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newPublication("prices"), count, MESSAGE_LENGTH);
             final long deadlineMs = System.currentTimeMillis() + 30_000;
             for (SequenceChecker checker : checkers) {
                 checker.awaitCount(count, deadlineMs);

@@ -81,7 +81,7 @@ class ManyPublishersManySubscribersIT {
                 nodes.add(publisher);
                 publishers.add(publisher);
                 for (int t = 0; t < TOPICS.size(); t++) {
-                    final RawPublication publication = publisher.publication(TOPICS.get(t));
+                    final RawPublication publication = publisher.newPublication(TOPICS.get(t));
                     sessions.get(t).add(publication.sessionId());
                     publications.add(publication);
                 }

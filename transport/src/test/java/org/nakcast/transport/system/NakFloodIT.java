@@ -130,7 +130,7 @@ class NakFloodIT {
                     losses.add(event);
                 }
             });
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             final long startDeadlineMs = System.currentTimeMillis() + 10_000;
             while (firstSequence.get() < 0 && System.currentTimeMillis() < startDeadlineMs) {
                 Thread.sleep(1);

@@ -32,7 +32,7 @@ class NodeLifecycleIT {
 
         final Node node = Node.launch(config);
         node.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
-        node.publication("prices");
+        node.newPublication("prices");
         node.close();
 
         assertThat(Thread.getAllStackTraces().keySet())
@@ -48,12 +48,12 @@ class NodeLifecycleIT {
         second.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
 
         first.close();
-        assertThat(second.publication("prices").offer(new UnsafeBuffer(new byte[8]), 0, 8))
+        assertThat(second.newPublication("prices").offer(new UnsafeBuffer(new byte[8]), 0, 8))
             .isEqualTo(RawPublication.OK);
         second.close();
         first.close();
 
-        assertThatThrownBy(() -> first.publication("prices"))
+        assertThatThrownBy(() -> first.newPublication("prices"))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 

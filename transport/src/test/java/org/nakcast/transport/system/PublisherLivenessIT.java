@@ -35,7 +35,7 @@ class PublisherLivenessIT {
             subscriberNode.subscribe("prices", recorder, recorder);
             final int sessionId;
             try (Node publisherNode = Node.launch(config("pricer", Duration.ofMillis(200)))) {
-                final RawPublication publication = publisherNode.publication("prices");
+                final RawPublication publication = publisherNode.newPublication("prices");
                 sessionId = publication.sessionId();
                 NumberedMessages.publish(publication, 1_000, 70);
                 recorder.checker.awaitCount(1_000, System.currentTimeMillis() + 10_000);
@@ -62,7 +62,7 @@ class PublisherLivenessIT {
             subscriberNode.subscribe("prices", recorder, recorder);
             final int firstSession;
             try (Node first = Node.launch(publisherConfig)) {
-                final RawPublication publication = first.publication("prices");
+                final RawPublication publication = first.newPublication("prices");
                 firstSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);
                 recorder.checker.awaitCount(500, System.currentTimeMillis() + 10_000);
@@ -71,7 +71,7 @@ class PublisherLivenessIT {
             recorder.delegate = afterRestart;
             final int secondSession;
             try (Node second = Node.launch(publisherConfig)) {
-                final RawPublication publication = second.publication("prices");
+                final RawPublication publication = second.newPublication("prices");
                 secondSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);
                 afterRestart.awaitCount(500, System.currentTimeMillis() + 10_000);
@@ -95,8 +95,8 @@ class PublisherLivenessIT {
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)));
             Node publisherNode = Node.launch(config("pricer", Duration.ofSeconds(20)))) {
             subscriberNode.subscribe("prices", (buffer, offset, length, header) -> { }, recorder);
-            publisherNode.publication("prices");
-            publisherNode.publication("prices");
+            publisherNode.newPublication("prices");
+            publisherNode.newPublication("prices");
 
             Thread.sleep(HEARTBEAT.multipliedBy(10).toMillis());
 

@@ -46,7 +46,7 @@ class QueuedDeliveryIT {
             assertThat(subscription.isQueued()).isTrue();
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.publication("prices"), COUNT, 70));
+                NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70));
             publisher.start();
             pollUntil(subscription, consumer, COUNT, 100, 0);
             publisher.join();
@@ -67,7 +67,7 @@ class QueuedDeliveryIT {
             final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.publication("prices"), COUNT, 70));
+                NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70));
             publisher.start();
             pollUntil(subscription, consumer, COUNT, 10, 50_000);
             publisher.join();
@@ -95,7 +95,7 @@ class QueuedDeliveryIT {
             final Subscription polled = subscriberNode.subscribe("prices", steady, steady);
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.publication("prices"), STOP_COUNT, 70));
+                NumberedMessages.publish(publisherNode.newPublication("prices"), STOP_COUNT, 70));
             publisher.start();
             pollUntil(polled, steady, STOP_COUNT, 100, 0);
             publisher.join();

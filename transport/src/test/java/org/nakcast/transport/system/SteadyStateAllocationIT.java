@@ -127,7 +127,7 @@ class SteadyStateAllocationIT {
         Driver(Node publisherNode, Node subscriberNode) {
             this.publisherNode = publisherNode;
             this.subscriberNode = subscriberNode;
-            this.publication = publisherNode.publication("prices");
+            this.publication = publisherNode.newPublication("prices");
         }
 
         void run(int rounds) {

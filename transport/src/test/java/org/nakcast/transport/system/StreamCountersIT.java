@@ -26,7 +26,7 @@ class StreamCountersIT {
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
             subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             NumberedMessages.publish(publication, count, 70);
             checker.awaitCount(count, System.currentTimeMillis() + 30_000);
 

@@ -41,7 +41,7 @@ class SubscriberRestartIT {
                     dropped.add(event);
                 }
             }))) {
-            final RawPublication publication = publisherNode.publication("prices");
+            final RawPublication publication = publisherNode.newPublication("prices");
             final SequenceChecker first = new SequenceChecker();
             final Node firstSubscriber = Node.launch(config);
             firstSubscriber.subscribe("prices", first, new StreamEventListener() { });

@@ -34,7 +34,7 @@ class TailLossIT {
                 .receiveLoss(new SequenceRangeLossGenerator(COUNT - 1, COUNT - 1, EnumSet.of(FrameType.DATA))))) {
             subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
 
-            NumberedMessages.publish(publisherNode.publication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 10_000);
 
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()

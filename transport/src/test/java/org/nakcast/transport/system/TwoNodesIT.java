@@ -20,7 +20,7 @@ class TwoNodesIT {
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
             subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
 
-            NumberedMessages.publish(publisherNode.publication("prices"), count, 70);
+            NumberedMessages.publish(publisherNode.newPublication("prices"), count, 70);
 
             checker.awaitCount(count, System.currentTimeMillis() + 30_000);
         }

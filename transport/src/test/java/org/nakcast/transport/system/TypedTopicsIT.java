@@ -50,7 +50,7 @@ class TypedTopicsIT {
                     received[0]++;
                 }, new StreamEventListener() { });
             final FlyweightPublication<PriceUpdateEncoder> prices =
-                publisherNode.flyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+                publisherNode.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
 
             for (int i = 0; i < COUNT; i++) {
                 final PriceUpdateEncoder price = prices.claim();
@@ -74,7 +74,7 @@ class TypedTopicsIT {
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
             subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
                 new StreamEventListener() { });
-            final Publication<Order> orders = publisherNode.publication("orders", Order.class);
+            final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
 
             for (int i = 0; i < 100; i++) {
                 while (orders.offer(sample) == RawPublication.BACK_PRESSURED) {
@@ -101,7 +101,7 @@ class TypedTopicsIT {
                         undecodable.add(error);
                     }
                 });
-            final Publication<Order> orders = publisherNode.publication("orders", Order.class);
+            final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
             final UnsafeBuffer garbage = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
             garbage.setMemory(0, 40, (byte) 0x7F);
 
@@ -118,10 +118,10 @@ class TypedTopicsIT {
     @Test
     void classesThatDoNotFitTheTopicsCodecFailAtPublicationAndSubscribe() {
         try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
-            assertThatThrownBy(() -> node.publication("prices", String.class))
+            assertThatThrownBy(() -> node.newPublication("prices", String.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("topic 'prices'").hasMessageContaining("java.lang.String");
-            assertThatThrownBy(() -> node.flyweightPublication("orders", Order.class, PriceUpdateEncoder.class))
+            assertThatThrownBy(() -> node.newFlyweightPublication("orders", Order.class, PriceUpdateEncoder.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("codec 'fst' has no flyweight path");
             assertThatThrownBy(() -> node.subscribeFlyweight("prices", PriceUpdate.class, InstrumentDecoder.class,
@@ -129,7 +129,7 @@ class TypedTopicsIT {
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining(PriceUpdateDecoder.class.getName())
                 .hasMessageContaining(InstrumentDecoder.class.getName());
-            assertThatThrownBy(() -> node.publication("quotes", PriceUpdate.class))
+            assertThatThrownBy(() -> node.newPublication("quotes", PriceUpdate.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("quotes");
         }

@@ -54,7 +54,7 @@ class UnrecoverableLossIT {
                 }
             });
 
-            NumberedMessages.publish(publisherNode.publication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
             awaitQuiet(checker, events, policy);
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
                 + "\nsubscriber: " + subscriberNode.counters().describeNonZero();

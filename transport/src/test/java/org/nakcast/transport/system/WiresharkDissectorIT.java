@@ -33,6 +33,7 @@ import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.loss.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 
 /**
  * Captures a short real run with {@code tshark} on {@code lo} of this test's private network
@@ -139,8 +140,8 @@ class WiresharkDissectorIT {
                 }
             });
             subscriberNode.subscribe("orders", orders, new StreamEventListener() { });
-            final RawPublication pricesPublication = publisherNode.publication("prices");
-            final RawPublication ordersPublication = publisherNode.publication("orders");
+            final RawPublication pricesPublication = publisherNode.newPublication("prices");
+            final RawPublication ordersPublication = publisherNode.newPublication("orders");
             sessionOfTopic.put(1, pricesPublication.sessionId());
             sessionOfTopic.put(2, ordersPublication.sessionId());
 
@@ -169,6 +170,9 @@ class WiresharkDissectorIT {
         if (type == FrameType.DATA || type == FrameType.RETRANSMIT) {
             assertThat(packet.number("nakcast.flags")).as("the age class alone: %s", packet)
                 .isEqualTo(packet.number("nakcast.data.age_class"));
+        } else if (type == FrameType.HEARTBEAT) {
+            assertThat(packet.number("nakcast.flags")).as("end of stream or nothing: %s", packet)
+                .isIn(0L, (long) HeaderFlyweight.END_OF_STREAM_FLAG);
         } else {
             assertThat(packet.number("nakcast.flags")).as("%s", packet).isZero();
             assertThat(packet.has("nakcast.data.age_class")).as("%s", packet).isFalse();
@@ -242,17 +246,25 @@ class WiresharkDissectorIT {
 
     /**
      * A HEARTBEAT's sequence is the highest DATA sequence of its stream sent before it; its oldest
-     * sequence is at most one past that; its publisher id stays the same.
+     * sequence is at most one past that; its publisher id stays the same. Once a stream's heartbeat
+     * marks its end, no DATA of it follows and every later heartbeat marks the end too.
      */
     private static void assertHeartbeats(List<DissectedPacket> packets) {
         final Map<Long, Long> highestOfTopic = new HashMap<>();
         final Map<Long, String> publisherOfTopic = new HashMap<>();
+        final Set<Long> endedTopics = new HashSet<>();
         for (DissectedPacket packet : packets) {
             final long topic = packet.number("nakcast.topic_id");
             final FrameType type = type(packet);
             if (type == FrameType.DATA) {
+                assertThat(endedTopics).as("DATA after the end: %s", packet).doesNotContain(topic);
                 highestOfTopic.put(topic, packet.number("nakcast.sequence"));
             } else if (type == FrameType.HEARTBEAT) {
+                final boolean end = packet.number("nakcast.flags") == HeaderFlyweight.END_OF_STREAM_FLAG;
+                assertThat(end || !endedTopics.contains(topic)).as("ends for good: %s", packet).isTrue();
+                if (end) {
+                    endedTopics.add(topic);
+                }
                 final long highest = highestOfTopic.getOrDefault(topic, -1L);
                 assertThat(packet.number("nakcast.sequence")).as("%s", packet).isEqualTo(highest);
                 assertThat(packet.number("nakcast.heartbeat.oldest_sequence")).as("%s", packet)
