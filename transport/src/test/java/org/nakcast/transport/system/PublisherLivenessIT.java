@@ -15,32 +15,39 @@ import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.loss.LossGenerator;
 
 /**
- * Receivers learn publishers from their traffic and heartbeats: a publisher that stops is declared
- * gone after the topic's publisher timeout; one that comes back under the same name is a restart,
- * its old stream closed and its new one delivered from its first message.
+ * Receivers learn publishers from their traffic and heartbeats: a publisher that falls silent
+ * without ending its streams (it crashed, or its traffic no longer arrives: here a loss generator
+ * drops everything it sends from a point on) is declared gone after the topic's publisher timeout;
+ * one that comes back under the same name is a restart, its old stream closed and its new one
+ * delivered from its first message.
  */
 class PublisherLivenessIT {
     private static final Duration HEARTBEAT = Duration.ofMillis(20);
 
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    void aPublisherThatStopsIsDeclaredGoneAfterTheTimeout() throws InterruptedException {
+    void aPublisherThatFallsSilentIsDeclaredGoneAfterTheTimeout() throws InterruptedException {
         final Recorder recorder = new Recorder();
+        final Silencer silencer = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofMillis(200)))) {
             subscriberNode.subscribe("prices", recorder, recorder);
             final int sessionId;
-            try (Node publisherNode = Node.launch(config("pricer", Duration.ofMillis(200)))) {
+            try (Node publisherNode = Node.launch(
+                new NodeContext().config(config("pricer", Duration.ofMillis(200))).sendLoss(silencer))) {
                 final RawPublication publication = publisherNode.newPublication("prices");
                 sessionId = publication.sessionId();
                 NumberedMessages.publish(publication, 1_000, 70);
                 recorder.checker.awaitCount(1_000, System.currentTimeMillis() + 10_000);
                 Thread.sleep(300);
                 assertThat(recorder.gone).as("a publisher that heartbeats is alive, busy or idle").isEmpty();
+                silencer.silent = true;
             }
             awaitGone(recorder, 1);
 
@@ -58,14 +65,16 @@ class PublisherLivenessIT {
     void aPublisherBackUnderTheSameNameIsARestart() throws InterruptedException {
         final Recorder recorder = new Recorder();
         final NodeConfig publisherConfig = config("pricer", Duration.ofSeconds(20));
+        final Silencer crash = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)))) {
             subscriberNode.subscribe("prices", recorder, recorder);
             final int firstSession;
-            try (Node first = Node.launch(publisherConfig)) {
+            try (Node first = Node.launch(new NodeContext().config(publisherConfig).sendLoss(crash))) {
                 final RawPublication publication = first.newPublication("prices");
                 firstSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);
                 recorder.checker.awaitCount(500, System.currentTimeMillis() + 10_000);
+                crash.silent = true;
             }
             final SequenceChecker afterRestart = new SequenceChecker();
             recorder.delegate = afterRestart;
@@ -78,10 +87,16 @@ class PublisherLivenessIT {
                 awaitGone(recorder, 1);
             }
 
-            assertThat(recorder.gone).singleElement().satisfies(event -> {
+            awaitGone(recorder, 2);
+            assertThat(recorder.gone).as("the crashed session restarted, then the new one closed").hasSize(2);
+            assertThat(recorder.gone.get(0)).satisfies(event -> {
                 assertThat(event.sessionId()).isEqualTo(firstSession);
                 assertThat(event.cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
                 assertThat(event.newSessionId()).isEqualTo(secondSession);
+            });
+            assertThat(recorder.gone.get(1)).satisfies(event -> {
+                assertThat(event.sessionId()).isEqualTo(secondSession);
+                assertThat(event.cause()).isEqualTo(PublisherGone.Cause.ENDED);
             });
             assertThat(afterRestart.errors()).isEmpty();
             assertThat(afterRestart.count()).as("the new session delivered from its first message").isEqualTo(500);
@@ -118,6 +133,16 @@ class PublisherLivenessIT {
             .map(topic -> topic.withHeartbeat(HEARTBEAT).withPublisherTimeout(publisherTimeout))
             .toList();
         return new NodeConfig(base.node().withName(nodeName), base.transports(), topics).conclude();
+    }
+
+    /** Drops everything a node sends once set: the node looks crashed, its end never heard. */
+    private static final class Silencer implements LossGenerator {
+        private volatile boolean silent;
+
+        @Override
+        public boolean shouldDrop(DirectBuffer buffer, int offset, int length) {
+            return silent;
+        }
     }
 
     /** Checks messages of the current publisher and records stream events. */
