@@ -6,6 +6,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.Subscription;
@@ -49,14 +50,14 @@ final class NakcastLink implements RttLink {
     @Override
     public boolean send(DirectBuffer buffer, int length) {
         final long result = publication.offer(buffer, 0, length);
-        if (result == RawPublication.OK) {
+        if (OfferResult.isTaken(result)) {
             return true;
         }
-        if (result == RawPublication.BACK_PRESSURED || result == RawPublication.NOT_CONNECTED) {
+        if (result == OfferResult.BACK_PRESSURED || result == OfferResult.NOT_CONNECTED) {
             return false;
         }
         throw new IllegalStateException("topic '" + publication.topicName() + "' refused a message of " + length
-            + " bytes: " + (result == RawPublication.CLOSED ? "closed" : "too large (code " + result + ")"));
+            + " bytes: " + (result == OfferResult.CLOSED ? "closed" : "too large (code " + result + ")"));
     }
 
     @Override

@@ -3,12 +3,12 @@ package org.nakcast.examples;
 import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.OfferResult;
 
 /**
  * Offering through back-pressure, the one loop every publisher writes. {@code offer},
  * {@code commit} and {@code tryClaim} never block: when the publication's buffer is full they
- * answer {@link RawPublication#BACK_PRESSURED} and the caller decides. These programs wait (idle,
+ * answer {@link OfferResult#BACK_PRESSURED} and the caller decides. These programs wait (idle,
  * then try again); a service might instead drop the message, conflate it, or count and alarm.
  *
  * <pre>{@code
@@ -30,39 +30,20 @@ public final class Offers {
      * Makes {@code attempt} until it is neither back-pressured nor waiting for a receiver (flow
      * control {@code min} with nobody there yet), idling in between.
      *
-     * @param attempt one offer or commit, answering the codes of {@link RawPublication#offer}
+     * @param attempt one offer or commit, answering a position or an {@link OfferResult}
      * @param idle what to do between attempts; reset once the offer is taken
      * @throws IllegalStateException when the publication refuses for good: closed, or the message
      *     too large
      */
     public static void offer(LongSupplier attempt, IdleStrategy idle) {
         long result;
-        while ((result = attempt.getAsLong()) == RawPublication.BACK_PRESSURED
-            || result == RawPublication.NOT_CONNECTED) {
+        while ((result = attempt.getAsLong()) == OfferResult.BACK_PRESSURED
+            || result == OfferResult.NOT_CONNECTED) {
             idle.idle();
         }
         idle.reset();
-        if (result != RawPublication.OK) {
-            throw new IllegalStateException("offer refused: " + describe(result));
+        if (!OfferResult.isTaken(result)) {
+            throw new IllegalStateException("offer refused: " + OfferResult.describe(result));
         }
-    }
-
-    /**
-     * @param result a code of {@link RawPublication#offer}
-     * @return the code in words
-     */
-    public static String describe(long result) {
-        if (result == RawPublication.OK) {
-            return "ok";
-        } else if (result == RawPublication.BACK_PRESSURED) {
-            return "back-pressured";
-        } else if (result == RawPublication.NOT_CONNECTED) {
-            return "no receiver yet (flow control min)";
-        } else if (result == RawPublication.CLOSED) {
-            return "publication closed";
-        } else if (result == RawPublication.MESSAGE_TOO_LARGE) {
-            return "message too large for the publication";
-        }
-        return "unknown code " + result;
     }
 }

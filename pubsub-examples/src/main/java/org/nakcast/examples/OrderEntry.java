@@ -19,8 +19,8 @@ import org.nakcast.config.ThreadingMode;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Publication;
-import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 
 /**
@@ -210,11 +210,11 @@ public final class OrderEntry {
             OrderAck ack;
             while ((ack = toSend.peek()) != null) {
                 final long result = acks.offer(ack);
-                if (result == RawPublication.BACK_PRESSURED) {
+                if (result == OfferResult.BACK_PRESSURED) {
                     break;
                 }
-                if (result != RawPublication.OK) {
-                    throw new IllegalStateException("ack for order " + ack.orderId() + ": " + Offers.describe(result));
+                if (!OfferResult.isTaken(result)) {
+                    throw new IllegalStateException("ack for order " + ack.orderId() + ": " + OfferResult.describe(result));
                 }
                 toSend.poll();
                 sent++;

@@ -9,11 +9,13 @@ import org.nakcast.transport.publish.OfferBuffer;
  * {@link #abort()}, soon: the sending thread waits for it.
  */
 public final class MessageClaim {
+    private RawPublication publication;
     private OfferBuffer offers;
     private int index;
     private int length;
 
-    void wrap(OfferBuffer offers, int index, int length) {
+    void wrap(RawPublication publication, OfferBuffer offers, int index, int length) {
+        this.publication = publication;
         this.offers = offers;
         this.index = index;
         this.length = length;
@@ -34,9 +36,14 @@ public final class MessageClaim {
         return length;
     }
 
-    /** Publishes the message. */
-    public void commit() {
+    /**
+     * Publishes the message.
+     *
+     * @return the publication's position after it (&gt; 0), as {@link RawPublication#offer} answers
+     */
+    public long commit() {
         offers.commit(index);
+        return publication.committed();
     }
 
     /** Gives the space back without publishing anything. */

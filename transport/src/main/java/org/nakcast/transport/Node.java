@@ -65,6 +65,8 @@ public final class Node implements AutoCloseable {
     private final ReceiverAgent receiver;
     private final AgentThreads threads;
     private final TopicCodecs topicCodecs;
+    /** Errors met on an application's thread (a message its codec cannot encode): counted, logged, recorded. */
+    private final ErrorHandler applicationErrors;
     private final PublisherIds publisherIds = new PublisherIds();
     /** The offer buffers of the publications made, until their memory is freed. */
     private final Set<OfferBuffer> liveOffers = ConcurrentHashMap.newKeySet();
@@ -86,6 +88,10 @@ public final class Node implements AutoCloseable {
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);
+        };
+        this.applicationErrors = error -> {
+            counters.get(SystemCounter.ERRORS).increment();
+            errorHandler.onError(error);
         };
         this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
@@ -148,7 +154,7 @@ public final class Node implements AutoCloseable {
      */
     public <T> Publication<T> newPublication(String topicName, Class<T> messageClass) {
         final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
-        return new Publication<>(newPublication(topicName), codec);
+        return new Publication<>(newPublication(topicName), codec, applicationErrors);
     }
 
     /**

@@ -2,8 +2,10 @@ package org.nakcast.transport;
 
 import java.nio.ByteBuffer;
 
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecException;
 import org.nakcast.codecs.MessageTooLargeException;
 
 /**
@@ -12,7 +14,7 @@ import org.nakcast.codecs.MessageTooLargeException;
  *
  * <pre>{@code
  * Publication<Order> orders = node.newPublication("orders", Order.class);
- * while (orders.offer(order) == RawPublication.BACK_PRESSURED) {
+ * while (orders.offer(order) == OfferResult.BACK_PRESSURED) {
  *     idle.idle();                                  // or drop, or count: the caller decides
  * }
  * }</pre>
@@ -26,30 +28,38 @@ import org.nakcast.codecs.MessageTooLargeException;
 public final class Publication<T> implements AutoCloseable {
     private final RawPublication raw;
     private final Codec<T> codec;
+    private final ErrorHandler errors;
     private final UnsafeBuffer staging;
 
-    Publication(RawPublication raw, Codec<T> codec) {
+    Publication(RawPublication raw, Codec<T> codec, ErrorHandler errors) {
         this.raw = raw;
         this.codec = codec;
+        this.errors = errors;
         this.staging = new UnsafeBuffer(ByteBuffer.allocateDirect(raw.maxMessageLength()));
     }
 
     /**
      * Encodes and offers one message.
      *
-     * @return {@link RawPublication#OK}, {@link RawPublication#BACK_PRESSURED} (nothing was taken:
-     *     offer it again later), {@link RawPublication#CLOSED}, or
-     *     {@link RawPublication#MESSAGE_TOO_LARGE} when the encoded message exceeds
-     *     {@link RawPublication#maxMessageLength()}
-     * @throws org.nakcast.codecs.CodecException (other than too large) when the codec cannot carry
-     *     the message, e.g. an object of a class it was not given; it names the class
+     * @return the position after the message (&gt; 0) if it was taken, else a negative
+     *     {@link OfferResult}: {@link OfferResult#MESSAGE_TOO_LARGE} when the encoded message exceeds
+     *     {@link RawPublication#maxMessageLength()}, {@link OfferResult#UNENCODABLE} when the codec
+     *     cannot carry it (its reason goes to the node's error handler), or those of
+     *     {@link RawPublication#offer}
+     * @throws IllegalArgumentException if {@code message} is null
      */
     public long offer(T message) {
+        if (message == null) {
+            throw new IllegalArgumentException("message is null");
+        }
         final int length;
         try {
             length = codec.encode(message, staging, 0, staging.capacity());
         } catch (MessageTooLargeException ex) {
-            return RawPublication.MESSAGE_TOO_LARGE;
+            return OfferResult.MESSAGE_TOO_LARGE;
+        } catch (CodecException ex) {
+            errors.onError(ex);
+            return OfferResult.UNENCODABLE;
         }
         return raw.offer(staging, 0, length);
     }

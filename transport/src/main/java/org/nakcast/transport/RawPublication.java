@@ -10,28 +10,20 @@ import org.nakcast.transport.publish.OfferBuffer;
  *
  * <p>One application thread offers to a publication (it is single-producer); use one publication
  * per publishing thread. {@link #offer} and {@link #tryClaim} never block and never allocate:
- * they answer a code the caller acts on.
+ * they answer a position (&gt; 0) or a negative {@link OfferResult} the caller acts on.
+ *
+ * <pre>{@code
+ * long result = prices.offer(buffer, 0, length);
+ * if (result < 0) { ... }             // OfferResult.BACK_PRESSURED: try again later, or drop
+ * }</pre>
  */
 public final class RawPublication implements AutoCloseable {
-    /** The offer was taken. */
-    public static final long OK = 0;
-    /**
-     * A topic with flow control {@code min} has no live receiver to hold its pace to: nothing was
-     * taken; offer again once a receiver is there (its first STATUS connects it).
-     */
-    public static final long NOT_CONNECTED = -1;
-    /** The buffer is full: the network, the rate limit or flow control is behind. Try again. */
-    public static final long BACK_PRESSURED = -2;
-    /** The publication or its node was closed. */
-    public static final long CLOSED = -4;
-    /** The message is longer than {@link #maxMessageLength()}. */
-    public static final long MESSAGE_TOO_LARGE = -5;
-
     private final String topicName;
     private final int topicId;
     private final int sessionId;
     private final OfferBuffer offers;
     private final AtomicCounter backPressureEvents;
+    private long position;
     private boolean closedByOwner;
 
     RawPublication(String topicName, int topicId, int sessionId, OfferBuffer offers, AtomicCounter backPressure) {
@@ -45,49 +37,72 @@ public final class RawPublication implements AutoCloseable {
     /**
      * Offers a copy of {@code length} bytes at {@code offset}.
      *
-     * @return {@link #OK}, {@link #BACK_PRESSURED}, {@link #NOT_CONNECTED}, {@link #CLOSED} or
-     *     {@link #MESSAGE_TOO_LARGE}; nothing was taken unless {@link #OK}
+     * @return the position after the message (&gt; 0) if it was taken, else a negative
+     *     {@link OfferResult}; nothing was taken unless positive
+     * @throws IllegalArgumentException if {@code buffer} is null or the region lies outside it
      */
     public long offer(DirectBuffer buffer, int offset, int length) {
+        checkRegion(buffer, offset, length);
         final long refusal = refusal(length);
-        if (refusal != OK) {
+        if (refusal != 0) {
             return refusal;
         }
         if (offers.offer(buffer, offset, length)) {
-            return OK;
+            return ++position;
         }
         backPressureEvents.increment();
-        return BACK_PRESSURED;
+        return OfferResult.BACK_PRESSURED;
     }
 
     /**
      * Reserves {@code length} bytes for a message written in place (zero copy): write into
      * {@code claim.buffer()} from {@code claim.offset()}, then {@link MessageClaim#commit()}.
      *
-     * @return {@link #OK} with the claim filled in, or a refusal code as for {@link #offer}
+     * @return the position the message takes when committed next (&gt; 0), with the claim filled
+     *     in, or a negative {@link OfferResult} as for {@link #offer}
+     * @throws IllegalArgumentException if {@code claim} is null or {@code length} negative
      */
     public long tryClaim(int length, MessageClaim claim) {
+        if (claim == null || length < 0) {
+            throw new IllegalArgumentException(claim == null ? "claim is null" : "length " + length + " is negative");
+        }
         final long refusal = refusal(length);
-        if (refusal != OK) {
+        if (refusal != 0) {
             return refusal;
         }
         final int index = offers.tryClaim(length);
         if (index < 0) {
             backPressureEvents.increment();
-            return BACK_PRESSURED;
+            return OfferResult.BACK_PRESSURED;
         }
-        claim.wrap(offers, index, length);
-        return OK;
+        claim.wrap(this, offers, index, length);
+        return position + 1;
     }
 
+    /** A claim was committed: the position after it. */
+    long committed() {
+        return ++position;
+    }
+
+    private static void checkRegion(DirectBuffer buffer, int offset, int length) {
+        if (buffer == null) {
+            throw new IllegalArgumentException("buffer is null");
+        }
+        if (offset < 0 || length < 0 || (long) offset + length > buffer.capacity()) {
+            throw new IllegalArgumentException("offset " + offset + " and length " + length
+                + " lie outside the buffer of " + buffer.capacity() + " bytes");
+        }
+    }
+
+    /** The refusal of a message of {@code length} bytes, or 0 if it may be offered. */
     private long refusal(int length) {
         if (offers.isClosed()) {
-            return CLOSED;
+            return OfferResult.CLOSED;
         }
-        if (length > offers.maxMessageLength() || length < 0) {
-            return MESSAGE_TOO_LARGE;
+        if (length > offers.maxMessageLength()) {
+            return OfferResult.MESSAGE_TOO_LARGE;
         }
-        return offers.isConnected() ? OK : NOT_CONNECTED;
+        return offers.isConnected() ? 0 : OfferResult.NOT_CONNECTED;
     }
 
     /** Sends a partly filled datagram now instead of after the linger (no effect when linger is 0). */
@@ -115,10 +130,15 @@ public final class RawPublication implements AutoCloseable {
         return sessionId;
     }
 
+    /** The position after the last message taken: how many messages this publication has taken. */
+    public long position() {
+        return position;
+    }
+
     /**
-     * Ends this publisher stream: later offers answer {@link #CLOSED}; what was offered before is
-     * still sent, then the stream marks its end (receivers raise {@code PublisherGone}, cause
-     * {@code ENDED}, as soon as they have everything), answers repairs for the topic's
+     * Ends this publisher stream: later offers answer {@link OfferResult#CLOSED}; what was offered
+     * before is still sent, then the stream marks its end (receivers raise {@code PublisherGone},
+     * cause {@code ENDED}, as soon as they have everything), answers repairs for the topic's
      * {@code close-linger}, and frees its history, offer buffer and counters. Returns at once: the
      * node's sending thread does the rest, and {@link Node#close()} waits for it. Commit or abort a
      * claim before closing. Idempotent; on the thread that offers.

@@ -2,7 +2,7 @@ package org.nakcast.benchmarks.throughput;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.OfferResult;
 
 /**
  * The publisher's hot loop: offers messages numbered 0, 1, 2, ... ({@link SequencedPublisher}) as
@@ -48,13 +48,13 @@ final class PublisherLoop {
         long sequence = 0;
         while (true) {
             final long result = publisher.offer(sequence);
-            if (result == RawPublication.OK) {
+            if (OfferResult.isTaken(result)) {
                 sequence++;
                 idle.reset();
                 if ((sequence & CLOCK_CHECK_MASK) != 0) {
                     continue;
                 }
-            } else if (result == RawPublication.BACK_PRESSURED || result == RawPublication.NOT_CONNECTED) {
+            } else if (result == OfferResult.BACK_PRESSURED || result == OfferResult.NOT_CONNECTED) {
                 idle.idle();
             } else {
                 throw new IllegalStateException("offer refused with code " + result + " at message " + sequence);

@@ -14,6 +14,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.MessageClaim;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
@@ -49,7 +50,7 @@ class PublicationLifecycleIT {
                 assertThat(gone.cause()).isEqualTo(PublisherGone.Cause.ENDED);
                 assertThat(gone.sessionId()).isEqualTo(publication.sessionId());
             });
-            assertThat(publication.offer(new UnsafeBuffer(new byte[8]), 0, 8)).isEqualTo(RawPublication.CLOSED);
+            assertThat(publication.offer(new UnsafeBuffer(new byte[8]), 0, 8)).isEqualTo(OfferResult.CLOSED);
         }
         assertThat(checker.errors()).isEmpty();
     }
@@ -96,10 +97,10 @@ class PublicationLifecycleIT {
         }
         final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
 
-        assertThat(publication.offer(message, 0, 8)).isEqualTo(RawPublication.CLOSED);
-        assertThat(publication.tryClaim(8, new MessageClaim())).isEqualTo(RawPublication.CLOSED);
+        assertThat(publication.offer(message, 0, 8)).isEqualTo(OfferResult.CLOSED);
+        assertThat(publication.tryClaim(8, new MessageClaim())).isEqualTo(OfferResult.CLOSED);
         publication.close();
-        assertThat(publication.offer(message, 0, 8)).isEqualTo(RawPublication.CLOSED);
+        assertThat(publication.offer(message, 0, 8)).isEqualTo(OfferResult.CLOSED);
     }
 
     @Test

@@ -164,7 +164,7 @@ class SteadyStateAllocationIT {
 
         private boolean offerOrClaim(int length) {
             if (offered % 4 == 0) {
-                if (publication.tryClaim(length, claim) != RawPublication.OK) {
+                if (publication.tryClaim(length, claim) <= 0) {
                     return false;
                 }
                 claim.buffer().putLong(claim.offset(), offered);
@@ -172,7 +172,7 @@ class SteadyStateAllocationIT {
                 return true;
             }
             message.putLong(0, offered);
-            return publication.offer(message, 0, length) == RawPublication.OK;
+            return publication.offer(message, 0, length) > 0;
         }
 
         /** Offers without driving the nodes until the offer buffer is full. */

@@ -22,8 +22,8 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Publication;
-import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
 import org.nakcast.transport.status.SystemCounter;
@@ -56,7 +56,7 @@ class TypedTopicsIT {
                 final PriceUpdateEncoder price = prices.claim();
                 price.instrument().instrumentId(42).mnemonic("EURUSD");
                 price.qty(i).price(1.0825);
-                while (prices.commit() == RawPublication.BACK_PRESSURED) {
+                while (prices.commit() == OfferResult.BACK_PRESSURED) {
                     Thread.onSpinWait();
                 }
             }
@@ -77,7 +77,7 @@ class TypedTopicsIT {
             final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
 
             for (int i = 0; i < 100; i++) {
-                while (orders.offer(sample) == RawPublication.BACK_PRESSURED) {
+                while (orders.offer(sample) == OfferResult.BACK_PRESSURED) {
                     Thread.onSpinWait();
                 }
             }
@@ -105,8 +105,8 @@ class TypedTopicsIT {
             final UnsafeBuffer garbage = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
             garbage.setMemory(0, 40, (byte) 0x7F);
 
-            assertThat(orders.raw().offer(garbage, 0, 40)).isEqualTo(RawPublication.OK);
-            assertThat(orders.offer(sample)).isEqualTo(RawPublication.OK);
+            assertThat(orders.raw().offer(garbage, 0, 40)).isPositive();
+            assertThat(orders.offer(sample)).isPositive();
             awaitSize(received, 1);
 
             assertThat(undecodable).hasSize(1);

@@ -10,7 +10,7 @@ import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.benchmarks.throughput.CheckedPublisher;
 import org.nakcast.benchmarks.throughput.RunSettings;
 import org.nakcast.benchmarks.throughput.SequencedPublisher;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.OfferResult;
 
 /**
  * The Aeron publisher JVM of a throughput run: an embedded media driver ({@link AeronPeer}), an
@@ -62,13 +62,13 @@ public final class AeronPublisherMain {
             if (result > 0) {
                 claim.buffer().putLong(claim.offset(), sequence);
                 claim.commit();
-                return RawPublication.OK;
+                return sequence + 1;
             }
             if (result == Publication.BACK_PRESSURED || result == Publication.ADMIN_ACTION) {
                 backPressure++;
-                return RawPublication.BACK_PRESSURED;
+                return OfferResult.BACK_PRESSURED;
             }
-            return result == Publication.NOT_CONNECTED ? RawPublication.NOT_CONNECTED : result;
+            return result == Publication.NOT_CONNECTED ? OfferResult.NOT_CONNECTED : result;
         }
     }
 }

@@ -6,7 +6,7 @@ import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.benchmarks.throughput.CheckedPublisher;
 import org.nakcast.benchmarks.throughput.RunSettings;
 import org.nakcast.benchmarks.throughput.SequencedPublisher;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.OfferResult;
 import org.nustaq.fastcast.api.FCPublisher;
 import org.nustaq.fastcast.config.PublisherConf;
 
@@ -57,10 +57,10 @@ public final class FastCastPublisherMain {
         public long offer(long sequence) {
             writer.putLong(0, sequence);
             if (publication.offer(null, message, 0, message.length, false)) {
-                return RawPublication.OK;
+                return sequence + 1;
             }
             backPressure++;
-            return RawPublication.BACK_PRESSURED;
+            return OfferResult.BACK_PRESSURED;
         }
     }
 }
