@@ -214,7 +214,8 @@ public final class OrderEntry {
                     break;
                 }
                 if (!OfferResult.isTaken(result)) {
-                    throw new IllegalStateException("ack for order " + ack.orderId() + ": " + OfferResult.describe(result));
+                    throw new IllegalStateException(
+                        "ack for order " + ack.orderId() + ": " + OfferResult.describe(result));
                 }
                 toSend.poll();
                 sent++;
