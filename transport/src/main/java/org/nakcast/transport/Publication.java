@@ -12,7 +12,9 @@ import org.nakcast.codecs.MessageTooLargeException;
  *
  * <pre>{@code
  * Publication<Order> orders = node.publication("orders", Order.class);
- * while (orders.offer(order) == RawPublication.BACK_PRESSURED) {
+ * long result;
+ * while ((result = orders.offer(order)) == RawPublication.BACK_PRESSURED
+ *     || result == RawPublication.NOT_CONNECTED) {  // flow control min: no subscriber there yet
  *     idle.idle();                                  // or drop, or count: the caller decides
  * }
  * }</pre>
@@ -38,7 +40,8 @@ public final class Publication<T> implements AutoCloseable {
      * Encodes and offers one message.
      *
      * @return {@link RawPublication#OK}, {@link RawPublication#BACK_PRESSURED} (nothing was taken:
-     *     offer it again later), {@link RawPublication#CLOSED}, or
+     *     offer it again later), {@link RawPublication#NOT_CONNECTED} (flow control {@code min}, the
+     *     default, with no live receiver yet: nothing was taken), {@link RawPublication#CLOSED}, or
      *     {@link RawPublication#MESSAGE_TOO_LARGE} when the encoded message exceeds
      *     {@link RawPublication#maxMessageLength()}
      * @throws org.nakcast.codecs.CodecException (other than too large) when the codec cannot carry

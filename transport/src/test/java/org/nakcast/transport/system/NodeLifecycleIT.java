@@ -7,6 +7,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,7 +49,10 @@ class NodeLifecycleIT {
         second.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
 
         first.close();
-        assertThat(second.publication("prices").offer(new UnsafeBuffer(new byte[8]), 0, 8))
+        final RawPublication publication = second.publication("prices");
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
+        assertThat(UntilTaken.offer(() -> publication.offer(message, 0, 8), new BackoffIdleStrategy()))
+            .as("taken once the second node's own subscription reports in (flow control min)")
             .isEqualTo(RawPublication.OK);
         second.close();
         first.close();
