@@ -151,6 +151,21 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aSwitchIsTrueOrFalseAndNothingElse() {
+        String kept = VALID.replace("  name: test-node", "  name: test-node\n  keep-counters-file: true");
+        assertThat(TestConfigs.parse(kept).node().keepCountersFile()).isTrue();
+        assertThat(TestConfigs.parse(VALID).node().keepCountersFile()).as("the default").isFalse();
+
+        String yaml = VALID.replace("  name: test-node", "  name: test-node\n  keep-counters-file: yes");
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("node.keep-counters-file");
+        assertThat(problem.message()).isEqualTo("'yes' is not a switch");
+        assertThat(problem.hint()).isEqualTo("write true or false");
+        assertAt(problem, yaml, "yes");
+    }
+
+    @Test
     void aGroupMustBeAnAddressNotAHostName() {
         String yaml = VALID.replace("group: 239.192.10.1", "group: multicast.example");
 
