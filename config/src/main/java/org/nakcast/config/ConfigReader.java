@@ -42,6 +42,7 @@ final class ConfigReader {
 
     private static SimpleModule valueTypes() {
         return new SimpleModule("nakcast-config-values")
+            .addDeserializer(Boolean.class, new TextValueDeserializer<>(Boolean.class, ConfigReader::parseBoolean))
             .addDeserializer(ByteSize.class, new TextValueDeserializer<>(ByteSize.class, ByteSize::parse))
             .addDeserializer(Duration.class, new TextValueDeserializer<>(Duration.class, Durations::parse))
             .addDeserializer(InetAddress.class, new TextValueDeserializer<>(InetAddress.class, IpLiterals::parse))
@@ -54,6 +55,14 @@ final class ConfigReader {
             .addDeserializer(LossPolicy.class, enumValues(LossPolicy.class))
             .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class))
             .addDeserializer(DeliveryMode.class, enumValues(DeliveryMode.class));
+    }
+
+    /** A switch: {@code true} or {@code false}, nothing YAML 1.1 also took ({@code yes}, {@code on}, {@code 1}). */
+    private static Boolean parseBoolean(String text) {
+        if ("true".equals(text) || "false".equals(text)) {
+            return Boolean.valueOf(text);
+        }
+        throw new BadValueException("'" + text + "' is not a switch", "write true or false");
     }
 
     private static <E extends Enum<E>> TextValueDeserializer<E> enumValues(Class<E> type) {

@@ -16,12 +16,17 @@ import java.nio.file.Path;
  * @param countersFile where the counters live, for other processes to read; null until concluded
  *     means {@code <java.io.tmpdir>/nakcast/<name>.counters}. Two nodes in one process need
  *     different names or files.
+ * @param keepCountersFile whether the counters file stays after the node stops until someone deletes
+ *     it; default false: it stays, for a post-mortem, until the next node that starts with its counters
+ *     file in the same directory finds this node's process gone and removes it, so that files of
+ *     stopped nodes do not pile up. Either way a later node of the same name overwrites it
  */
 public record NodeSettings(
     @JsonProperty("name") String name,
     @JsonProperty("threading") ThreadingMode threading,
     @JsonProperty("idle-strategy") IdleStrategyType idleStrategy,
-    @JsonProperty("counters-file") Path countersFile) {
+    @JsonProperty("counters-file") Path countersFile,
+    @JsonProperty("keep-counters-file") Boolean keepCountersFile) {
 
     /** The default threading: one shared thread. */
     public static final ThreadingMode DEFAULT_THREADING = ThreadingMode.SHARED;
@@ -33,11 +38,12 @@ public record NodeSettings(
         name = name == null ? "nakcast-" + ProcessHandle.current().pid() : name;
         threading = threading == null ? DEFAULT_THREADING : threading;
         idleStrategy = idleStrategy == null ? DEFAULT_IDLE_STRATEGY : idleStrategy;
+        keepCountersFile = keepCountersFile != null && keepCountersFile;
     }
 
     /** @return every setting at its default */
     public static NodeSettings defaults() {
-        return new NodeSettings(null, null, null, null);
+        return new NodeSettings(null, null, null, null, null);
     }
 
     /** @return the counters file for a node of this name when none is configured */
@@ -50,7 +56,7 @@ public record NodeSettings(
      * @return these settings with that name
      */
     public NodeSettings withName(String newName) {
-        return new NodeSettings(newName, threading, idleStrategy, countersFile);
+        return new NodeSettings(newName, threading, idleStrategy, countersFile, keepCountersFile);
     }
 
     /**
@@ -58,7 +64,7 @@ public record NodeSettings(
      * @return these settings with that threading mode
      */
     public NodeSettings withThreading(ThreadingMode mode) {
-        return new NodeSettings(name, mode, idleStrategy, countersFile);
+        return new NodeSettings(name, mode, idleStrategy, countersFile, keepCountersFile);
     }
 
     /**
@@ -66,7 +72,7 @@ public record NodeSettings(
      * @return these settings with that idle strategy
      */
     public NodeSettings withIdleStrategy(IdleStrategyType strategy) {
-        return new NodeSettings(name, threading, strategy, countersFile);
+        return new NodeSettings(name, threading, strategy, countersFile, keepCountersFile);
     }
 
     /**
@@ -74,6 +80,14 @@ public record NodeSettings(
      * @return these settings with that counters file
      */
     public NodeSettings withCountersFile(Path file) {
-        return new NodeSettings(name, threading, idleStrategy, file);
+        return new NodeSettings(name, threading, idleStrategy, file, keepCountersFile);
+    }
+
+    /**
+     * @param keep whether the counters file stays after the node stops until someone deletes it
+     * @return these settings with that choice
+     */
+    public NodeSettings withKeepCountersFile(boolean keep) {
+        return new NodeSettings(name, threading, idleStrategy, countersFile, keep);
     }
 }

@@ -8,8 +8,8 @@ import tools.jackson.databind.deser.std.StdDeserializer;
 
 /**
  * Reads a value written as one YAML scalar with a parser of its text: sizes ({@code 64k}),
- * durations ({@code 10ms}), enum values ({@code shared}), IP literals, paths. A value the parser
- * refuses becomes a problem at its key path, and binding goes on.
+ * durations ({@code 10ms}), enum values ({@code shared}), switches ({@code true}), IP literals,
+ * paths. A value the parser refuses becomes a problem at its key path, and binding goes on.
  *
  * @param <T> the type read
  */

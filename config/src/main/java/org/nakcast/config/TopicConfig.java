@@ -16,7 +16,12 @@ import java.util.List;
  *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
  * @param heartbeat how often a publisher says it is alive and where it is; default
  *     {@code 100ms}. Shorter finds a lost tail and a dead publisher sooner, for more idle traffic
- * @param flowControl whose pace the publisher keeps; default {@link FlowControlMode#MAX}
+ * @param flowControl whose pace the publisher keeps; default {@link FlowControlMode#MIN}: held to its slowest
+ *     live receiver, so no live receiver falls out of history and loses messages; a receiver silent for
+ *     {@code flowControlTimeout} is dropped and the others go on, and with no live receiver at all offers
+ *     answer {@code NOT_CONNECTED}. {@link FlowControlMode#MAX} is the explicit choice for feeds whose latest
+ *     value supersedes the ones before (prices, positions): the publisher keeps its own pace, and a receiver
+ *     that falls further behind than the history holds loses messages (told by a loss event)
  * @param flowControlTimeout with flow control {@code min}: how long the publisher waits for a
  *     receiver's STATUS before it drops that receiver (with an event) and goes on at the pace of the
  *     others; default {@code 2s}, at least twice the heartbeat
@@ -71,8 +76,8 @@ public record TopicConfig(
     public static final ByteSize DEFAULT_HISTORY = ByteSize.parse("16m");
     /** The default heartbeat interval. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofMillis(100);
-    /** The default flow control: the publisher keeps its own pace. */
-    public static final FlowControlMode DEFAULT_FLOW_CONTROL = FlowControlMode.MAX;
+    /** The default flow control: the publisher waits for its slowest live receiver, so nobody loses messages. */
+    public static final FlowControlMode DEFAULT_FLOW_CONTROL = FlowControlMode.MIN;
     /** The default flow-control timeout. */
     public static final Duration DEFAULT_FLOW_CONTROL_TIMEOUT = Duration.ofSeconds(2);
     /** The default loss policy: report the loss and go on. */

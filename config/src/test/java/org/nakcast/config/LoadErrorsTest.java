@@ -140,14 +140,29 @@ class LoadErrorsTest {
         NodeConfig config = TestConfigs.parse(VALID
             .replace("  name: test-node", "  name: test-node\n  threading: invoker\n  idle-strategy: spin")
             .replace("    codec: fst",
-                "    codec: fst\n    flow-control: min\n    loss-policy: drop\n    late-join: oldest"));
+                "    codec: fst\n    flow-control: max\n    loss-policy: drop\n    late-join: oldest"));
 
         assertThat(config.node().threading()).isEqualTo(ThreadingMode.INVOKER);
         assertThat(config.node().idleStrategy()).isEqualTo(IdleStrategyType.SPIN);
         TopicConfig orders = config.topic("orders");
-        assertThat(orders.flowControl()).isEqualTo(FlowControlMode.MIN);
+        assertThat(orders.flowControl()).isEqualTo(FlowControlMode.MAX);
         assertThat(orders.lossPolicy()).isEqualTo(LossPolicy.DROP);
         assertThat(orders.lateJoin()).isEqualTo(LateJoinPolicy.OLDEST);
+    }
+
+    @Test
+    void aSwitchIsTrueOrFalseAndNothingElse() {
+        String kept = VALID.replace("  name: test-node", "  name: test-node\n  keep-counters-file: true");
+        assertThat(TestConfigs.parse(kept).node().keepCountersFile()).isTrue();
+        assertThat(TestConfigs.parse(VALID).node().keepCountersFile()).as("the default").isFalse();
+
+        String yaml = VALID.replace("  name: test-node", "  name: test-node\n  keep-counters-file: yes");
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("node.keep-counters-file");
+        assertThat(problem.message()).isEqualTo("'yes' is not a switch");
+        assertThat(problem.hint()).isEqualTo("write true or false");
+        assertAt(problem, yaml, "yes");
     }
 
     @Test

@@ -80,7 +80,7 @@ class NodeConfigTest {
         TopicConfig prices = config.topic("prices");
         assertThat(prices.history()).isEqualTo(ByteSize.parse("16m"));
         assertThat(prices.heartbeat()).isEqualTo(Duration.ofMillis(100));
-        assertThat(prices.flowControl()).isEqualTo(FlowControlMode.MAX);
+        assertThat(prices.flowControl()).isEqualTo(FlowControlMode.MIN);
         assertThat(prices.lossPolicy()).isEqualTo(LossPolicy.CONTINUE);
         assertThat(prices.lateJoin()).isEqualTo(LateJoinPolicy.NOW);
         assertThat(prices.publisherTimeout()).isEqualTo(Duration.ofSeconds(2));

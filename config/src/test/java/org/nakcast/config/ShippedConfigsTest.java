@@ -81,6 +81,9 @@ class ShippedConfigsTest {
         assertThat(lan.datagramSize().bytes() + TransportChecks.IPV4_UDP_HEADERS).isLessThanOrEqualTo(1500);
         assertThat(config.node().threading()).isEqualTo(ThreadingMode.DEDICATED);
         assertThat(config.topic("orders").lossPolicy()).isEqualTo(LossPolicy.DROP);
+        assertThat(config.topic("prices").flowControl()).as("prices supersede: the publisher keeps its pace")
+            .isEqualTo(FlowControlMode.MAX);
+        assertThat(config.topic("orders").flowControl()).as("orders must all arrive").isEqualTo(FlowControlMode.MIN);
     }
 
     @Test

@@ -11,6 +11,7 @@ import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.examples.Offers;
 import org.nakcast.transport.Node;
@@ -32,6 +33,10 @@ import picocli.CommandLine.Spec;
             + "(little-endian, 0..N-1), the rest zeros. Then it stays up for --linger seconds, answering NAKs "
             + "from its history and sending heartbeats, so subscribers can repair a lost tail.",
         "",
+        "On a topic with flow control min (the default) the publisher keeps to its slowest subscriber and sends "
+            + "only while one is there: start sub first; pub waits --receiver-timeout for one. On max it keeps its "
+            + "own pace, whoever listens.",
+        "",
         "Run it inside a network namespace or on a real LAN host; it sends multicast on the NIC the config names.",
         "",
         "Progress goes to stderr once a second: sent, back-pressured offers, NAKs received, retransmits, "
@@ -42,7 +47,7 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every message was handed to the node",
-        "1:the publication refused a message (the reason is on stderr and in the JSON)",
+        "1:the publication refused a message, or no subscriber came (the reason is on stderr and in the JSON)",
         "2:bad command line",
         "3:could not start: config, topic or socket (the message says which)"})
 final class PubCommand implements Callable<Integer> {
@@ -72,11 +77,17 @@ final class PubCommand implements Callable<Integer> {
             + "default ${DEFAULT-VALUE}"})
     double linger;
 
+    @Option(names = "--receiver-timeout", paramLabel = "SECONDS", defaultValue = "60",
+        description = {"with flow control min (the default) the publication takes messages only while a subscriber "
+            + "is there: give up when none has been for this long, at the start (time to start sub, perhaps on "
+            + "another host) or after every subscriber was dropped; default ${DEFAULT-VALUE}"})
+    double receiverTimeout;
+
     @Override
     public Integer call() throws InterruptedException {
-        if (count < 1 || rate < 0 || size < StreamCheck.NUMBER_LENGTH || linger < 0) {
+        if (count < 1 || rate < 0 || size < StreamCheck.NUMBER_LENGTH || linger < 0 || receiverTimeout <= 0) {
             throw new ParameterException(spec.commandLine(), "need --count >= 1, --rate >= 0, --size >= "
-                + StreamCheck.NUMBER_LENGTH + ", --linger >= 0");
+                + StreamCheck.NUMBER_LENGTH + ", --linger >= 0, --receiver-timeout > 0");
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
@@ -89,10 +100,12 @@ final class PubCommand implements Callable<Integer> {
                     + "of this publication, " + publication.maxMessageLength() + " bytes");
             }
             final SystemCounters counters = node.counters();
-            err.printf("pub: publishing %d messages of %d bytes on topic '%s' (id %d), session %d, %s%n", count, size,
-                topicName, publication.topicId(), publication.sessionId(),
-                rate == 0 ? "unpaced" : rate + " msgs/s");
-            final Publisher publisher = new Publisher(publication);
+            final FlowControlMode flowControl = config.topic(topicName).flowControl();
+            err.printf("pub: publishing %d messages of %d bytes on topic '%s' (id %d), session %d, %s, "
+                    + "flow control %s%s%n", count, size, topicName, publication.topicId(), publication.sessionId(),
+                rate == 0 ? "unpaced" : rate + " msgs/s", flowControl.name().toLowerCase(Locale.ROOT),
+                flowControl == FlowControlMode.MIN ? ": waiting for a subscriber" : "");
+            final Publisher publisher = new Publisher(publication, (long) (receiverTimeout * 1e9));
             final Progress progress = new Progress(err, () -> publisher.sent, perSecond -> String.format(
                 "pub %s: sent %d/%d, back-pressured %d, NAKs received %d, retransmits %d, unrecoverable %d, "
                     + "%d msgs/s", topicName, publisher.sent, count, value(counters, SystemCounter.BACK_PRESSURE),
@@ -134,14 +147,20 @@ final class PubCommand implements Callable<Integer> {
         return counters.get(counter).get();
     }
 
-    /** The publishing loop: numbered messages, paced if asked, waiting out back-pressure. */
+    /**
+     * The publishing loop: numbered messages, paced if asked, waiting out back-pressure and, for a
+     * while, the absence of a subscriber. The clock starts at the first message taken, so waiting for
+     * the first subscriber does not count against the rate.
+     */
     private static final class Publisher {
         private final RawPublication publication;
+        private final long receiverTimeoutNs;
         private volatile long sent;
         private long elapsedNs;
 
-        Publisher(RawPublication publication) {
+        Publisher(RawPublication publication, long receiverTimeoutNs) {
             this.publication = publication;
+            this.receiverTimeoutNs = receiverTimeoutNs;
         }
 
         /** @return null, or why the publication refused a message for good */
@@ -150,14 +169,21 @@ final class PubCommand implements Callable<Integer> {
             final LongSupplier offer = () -> publication.offer(message, 0, size);
             final BackoffIdleStrategy idle = new BackoffIdleStrategy();
             final double intervalNs = rate == 0 ? 0 : 1e9 / rate;
-            final long startNs = System.nanoTime();
+            long startNs = System.nanoTime();
             try {
                 for (long number = 0; number < count; number++) {
                     if (rate > 0) {
                         awaitDue(startNs + (long) (number * intervalNs));
                     }
                     message.putLong(0, number, ByteOrder.LITTLE_ENDIAN);
-                    Offers.offer(offer, idle);
+                    if (!Offers.offer(offer, idle, receiverTimeoutNs)) {
+                        return String.format(Locale.ROOT, "no subscriber for %.1f s (flow control min takes messages "
+                            + "only while one is there): start sub first, with the same config and topic",
+                            receiverTimeoutNs / 1e9);
+                    }
+                    if (number == 0) {
+                        startNs = System.nanoTime();
+                    }
                     sent = number + 1;
                 }
                 return null;

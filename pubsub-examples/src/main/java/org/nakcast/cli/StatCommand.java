@@ -1,8 +1,8 @@
 package org.nakcast.cli;
 
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import org.nakcast.transport.status.CountersFile;
@@ -15,11 +15,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code nakcast stat}: prints the counters of the nodes on this host from their counters files,
- * without touching the network; {@code --watch} reprints every interval.
+ * without touching the network; {@code --watch} reprints every interval. Running nodes only,
+ * unless {@code --all}; counters that are 0 only with {@code --zeros}.
  */
 @Command(name = "stat", mixinStandardHelpOptions = true,
-    description = {"Prints the counters of nakcast nodes on this host, read from their counters files "
-        + "(no network port). Counters that are 0 are left out unless --all."})
+    description = {"Prints the counters of the nakcast nodes running on this host, read from their counters files "
+        + "(no network port): per node a line NAME (pid P, running|stopped[, kept], started T) FILE, then one line "
+        + "per counter, its value and its label. Counters that are 0 are left out unless --zeros; the files of "
+        + "stopped nodes unless --all."})
 final class StatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -28,11 +31,12 @@ final class StatCommand implements Callable<Integer> {
     CountersFiles files;
 
     @Option(names = "--filter", paramLabel = "TEXT",
-        description = "Only counters whose label contains TEXT, e.g. 'NAK' or 'topic 2'.")
+        description = "Only counters whose label, as printed, contains TEXT, case ignored: e.g. NAK (the NAK "
+            + "counters), \"topic 'prices'\" (the streams of topic prices), \"session 42\" (one stream).")
     String filter;
 
-    @Option(names = "--all", description = "Also the counters that are 0.")
-    boolean all;
+    @Option(names = "--zeros", description = "Also the counters that are 0.")
+    boolean zeros;
 
     @Option(names = "--watch", paramLabel = "SECONDS",
         description = "Reprint every SECONDS until interrupted. Default: print once.")
@@ -41,10 +45,9 @@ final class StatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         final PrintWriter out = spec.commandLine().getOut();
+        final String wanted = filter == null ? null : filter.toLowerCase(Locale.ROOT);
         do {
-            for (Path path : files.resolve()) {
-                print(path, out);
-            }
+            files.forEach(out, view -> print(view, wanted, out));
             out.flush();
             if (watchSeconds > 0) {
                 Thread.sleep((long) (watchSeconds * 1000));
@@ -54,18 +57,16 @@ final class StatCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void print(Path path, PrintWriter out) {
-        try (CountersFile.View view = CountersFile.open(path)) {
-            out.printf("%s (pid %d, %s, started %s) %s%n", view.nodeName(), view.pid(),
-                view.isProcessAlive() ? "running" : "stopped", Instant.ofEpochMilli(view.startTimeMs()), path);
-            view.counters().forEach((counterId, typeId, key, label) -> {
-                final long value = view.counters().getCounterValue(counterId);
-                if ((all || value != 0) && (filter == null || label.contains(filter))) {
-                    out.printf("  %,20d  %s%n", value, label);
-                }
-            });
-        } catch (IllegalArgumentException ex) {
-            out.printf("%s: %s%n", path, ex.getMessage());
-        }
+    private void print(CountersFile.View view, String wanted, PrintWriter out) {
+        final CountersFile.Header header = view.header();
+        out.printf("%s (pid %d, %s%s, started %s) %s%n", header.nodeName(), header.pid(),
+            header.isProcessAlive() ? "running" : "stopped", header.keep() ? ", kept" : "",
+            Instant.ofEpochMilli(header.startTimeMs()), view.path());
+        view.counters().forEach((counterId, typeId, key, label) -> {
+            final long value = view.counters().getCounterValue(counterId);
+            if ((zeros || value != 0) && (wanted == null || label.toLowerCase(Locale.ROOT).contains(wanted))) {
+                out.printf("  %,20d  %s%n", value, label);
+            }
+        });
     }
 }

@@ -5,9 +5,13 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.config.Durations;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
@@ -25,6 +29,10 @@ import org.nakcast.transport.StreamEventListener;
  * {@code publisher-timeout}, or restarted) is kept and reported; when it is the checked session's,
  * nothing more will come, so the wait ends and, if messages are missing, that is the reason.
  *
+ * <p>Messages the publisher no longer held ({@link LossEvent.Cause#UNRECOVERABLE}) are laid at the
+ * door of the topic's flow control, which decides whether a publisher may outrun a receiver: the
+ * verdict says which policy let it happen and what to change.
+ *
  * <p>Fed on the node's receiving thread; the counts are volatile (one writer) so that the thread
  * printing progress and waiting for the end can read them.
  */
@@ -33,6 +41,7 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     static final int NUMBER_LENGTH = Long.BYTES;
 
     private final long expected;
+    private final TopicConfig topic;
     private final BitSet seen;
     private final List<String> lossDescriptions = new ArrayList<>();
     private final List<PublisherGone> publishersGone = new ArrayList<>();
@@ -47,18 +56,23 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     private volatile long otherSessions;
     private volatile long lowestNumber = Long.MAX_VALUE;
     private volatile long lost;
+    private volatile long unrecoverable;
     private volatile long gaps;
     private volatile boolean dropped;
     private volatile PublisherGone checkedPublisherGone;
     private volatile long firstNs;
     private volatile long lastNs;
 
-    /** @param expected how many messages, numbered from 0, at most {@link Integer#MAX_VALUE} */
-    StreamCheck(long expected) {
+    /**
+     * @param expected how many messages, numbered from 0, at most {@link Integer#MAX_VALUE}
+     * @param topic the checked topic's config, whose flow control a loss is explained by
+     */
+    StreamCheck(long expected, TopicConfig topic) {
         if (expected < 0 || expected > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("expected must be in 0.." + Integer.MAX_VALUE + ", was " + expected);
         }
         this.expected = expected;
+        this.topic = topic;
         this.seen = new BitSet((int) expected);
     }
 
@@ -105,6 +119,9 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
             lossDescriptions.add(event.describe());
         }
         lost += event.lostMessages();
+        if (event.cause() == LossEvent.Cause.UNRECOVERABLE) {
+            unrecoverable += event.lostMessages();
+        }
         gaps++;
         if (event.streamDropped()) {
             dropped = true;
@@ -188,6 +205,9 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
         if (lost > 0 || gaps > 0) {
             problems.add(lost + " messages lost in " + gaps + " loss events");
         }
+        if (unrecoverable > 0) {
+            problems.add(flowControlVerdict());
+        }
         if (dropped) {
             problems.add("the stream was dropped (loss policy drop)");
         }
@@ -210,6 +230,20 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
                 + ": was sub started after pub? A subscriber starts at the live edge");
         }
         return problems;
+    }
+
+    /** Which flow control let the publisher move past messages this receiver still needed, and what to change. */
+    private String flowControlVerdict() {
+        final String lostHere = "lost under flow-control " + topic.flowControl().name().toLowerCase(Locale.ROOT)
+            + " (" + unrecoverable + " messages the publisher no longer held): ";
+        if (topic.flowControl() == FlowControlMode.MAX) {
+            return lostHere + "the publisher does not wait for receivers and outran this one by more than its "
+                + "history (" + topic.history() + "); use flow-control min (the default) to hold it to its receivers, "
+                + "or pace it (send-rate)";
+        }
+        return lostHere + "the publisher waits only for live receivers and stopped waiting for this one (silent "
+            + "past flow-control-timeout " + Durations.format(topic.flowControlTimeout()) + ": a paused or starved "
+            + "process), or the publisher's config has flow-control max for topic '" + topic.name() + "'";
     }
 
     private static void addIfAny(List<String> problems, long count, String what) {

@@ -35,7 +35,11 @@ import picocli.CommandLine.Spec;
             + "reason.",
         "",
         "It stops waiting as soon as the checked publisher is gone (silent past the topic's publisher-timeout, "
-            + "or restarted under a new session): messages still missing then fail the check with that reason."},
+            + "or restarted under a new session): messages still missing then fail the check with that reason.",
+        "",
+        "Messages lost because the publisher no longer held them are laid at the topic's flow control, and the "
+            + "reason says which: under max the publisher does not wait for receivers and outran this one (use min, "
+            + "the default, or pace it); under min it stopped waiting for this one, silent past flow-control-timeout."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every message arrived exactly once and in order",
@@ -82,14 +86,15 @@ final class SubCommand implements Callable<Integer> {
         final PrintWriter err = spec.commandLine().getErr();
         final NodeConfig config = topicOptions.loadConfig();
         final String topicName = topicOptions.topicName(config);
-        final StreamCheck check = new StreamCheck(expect);
+        final TopicConfig topic = config.topic(topicName);
+        final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
         try (Node node = Node.launch(config)) {
             node.subscribe(topicName, check, check);
-            final TopicConfig topic = config.topic(topicName);
-            err.printf("sub: listening on topic '%s' (id %d, loss policy %s) of node %s; expecting %d messages%n",
-                topicName, topic.id(), topic.lossPolicy().name().toLowerCase(Locale.ROOT), config.node().name(),
-                expect);
+            err.printf("sub: listening on topic '%s' (id %d, flow control %s, loss policy %s) of node %s; "
+                    + "expecting %d messages%n", topicName, topic.id(),
+                topic.flowControl().name().toLowerCase(Locale.ROOT), topic.lossPolicy().name().toLowerCase(Locale.ROOT),
+                config.node().name(), expect);
             final Progress progress = new Progress(err, check::received, perSecond -> String.format(
                 "sub %s: received %d/%d, lost %d, duplicates %d, out of order %d, gaps %d, %d msgs/s",
                 topicName, check.received(), expect, check.lost(), check.duplicates(), check.outOfOrder(),

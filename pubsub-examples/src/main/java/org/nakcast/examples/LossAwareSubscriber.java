@@ -14,6 +14,7 @@ import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
@@ -112,8 +113,11 @@ public final class LossAwareSubscriber {
     }
 
     /**
-     * The embedded default config with a history of {@value #HISTORY_DATAGRAMS} datagrams and
-     * {@code policy} on topic {@code prices}, and its transport paced to 1 MB/s.
+     * The embedded default config with a history of {@value #HISTORY_DATAGRAMS} datagrams,
+     * {@code policy} and flow control {@code max} on topic {@code prices}, and its transport paced to
+     * 1 MB/s. Under {@code min}, the default, the publisher would wait for the subscriber's repairs
+     * and nothing would be lost: {@code max} is the choice of a price feed, whose latest value
+     * supersedes the ones before, and the one under which a subscriber can fall out of history.
      */
     public static NodeConfig config(LossPolicy policy) {
         final NodeConfig base = NodeConfig.embeddedDefault();
@@ -123,6 +127,7 @@ public final class LossAwareSubscriber {
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> !topic.name().equals("prices") ? topic : topic
                 .withHistory(new ByteSize(HISTORY_DATAGRAMS * transports.get(0).datagramSize().bytes()))
+                .withFlowControl(FlowControlMode.MAX)
                 .withLossPolicy(policy))
             .toList();
         return new NodeConfig(base.node(), transports, topics).conclude();

@@ -36,14 +36,44 @@ public final class Offers {
      *     too large
      */
     public static void offer(LongSupplier attempt, IdleStrategy idle) {
+        offer(attempt, idle, Long.MAX_VALUE);
+    }
+
+    /**
+     * Makes {@code attempt} until it is neither back-pressured nor waiting for a receiver, as
+     * {@link #offer(LongSupplier, IdleStrategy)} does, but waits for a receiver (flow control
+     * {@code min} with none there, at the start or once every receiver was dropped) for at most
+     * {@code receiverTimeoutNs} at a stretch.
+     *
+     * @param attempt one offer or commit, answering a position or an {@link OfferResult}
+     * @param idle what to do between attempts; reset once the offer is taken
+     * @param receiverTimeoutNs how long to go on while the publication answers
+     *     {@link OfferResult#NOT_CONNECTED}
+     * @return true if the offer was taken; false if no receiver came within the timeout (nothing taken)
+     * @throws IllegalStateException when the publication refuses for good: closed, or the message
+     *     too large
+     */
+    public static boolean offer(LongSupplier attempt, IdleStrategy idle, long receiverTimeoutNs) {
         long result;
+        long notConnectedSinceNs = 0;
+        boolean notConnected = false;
         while ((result = attempt.getAsLong()) == OfferResult.BACK_PRESSURED
             || result == OfferResult.NOT_CONNECTED) {
+            if (result == OfferResult.BACK_PRESSURED) {
+                notConnected = false;
+            } else if (!notConnected) {
+                notConnected = true;
+                notConnectedSinceNs = System.nanoTime();
+            } else if (System.nanoTime() - notConnectedSinceNs > receiverTimeoutNs) {
+                idle.reset();
+                return false;
+            }
             idle.idle();
         }
         idle.reset();
         if (!OfferResult.isTaken(result)) {
             throw new IllegalStateException("offer refused: " + OfferResult.describe(result));
         }
+        return true;
     }
 }

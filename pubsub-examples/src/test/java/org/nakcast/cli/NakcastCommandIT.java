@@ -107,6 +107,24 @@ class NakcastCommandIT {
         assertThat(sub.err()).anyMatch(line -> line.startsWith("sub: publisher gone: session " + session + " silent"));
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void pubOnAMinTopicWithNoSubscriberGivesUpAfterTheReceiverTimeout() throws Exception {
+        final long startMs = System.currentTimeMillis();
+        final Command pub = Command.start("pub", "--count", "100", "--receiver-timeout", "1", "--linger", "0");
+
+        assertThat(pub.waitFor()).as(pub.describe()).isEqualTo(1);
+        assertThat(System.currentTimeMillis() - startMs).as("gave up after the 1 s timeout").isLessThan(20_000);
+        final JsonNode sent = pub.result();
+        assertThat(sent.get("ok").asBoolean()).isFalse();
+        assertThat(sent.get("sent").asLong()).isZero();
+        assertThat(sent.get("reason").asString()).as(pub.describe())
+            .isEqualTo("message 0: no subscriber for 1.0 s (flow control min takes messages only while one is there): "
+                + "start sub first, with the same config and topic");
+        assertThat(pub.err()).anyMatch(line -> line.startsWith("pub: publishing 100 messages")
+            && line.endsWith("flow control min: waiting for a subscriber"));
+    }
+
     /** A nakcast process, its output collected line by line. */
     private static final class Command {
         private final List<String> args;

@@ -37,8 +37,8 @@ class NakcastHelpTest {
 
         out.reset();
         assertThat(Nakcast.run(print(out), print(err), "pub", "--help")).isZero();
-        assertThat(text(out)).contains("--count=N", "--rate=R", "--size=S", "--linger=SECONDS", "--config=FILE",
-            "--topic=TOPIC", "Exit codes");
+        assertThat(text(out)).contains("--count=N", "--rate=R", "--size=S", "--linger=SECONDS",
+            "--receiver-timeout=SECONDS", "--config=FILE", "--topic=TOPIC", "Exit codes");
         assertThat(text(out).replaceAll("\\s+", " ")).contains("network namespace or on a real LAN host");
 
         out.reset();

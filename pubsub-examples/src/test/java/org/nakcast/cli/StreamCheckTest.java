@@ -7,6 +7,9 @@ import java.nio.ByteOrder;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -16,13 +19,14 @@ import tools.jackson.databind.json.JsonMapper;
 
 class StreamCheckTest {
     private static final int SESSION = 77;
+    private static final TopicConfig PRICES = new TopicConfig("prices", 1, "local", "flyweight");
 
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
     private final MessageHeader header = new MessageHeader();
 
     @Test
     void everyNumberOnceInOrderPasses() {
-        final StreamCheck check = new StreamCheck(5);
+        final StreamCheck check = check(5);
         for (long number = 0; number < 5; number++) {
             deliver(check, SESSION, number);
         }
@@ -34,7 +38,7 @@ class StreamCheckTest {
 
     @Test
     void aRepeatIsADuplicateAndALateNumberIsOutOfOrder() {
-        final StreamCheck check = new StreamCheck(4);
+        final StreamCheck check = check(4);
         deliver(check, SESSION, 0);
         deliver(check, SESSION, 2);
         deliver(check, SESSION, 1);
@@ -50,7 +54,7 @@ class StreamCheckTest {
 
     @Test
     void numbersOutsideTheRangeShortMessagesAndOtherSessionsAreCountedApart() {
-        final StreamCheck check = new StreamCheck(2);
+        final StreamCheck check = check(2);
         deliver(check, SESSION, 0);
         deliver(check, SESSION, 2);
         deliver(check, SESSION + 1, 1);
@@ -65,7 +69,7 @@ class StreamCheckTest {
 
     @Test
     void missingMessagesLossEventsAndATimeoutAreReported() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         deliver(check, SESSION, 0);
         check.onLoss(new LossEvent(1, SESSION, 3, 4, 1, 6, LossEvent.Cause.UNRECOVERABLE, false));
         for (long number = 7; number < 10; number++) {
@@ -75,19 +79,49 @@ class StreamCheckTest {
         assertThat(check.lost()).isEqualTo(6);
         assertThat(check.gaps()).isOne();
         assertThat(check.problems(true, 2.5)).containsExactly(
-            "missing 6 of 10 messages", "6 messages lost in 1 loss events", "no new message for 2.5 s");
+            "missing 6 of 10 messages", "6 messages lost in 1 loss events",
+            "lost under flow-control min (6 messages the publisher no longer held): the publisher waits only for live "
+                + "receivers and stopped waiting for this one (silent past flow-control-timeout 2s: a paused or "
+                + "starved process), or the publisher's config has flow-control max for topic 'prices'",
+            "no new message for 2.5 s");
         assertThat(check.lossDescriptions()).singleElement().asString().contains("6 messages (1..6) lost");
     }
 
     @Test
+    void aLossUnderFlowControlMaxSaysThePublisherDoesNotWaitAndWhatToUse() {
+        final StreamCheck check = new StreamCheck(10,
+            PRICES.withFlowControl(FlowControlMode.MAX).withHistory(ByteSize.parse("64m")));
+        deliver(check, SESSION, 0);
+        check.onLoss(new LossEvent(1, SESSION, 3, 4, 1, 6, LossEvent.Cause.UNRECOVERABLE, false));
+        check.onLoss(new LossEvent(1, SESSION, 5, 5, 7, 2, LossEvent.Cause.UNRECOVERABLE, false));
+        deliver(check, SESSION, 9);
+
+        assertThat(check.problems(false, 1)).containsExactly("missing 8 of 10 messages",
+            "8 messages lost in 2 loss events",
+            "lost under flow-control max (8 messages the publisher no longer held): the publisher does not wait for "
+                + "receivers and outran this one by more than its history (64m); use flow-control min (the default) "
+                + "to hold it to its receivers, or pace it (send-rate)");
+    }
+
+    @Test
+    void aLossFlowControlDidNotCauseNamesNoPolicy() {
+        final StreamCheck check = check(10);
+        deliver(check, SESSION, 0);
+        check.onLoss(new LossEvent(1, SESSION, 3, 4, 1, 6, LossEvent.Cause.SUBSCRIPTION_OVERRUN, false));
+
+        assertThat(check.problems(false, 1)).containsExactly("missing 9 of 10 messages",
+            "6 messages lost in 1 loss events");
+    }
+
+    @Test
     void noMessageAtAllSuggestsWhatToCheck() {
-        assertThat(new StreamCheck(10).problems(true, 60)).containsExactly("missing 10 of 10 messages",
+        assertThat(check(10).problems(true, 60)).containsExactly("missing 10 of 10 messages",
             "no message at all in 60.0 s: is pub running, with the same config and topic?");
     }
 
     @Test
     void aSubscriberThatMissedTheStartIsToldWhy() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         deliver(check, SESSION, 8);
         deliver(check, SESSION, 9);
 
@@ -97,7 +131,7 @@ class StreamCheckTest {
 
     @Test
     void aDroppedStreamEndsTheWait() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         check.onLoss(new LossEvent(1, SESSION, 0, 9, 0, 10, LossEvent.Cause.UNRECOVERABLE, true));
 
         assertThat(check.ended()).isTrue();
@@ -106,7 +140,7 @@ class StreamCheckTest {
 
     @Test
     void aPublisherGoneBeforeTheLastMessageEndsTheWaitAndIsTheReason() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         for (long number = 0; number < 6; number++) {
             deliver(check, SESSION, number);
         }
@@ -128,7 +162,7 @@ class StreamCheckTest {
 
     @Test
     void aRestartedPublisherEndsTheWaitAndNamesItsNewSession() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         deliver(check, SESSION, 0);
 
         check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.RESTARTED, 150_000_000L, 78));
@@ -141,7 +175,7 @@ class StreamCheckTest {
 
     @Test
     void anotherSessionGoneIsReportedButTheCheckedOneIsStillAwaited() {
-        final StreamCheck check = new StreamCheck(10);
+        final StreamCheck check = check(10);
         deliver(check, SESSION, 0);
 
         check.onPublisherGone(new PublisherGone(1, SESSION + 1, PublisherGone.Cause.SILENT, 2_000_000_000L, 0));
@@ -154,7 +188,7 @@ class StreamCheckTest {
 
     @Test
     void aPublisherGoneAfterEveryMessageIsNoProblem() {
-        final StreamCheck check = new StreamCheck(2);
+        final StreamCheck check = check(2);
         deliver(check, SESSION, 0);
         deliver(check, SESSION, 1);
 
@@ -166,8 +200,13 @@ class StreamCheckTest {
 
     @Test
     void noPublisherGoneIsAnEmptyList() {
-        assertThat(figures(new StreamCheck(1)).get("publishersGone").isArray()).isTrue();
-        assertThat(figures(new StreamCheck(1)).get("publishersGone")).isEmpty();
+        assertThat(figures(check(1)).get("publishersGone").isArray()).isTrue();
+        assertThat(figures(check(1)).get("publishersGone")).isEmpty();
+    }
+
+    /** A check of {@code expected} messages on a topic with every setting at its default. */
+    private static StreamCheck check(long expected) {
+        return new StreamCheck(expected, PRICES);
     }
 
     private static JsonNode figures(StreamCheck check) {

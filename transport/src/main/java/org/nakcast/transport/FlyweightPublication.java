@@ -16,11 +16,11 @@ import org.nakcast.codecs.FlyweightCodec;
  * PriceUpdateEncoder price = prices.claim();
  * price.instrument().instrumentId(42).mnemonic("EURUSD");
  * price.qty(1_000_000).price(1.0825);
- * long result = prices.commit();                   // BACK_PRESSURED: commit again later
+ * long result = prices.commit();                   // BACK_PRESSURED, NOT_CONNECTED: commit again later
  * }</pre>
  *
  * <p>The fields are written once, into the staging buffer, and copied once into the offer buffer
- * on commit. If a commit is back-pressured the staged message stays as it is until the next
+ * on commit. If a commit is back-pressured (or not connected) the staged message stays as it is until the next
  * {@link #claim}, so committing again sends it unchanged. One thread uses a publication.
  *
  * @param <E> the encoder flyweight type

@@ -1,6 +1,7 @@
 package org.nakcast.transport;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -32,6 +33,7 @@ import org.nakcast.transport.receive.ReceiverAgent;
 import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.receive.SubscriptionSettings;
 import org.nakcast.transport.status.CountersFile;
+import org.nakcast.transport.status.StaleCountersFiles;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 import org.slf4j.Logger;
@@ -53,7 +55,7 @@ import org.slf4j.LoggerFactory;
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
     private static final int LOSS_LINES_PER_SECOND = 10;
-    private static final String COUNTERS_SUFFIX = ".counters";
+    private static final String COUNTERS_SUFFIX = CountersFile.SUFFIX;
     private static final int MAX_COUNTERS_FILE_ATTEMPTS = 100;
 
     private final NodeContext context;
@@ -409,10 +411,16 @@ public final class Node implements AutoCloseable {
     /**
      * The node's counters file, or, while a live node of this process or another holds it (two
      * nodes of one name: the default name is per process), the first free {@code name-2},
-     * {@code name-3}, ... beside it.
+     * {@code name-3}, ... beside it. The counters files of stopped nodes in that directory go first
+     * ({@link StaleCountersFiles}).
      */
     private static CountersFile openCountersFile(NodeSettings settings) {
         final Path configured = settings.countersFile();
+        final List<Path> removed = StaleCountersFiles.remove(configured.toAbsolutePath().getParent());
+        if (!removed.isEmpty()) {
+            LOG.info("node {}: removed {} counters files of stopped nodes from {}", settings.name(), removed.size(),
+                configured.toAbsolutePath().getParent());
+        }
         final String fileName = configured.getFileName().toString();
         final String stem = fileName.endsWith(COUNTERS_SUFFIX)
             ? fileName.substring(0, fileName.length() - COUNTERS_SUFFIX.length()) : fileName;
@@ -421,7 +429,7 @@ public final class Node implements AutoCloseable {
             final Path path = attempt == 1 ? configured
                 : configured.resolveSibling(stem + "-" + attempt + COUNTERS_SUFFIX);
             try {
-                return CountersFile.create(path, settings.name());
+                return CountersFile.create(path, settings.name(), settings.keepCountersFile());
             } catch (IllegalStateException ex) {
                 firstRefusal = firstRefusal == null ? ex : firstRefusal;
             }

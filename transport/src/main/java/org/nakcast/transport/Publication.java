@@ -10,11 +10,13 @@ import org.nakcast.codecs.MessageTooLargeException;
 
 /**
  * A typed publisher stream: {@link #offer} encodes a message with the topic's codec and hands the
- * bytes to the node. Never blocks; the codes are those of {@link RawPublication}.
+ * bytes to the node. Never blocks; it answers a position or an {@link OfferResult}.
  *
  * <pre>{@code
  * Publication<Order> orders = node.newPublication("orders", Order.class);
- * while (orders.offer(order) == OfferResult.BACK_PRESSURED) {
+ * long result;
+ * while ((result = orders.offer(order)) == OfferResult.BACK_PRESSURED
+ *     || result == OfferResult.NOT_CONNECTED) {  // flow control min: no subscriber there yet
  *     idle.idle();                                  // or drop, or count: the caller decides
  * }
  * }</pre>

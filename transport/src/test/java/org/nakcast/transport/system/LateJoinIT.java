@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
@@ -18,7 +19,8 @@ import org.nakcast.transport.status.SystemCounter;
 /**
  * A subscriber that starts while a publisher is mid-stream: with late join {@code now} it starts
  * at the live edge and asks for nothing of the past; with {@code oldest} it replays what history
- * still holds (from an eighth of the way in), then goes on live. Both see every later message.
+ * still holds (from an eighth of the way in), then goes on live. Both see every later message. The
+ * topic is on flow control {@code max}, so the publisher publishes before anybody listens.
  */
 class LateJoinIT {
     private static final int BEFORE = 20_000;
@@ -29,7 +31,7 @@ class LateJoinIT {
     void nowStartsAtTheLiveEdgeAndOldestReplaysHistory() throws InterruptedException {
         final FromFirstSeen now = new FromFirstSeen();
         final FromFirstSeen oldest = new FromFirstSeen();
-        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault())) {
+        try (Node publisherNode = Node.launch(lateJoin(LateJoinPolicy.NOW))) {
             final RawPublication publication = publisherNode.newPublication("prices");
             NumberedMessages.publish(publication, BEFORE, 70);
             Thread.sleep(50);
@@ -58,7 +60,9 @@ class LateJoinIT {
 
     private static NodeConfig lateJoin(LateJoinPolicy policy) {
         final NodeConfig base = NodeConfig.embeddedDefault();
-        final List<TopicConfig> topics = base.topics().stream().map(topic -> topic.withLateJoin(policy)).toList();
+        final List<TopicConfig> topics = base.topics().stream()
+            .map(topic -> topic.withLateJoin(policy).withFlowControl(FlowControlMode.MAX))
+            .toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
     }
 }

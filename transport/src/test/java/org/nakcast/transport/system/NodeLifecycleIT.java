@@ -7,6 +7,7 @@ import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
 
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import org.nakcast.config.ConfigException;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
 
@@ -47,7 +49,10 @@ class NodeLifecycleIT {
         second.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
 
         first.close();
-        assertThat(second.newPublication("prices").offer(new UnsafeBuffer(new byte[8]), 0, 8))
+        final RawPublication publication = second.newPublication("prices");
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
+        assertThat(UntilTaken.offer(() -> publication.offer(message, 0, 8), new BackoffIdleStrategy()))
+            .as("taken once the second node's own subscription reports in (flow control min)")
             .isPositive();
         second.close();
         first.close();

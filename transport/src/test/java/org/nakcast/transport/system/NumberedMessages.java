@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -43,16 +44,11 @@ final class NumberedMessages {
         RawPublication publication, int length, long first, long minimum, BooleanSupplier keepGoing) {
         final IdleStrategy backOff = new BackoffIdleStrategy();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
+        final LongSupplier offer = () -> publication.offer(message, 0, length);
         long number = first;
         for (; number < first + minimum || keepGoing.getAsBoolean(); number++) {
             message.putLong(0, number);
-            long result;
-            while ((result = publication.offer(message, 0, length)) == OfferResult.BACK_PRESSURED
-                || result == OfferResult.NOT_CONNECTED) {
-                backOff.idle();
-            }
-            backOff.reset();
-            assertThat(result).as("offer of message %d", number).isPositive();
+            assertThat(UntilTaken.offer(offer, backOff)).as("offer of message %d", number).isPositive();
         }
         return number - first;
     }

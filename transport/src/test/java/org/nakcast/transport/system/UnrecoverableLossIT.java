@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
@@ -26,7 +27,8 @@ import org.nakcast.transport.status.SystemCounter;
  * A subscriber misses more datagrams than the publisher's history holds: one message per
  * datagram, a 16-datagram history, the first sends of datagrams 10..59 lost (retransmits pass).
  * Exactly one loss event must say which datagrams and how many messages are gone, and the
- * messages missing at the subscriber must be exactly those; then the topic's policy applies.
+ * messages missing at the subscriber must be exactly those; then the topic's policy applies. The
+ * topic is on flow control {@code max}: under {@code min} the publisher would wait for the repairs.
  */
 class UnrecoverableLossIT {
     private static final int DATAGRAM_LENGTH = 1408;
@@ -102,7 +104,7 @@ class UnrecoverableLossIT {
         final NodeConfig paced = TestConfigs.paced("300k");
         final List<TopicConfig> topics = paced.topics().stream()
             .map(topic -> topic.withHistory(new ByteSize((long) HISTORY_DATAGRAMS * DATAGRAM_LENGTH))
-                .withLossPolicy(policy))
+                .withFlowControl(FlowControlMode.MAX).withLossPolicy(policy))
             .toList();
         return new NodeConfig(paced.node(), paced.transports(), topics).conclude();
     }

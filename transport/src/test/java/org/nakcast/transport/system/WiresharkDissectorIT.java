@@ -40,7 +40,8 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
  * namespace and decodes it with {@code ops/wireshark/nakcast.lua}: every datagram type appears, and
  * every decoded field agrees with what the run sent.
  *
- * <p>Topic {@code prices} (id 1) carries one message per datagram with a 16-datagram history;
+ * <p>Topic {@code prices} (id 1) carries one message per datagram with a 16-datagram history, under
+ * flow control {@code max} (the publisher does not wait for the subscriber's repairs);
  * topic {@code orders} (id 2) packs small messages and fragments large ones, under flow control
  * {@code min}, so its subscriber sends STATUS. The subscriber loses the first sends of datagrams
  * 10..59 of both streams: it NAKs them, {@code orders} gets them as RETRANSMIT, {@code prices} as
@@ -422,12 +423,15 @@ class WiresharkDissectorIT {
         return byType.get(type).stream().filter(packet -> packet.number("nakcast.topic_id") == topic).toList();
     }
 
-    /** prices: a 16-datagram history, paced; orders: flow control min. */
+    /**
+     * prices: a 16-datagram history, paced, flow control max (the publisher outruns the subscriber's
+     * repairs: UNRECOVERABLE); orders: flow control min (the default: STATUS).
+     */
     private static NodeConfig config() {
         final NodeConfig paced = TestConfigs.paced("300k");
         final List<TopicConfig> topics = paced.topics().stream()
             .map(topic -> topic.id() == 1
-                ? topic.withHistory(new ByteSize(16L * DATAGRAM_LENGTH))
+                ? topic.withHistory(new ByteSize(16L * DATAGRAM_LENGTH)).withFlowControl(FlowControlMode.MAX)
                 : topic.withFlowControl(FlowControlMode.MIN))
             .toList();
         return new NodeConfig(paced.node(), paced.transports(), topics).conclude();
