@@ -51,6 +51,9 @@ class DistributionIT {
                 .noneMatch(name -> name.startsWith("junit"));
         }
         assertThat(home.resolve("config/jvm.options")).content().contains("--add-exports=java.base/jdk.internal.misc");
+        assertThat(home.resolve("config/jvm-fst.options")).content().contains("--add-opens=java.base/java.lang");
+        assertThat(home.resolve("config/jvm-kryo.options")).content().contains("-Dkryo.unsafe=false");
+        assertThat(home.resolve("config/jvm-peers.options")).content().contains("--add-opens=java.base/java.nio");
         assertThat(home.resolve("config/nakcast.yaml")).exists();
         assertThat(home.resolve("config/lan-example.yaml")).exists();
         assertThat(home.resolve("docs/ops/RUNBOOK.md")).exists();
