@@ -98,8 +98,13 @@ public final class Node implements AutoCloseable {
         return launch(new NodeContext().config(config));
     }
 
-    /** Launches a node from a context. */
+    /**
+     * Launches a node from a context.
+     *
+     * @throws TransportException naming the JVM flag nakcast needs, when the JVM lacks it
+     */
     public static Node launch(NodeContext context) {
+        AgronaAccess.check();
         return new Node(context);
     }
 
