@@ -13,6 +13,7 @@ import java.util.stream.IntStream;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,8 +65,17 @@ public abstract class CodecContractTest {
     static final int MAX_FLIPS = 4;
 
     final CodecRegistry registry = CodecRegistry.create();
-    final Codec<Object> prices = untyped(registry.create(SampleMessages.priceUpdateSpec(codecName())));
-    final Codec<Object> orders = untyped(registry.create(SampleMessages.orderSpec(codecName())));
+    Codec<Object> prices;
+    Codec<Object> orders;
+
+    /**
+     * Makes the codecs under test, once the subclass can name them.
+     */
+    @BeforeAll
+    void makeCodecs() {
+        prices = untyped(registry.create(SampleMessages.priceUpdateSpec(codecName())));
+        orders = untyped(registry.create(SampleMessages.orderSpec(codecName())));
+    }
 
     /**
      * @return the name of the codec under test

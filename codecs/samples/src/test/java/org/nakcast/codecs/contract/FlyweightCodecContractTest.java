@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.management.ManagementFactory;
 
 import org.agrona.MutableDirectBuffer;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecException;
@@ -33,9 +34,7 @@ final class FlyweightCodecContractTest extends CodecContractTest {
     private static final int SCHEMA_ID = 4;
     private static final int VERSION = 6;
 
-    @SuppressWarnings("unchecked")
-    private final FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder> flyweights =
-        (FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder>) (Codec<?>) prices;
+    private FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder> flyweights;
     private final MutableDirectBuffer datagram = guardedBuffer();
     private final byte[] mnemonic = new byte[8];
     private long checksum;
@@ -48,6 +47,12 @@ final class FlyweightCodecContractTest extends CodecContractTest {
     @Override
     protected boolean writesFieldsOfAnyClass() {
         return false;
+    }
+
+    @BeforeAll
+    @SuppressWarnings("unchecked")
+    void viewThePriceCodecAsFlyweights() {
+        flyweights = (FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder>) (Codec<?>) prices;
     }
 
     @Test
