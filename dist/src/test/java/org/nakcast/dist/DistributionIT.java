@@ -6,8 +6,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.BeforeAll;
@@ -50,7 +52,14 @@ class DistributionIT {
                 .anyMatch(name -> name.startsWith("agrona-"))
                 .noneMatch(name -> name.startsWith("junit"));
         }
+        assertThat(nakcastJarModuleNames()).as("Automatic-Module-Name of each nakcast jar in lib/")
+            .contains("org.nakcast.transport", "org.nakcast.codecs.core", "org.nakcast.config")
+            .doesNotHaveDuplicates()
+            .allMatch(name -> name.startsWith("org.nakcast."));
         assertThat(home.resolve("config/jvm.options")).content().contains("--add-exports=java.base/jdk.internal.misc");
+        assertThat(home.resolve("config/jvm-fst.options")).content().contains("--add-opens=java.base/java.lang");
+        assertThat(home.resolve("config/jvm-kryo.options")).content().contains("-Dkryo.unsafe=false");
+        assertThat(home.resolve("config/jvm-peers.options")).content().contains("--add-opens=java.base/java.nio");
         assertThat(home.resolve("config/nakcast.yaml")).exists();
         assertThat(home.resolve("config/lan-example.yaml")).exists();
         assertThat(home.resolve("docs/ops/RUNBOOK.md")).exists();
@@ -95,6 +104,21 @@ class DistributionIT {
         final Result example = run(home, home.resolve("bin/example").toString(), "NoSuchExample");
         assertThat(example.code).isEqualTo(64);
         assertThat(example.output).contains("MarketDataFanOut");
+    }
+
+    /** The Automatic-Module-Name of each nakcast jar in lib/ (null where a jar has none). */
+    private static List<String> nakcastJarModuleNames() throws IOException {
+        final List<Path> jars;
+        try (Stream<Path> files = Files.list(home.resolve("lib"))) {
+            jars = files.filter(jar -> jar.getFileName().toString().startsWith("nakcast-")).toList();
+        }
+        final List<String> names = new ArrayList<>();
+        for (Path jar : jars) {
+            try (JarFile file = new JarFile(jar.toFile())) {
+                names.add(file.getManifest().getMainAttributes().getValue("Automatic-Module-Name"));
+            }
+        }
+        return names;
     }
 
     private static String lastLine(String output) {

@@ -63,7 +63,7 @@ public final class FlyweightPublication<E> implements AutoCloseable {
         return raw;
     }
 
-    /** Stops this publisher stream; later commits return {@link RawPublication#CLOSED}. */
+    /** Ends this publisher stream, as {@link RawPublication#close()} does. */
     @Override
     public void close() {
         raw.close();

@@ -113,8 +113,13 @@ public final class Node implements AutoCloseable {
         return launch(new NodeContext().config(config));
     }
 
-    /** Launches a node from a context. */
+    /**
+     * Launches a node from a context.
+     *
+     * @throws TransportException naming the JVM flag nakcast needs, when the JVM lacks it
+     */
     public static Node launch(NodeContext context) {
+        AgronaAccess.check();
         return new Node(context);
     }
 
@@ -294,7 +299,7 @@ public final class Node implements AutoCloseable {
      * Closes every publication this node made (each sends what was offered, marks its end and
      * lingers for repairs, as {@link RawPublication#close()} does; this waits for them, at most
      * {@link #closeWaitNs()}), then stops the threads and closes every socket. Later offers answer
-     * {@link RawPublication#CLOSED}; later publications and subscriptions are refused. Idempotent.
+     * {@link OfferResult#CLOSED}; later publications and subscriptions are refused. Idempotent.
      */
     @Override
     public void close() {

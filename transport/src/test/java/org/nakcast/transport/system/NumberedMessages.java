@@ -9,7 +9,6 @@ import java.util.function.LongSupplier;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 
 /** Publishes messages that carry their number (0, 1, 2, ...) in their first 8 bytes. */

@@ -24,7 +24,6 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Publication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;

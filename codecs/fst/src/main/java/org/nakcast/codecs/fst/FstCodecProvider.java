@@ -1,0 +1,104 @@
+package org.nakcast.codecs.fst;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.nakcast.codecs.AllowedClasses;
+import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecProvider;
+import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecSpec;
+import org.nustaq.serialization.FSTConfiguration;
+import org.nustaq.serialization.FSTDecoder;
+import org.nustaq.serialization.FSTEncoder;
+import org.nustaq.serialization.coders.FSTStreamEncoder;
+
+/**
+ * Makes {@code fst} codecs (shared references, so object graphs with shared objects and cycles
+ * come back as they were); {@link FstUnsharedCodecProvider} makes {@code fst-unshared} ones with
+ * this class. Both are found by {@link java.util.ServiceLoader} (this module's
+ * {@code META-INF/services/org.nakcast.codecs.CodecProvider}). Each codec gets its own
+ * {@link FSTConfiguration}: the spec's classes registered in order (records with
+ * {@link FstRecordSerializer}, {@link ArrayList} with {@link BoundedArrayListSerializer}), the
+ * checked decoder, and the allow-list class loader.
+ *
+ * <p>Always carried besides the spec's classes: {@link String} and the boxed primitives, which FST
+ * writes by its own built-in ids.
+ */
+public final class FstCodecProvider implements CodecProvider {
+    private static final List<Class<?>> IMPLICIT = List.of(String.class, Long.class, Integer.class, Short.class,
+        Byte.class, Character.class, Boolean.class, Double.class, Float.class);
+
+    private final boolean shareReferences;
+
+    /**
+     * The provider of {@code fst}, as {@link java.util.ServiceLoader} makes it.
+     */
+    public FstCodecProvider() {
+        this(true);
+    }
+
+    FstCodecProvider(boolean shareReferences) {
+        this.shareReferences = shareReferences;
+    }
+
+    @Override
+    public String codecName() {
+        return shareReferences ? CodecRegistry.FST : CodecRegistry.FST_UNSHARED;
+    }
+
+    @Override
+    public <T> Codec<T> create(CodecSpec<T> spec) {
+        final AllowedClasses allowed = AllowedClasses.of(spec, IMPLICIT).requireBoundedContainers();
+        final FSTConfiguration conf = FSTConfiguration.createDefaultConfiguration();
+        conf.setShareReferences(shareReferences);
+        conf.registerSerializer(ArrayList.class, new BoundedArrayListSerializer(), false);
+        for (final Class<?> type : allowed.registered()) {
+            if (type.isRecord()) {
+                conf.registerSerializer(type, new FstRecordSerializer(type), false);
+            }
+        }
+        conf.registerClass(allowed.registered().toArray(new Class<?>[0]));
+        conf.setClassLoader(new AllowListClassLoader(allowed, spec.messageClass().getClassLoader()));
+        conf.setStreamCoderFactory(new CheckedCoderFactory(conf, allowed));
+        return new FstCodec<>(codecName(), spec.messageClass(), conf, allowed);
+    }
+
+    /**
+     * Gives FST the checked decoder; the encoder is FST's own.
+     */
+    private static final class CheckedCoderFactory implements FSTConfiguration.StreamCoderFactory {
+        private static final ThreadLocal<Object> UNUSED_INPUT = new ThreadLocal<>();
+        private static final ThreadLocal<Object> UNUSED_OUTPUT = new ThreadLocal<>();
+
+        private final FSTConfiguration conf;
+        private final AllowedClasses allowed;
+
+        CheckedCoderFactory(FSTConfiguration conf, AllowedClasses allowed) {
+            this.conf = conf;
+            this.allowed = allowed;
+        }
+
+        @Override
+        public FSTEncoder createStreamEncoder() {
+            return new FSTStreamEncoder(conf);
+        }
+
+        @Override
+        public FSTDecoder createStreamDecoder() {
+            return new CheckedFstDecoder(conf, allowed);
+        }
+
+        @Override
+        @SuppressWarnings("rawtypes")
+        public ThreadLocal getInput() {
+            return UNUSED_INPUT;
+        }
+
+        @Override
+        @SuppressWarnings("rawtypes")
+        public ThreadLocal getOutput() {
+            return UNUSED_OUTPUT;
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package org.nakcast.codecs.fst;
+
+import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.contract.CodecContractTest;
+
+/**
+ * The codec contract for {@value CodecRegistry#FST}.
+ */
+final class FstCodecContractTest extends CodecContractTest {
+    @Override
+    protected String codecName() {
+        return CodecRegistry.FST;
+    }
+
+    @Override
+    protected boolean refusesUnboundedContainers() {
+        return true;
+    }
+}

@@ -1,0 +1,41 @@
+package org.nakcast.codecs.kryo;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import com.esotericsoftware.kryo.Kryo;
+import org.nakcast.codecs.AllowedClasses;
+import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecProvider;
+import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecSpec;
+
+/**
+ * Makes {@code kryo} codecs: Kryo 5 with registration required (the spec's classes, in order),
+ * references off (messages are trees), records through Kryo's own record serializer, and
+ * {@link ArrayList} through {@link BoundedCollectionSerializer}. Run with
+ * {@code -Dkryo.unsafe=false} (ops/jvm-kryo.options has it): this codec uses Kryo's safe
+ * {@code Input}/{@code Output} only.
+ */
+public final class KryoCodecProvider implements CodecProvider {
+    @Override
+    public String codecName() {
+        return CodecRegistry.KRYO;
+    }
+
+    @Override
+    public <T> Codec<T> create(CodecSpec<T> spec) {
+        final AllowedClasses allowed = AllowedClasses.of(spec, List.of()).requireBoundedContainers();
+        final Kryo kryo = new Kryo();
+        kryo.setRegistrationRequired(true);
+        kryo.setReferences(false);
+        for (final Class<?> type : allowed.registered()) {
+            if (type == ArrayList.class) {
+                kryo.register(type, new BoundedCollectionSerializer());
+            } else {
+                kryo.register(type);
+            }
+        }
+        return new KryoCodec<>(spec.messageClass(), allowed, kryo);
+    }
+}

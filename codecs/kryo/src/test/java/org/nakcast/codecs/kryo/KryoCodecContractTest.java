@@ -1,0 +1,19 @@
+package org.nakcast.codecs.kryo;
+
+import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.contract.CodecContractTest;
+
+/**
+ * The codec contract for {@value CodecRegistry#KRYO}.
+ */
+final class KryoCodecContractTest extends CodecContractTest {
+    @Override
+    protected String codecName() {
+        return CodecRegistry.KRYO;
+    }
+
+    @Override
+    protected boolean refusesUnboundedContainers() {
+        return true;
+    }
+}

@@ -1,0 +1,13 @@
+package org.nakcast.codecs.contract;
+
+import org.nakcast.codecs.CodecRegistry;
+
+/**
+ * The codec contract for {@value CodecRegistry#JDK}.
+ */
+final class JdkCodecContractTest extends CodecContractTest {
+    @Override
+    protected String codecName() {
+        return CodecRegistry.JDK;
+    }
+}

@@ -1,0 +1,104 @@
+package org.nakcast.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code pubsub-examples/embedding}, a service that embeds nakcast, runs from the installed
+ * artifacts with nakcast's one JVM flag and nothing else, and gets every quote.
+ *
+ * <p>How it gets there, robust from a clean checkout under {@code ./mvnw clean verify} (which
+ * installs nothing): in this module's {@code pre-integration-test} phase, {@code invoker:install}
+ * installs into the build's own local repository (whatever {@code -Dmaven.repo.local} or the
+ * settings say) the reactor artifacts this module depends on, the parent pom and nakcast-bom among
+ * them, exactly what {@code ./mvnw install} would put there; then {@code invoker:run} builds the
+ * embedding project ({@code clean package}) with the same Maven and the same local repository, a
+ * separate build that knows nothing of the reactor, into {@code target/it/embedding}. Both run in
+ * Maven's own process, outside any network namespace, so that build may fetch what it needs (its
+ * SBE generator, the dependency plugin). This test then starts the service as a user would:
+ * {@code java --add-exports java.base/jdk.internal.misc=ALL-UNNAMED -cp <its jar>:<its runtime
+ * class path> com.example.quotes.QuoteService}, the class path as the project's build wrote it
+ * ({@code target/classpath.txt}, by {@code dependency:build-classpath}). The service's JVM inherits
+ * this test JVM's private network namespace, so its multicast stays on that namespace's lo.
+ */
+class EmbeddingIT {
+    private static final String FLAG = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
+    private static final String MAIN = "com.example.quotes.QuoteService";
+    private static final Path PROJECT = Path.of(System.getProperty("nakcast.embedding.dir"));
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theServiceGetsEveryQuoteWithTheOneFlag() throws IOException, InterruptedException {
+        final Result run = run(List.of(FLAG), "100000");
+
+        assertThat(run.code).as(run.output).isZero();
+        assertThat(run.output)
+            .contains("quotes: 100000 published, 100000 received, 0 out of order, 0 loss events")
+            .contains("every quote arrived once and in order");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void withoutTheFlagTheServiceIsToldWhichFlag() throws IOException, InterruptedException {
+        final Result run = run(List.of(), "10");
+
+        assertThat(run.code).as(run.output).isNotZero();
+        assertThat(run.output)
+            .contains("nakcast needs the JVM flag --add-exports java.base/jdk.internal.misc=ALL-UNNAMED")
+            .doesNotContain("IllegalAccessError");
+    }
+
+    @Test
+    void theClassPathCarriesNoCodecTheServiceDoesNotUse() throws IOException {
+        final List<Path> jars = runtimeClassPath();
+        final List<String> names = jars.stream().map(jar -> jar.getFileName().toString()).toList();
+        long bytes = 0;
+        for (Path jar : jars) {
+            bytes += Files.size(jar);
+        }
+        System.out.printf("embedding footprint: %d jars, %,d bytes: %s%n", jars.size(), bytes, names);
+
+        assertThat(names)
+            .anyMatch(name -> name.startsWith("nakcast-transport-"))
+            .anyMatch(name -> name.startsWith("nakcast-codecs-core-"))
+            .anyMatch(name -> name.startsWith("agrona-"))
+            .noneMatch(name -> name.startsWith("fst-") || name.startsWith("kryo-") || name.startsWith("objenesis-")
+                || name.startsWith("javassist-") || name.startsWith("nakcast-codecs-fst")
+                || name.startsWith("nakcast-codecs-kryo") || name.startsWith("nakcast-codecs-samples"));
+    }
+
+    private static List<Path> runtimeClassPath() throws IOException {
+        final String classPath = Files.readString(PROJECT.resolve("target/classpath.txt")).trim();
+        final List<Path> jars = new ArrayList<>();
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            jars.add(Path.of(entry));
+        }
+        return jars;
+    }
+
+    private static Result run(List<String> flags, String count) throws IOException, InterruptedException {
+        final Path serviceJar = PROJECT.resolve("target/quote-service-1.0-SNAPSHOT.jar");
+        final List<String> command = new ArrayList<>();
+        command.add(ProcessHandle.current().info().command().orElseThrow());
+        command.addAll(flags);
+        command.addAll(List.of("-cp", serviceJar + java.io.File.pathSeparator
+            + Files.readString(PROJECT.resolve("target/classpath.txt")).trim(), MAIN, count));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return new Result(process.waitFor(), output);
+    }
+
+    /** A finished process: its exit code and its output, stderr included. */
+    private record Result(int code, String output) {
+    }
+}
