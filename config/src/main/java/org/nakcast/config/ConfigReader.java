@@ -53,8 +53,7 @@ final class ConfigReader {
             .addDeserializer(IdleStrategyType.class, enumValues(IdleStrategyType.class))
             .addDeserializer(FlowControlMode.class, enumValues(FlowControlMode.class))
             .addDeserializer(LossPolicy.class, enumValues(LossPolicy.class))
-            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class))
-            .addDeserializer(DeliveryMode.class, enumValues(DeliveryMode.class));
+            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class));
     }
 
     /** A switch: {@code true} or {@code false}, nothing YAML 1.1 also took ({@code yes}, {@code on}, {@code 1}). */

@@ -3,6 +3,7 @@ package org.nakcast.config;
 import java.lang.reflect.Array;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -19,6 +20,11 @@ import tools.jackson.databind.deser.ValueInstantiator;
  * passes as a per-call attribute ({@link #problems(DeserializationContext)}).
  */
 final class ProblemRecorder extends DeserializationProblemHandler {
+    /** Keys that were configuration once and are now chosen in code: what to do instead. */
+    private static final Map<String, String> CHOSEN_IN_CODE = Map.of("delivery",
+        "a subscription chooses its thread in code: Node.subscribe(...) delivers on Subscription.poll(),"
+            + " and Node.subscribe(..., Delivery.ON_RECEIVING_THREAD) on the node's receiving thread;"
+            + " delivery-queue and delivery-queue-timeout stay here");
 
     /** @return the problem list of the load in progress */
     static ProblemList problems(DeserializationContext context) {
@@ -32,7 +38,7 @@ final class ProblemRecorder extends DeserializationProblemHandler {
         String objectPath = KeyPaths.of(parser.streamReadContext().getParent());
         List<String> known = deserializer.getKnownPropertyNames().stream().map(String::valueOf).toList();
         problems.add(objectPath, problems.source().keyLocation(KeyPaths.child(objectPath, key)),
-            "unknown key '" + key + "'", Spelling.hint(key, known, "known keys"));
+            "unknown key '" + key + "'", CHOSEN_IN_CODE.getOrDefault(key, Spelling.hint(key, known, "known keys")));
         parser.skipChildren();
         return true;
     }

@@ -34,11 +34,10 @@ import java.util.List;
  *     and its end-of-stream marker, so receivers that missed its tail can still repair it; with flow
  *     control {@code min} it ends sooner, once every live receiver has confirmed the end. Default
  *     {@code 100ms}: many round trips on a LAN
- * @param delivery on which thread subscribers get messages and events; default
- *     {@link DeliveryMode#RECEIVER_THREAD}
- * @param deliveryQueue with delivery {@code queue}, the queue's size per subscription; default
- *     {@code 4m}, at least 64 datagrams of the topic's transport
- * @param deliveryQueueTimeout with delivery {@code queue}, how long the topic's streams wait for a
+ * @param deliveryQueue the queue's size per subscription that is polled (subscriptions choose in
+ *     code whether they are polled or called on the receiving thread); default {@code 4m}, at least
+ *     64 datagrams of the topic's transport
+ * @param deliveryQueueTimeout for subscriptions that are polled, how long the topic's streams wait for a
  *     subscription whose queue is full and whose poller takes nothing (a slow poller that still takes
  *     messages is waited for): it is then overrun, missing what arrives until its queue is half empty
  *     again (told by a loss event with the exact messages), while the other subscriptions go on.
@@ -66,7 +65,6 @@ public record TopicConfig(
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
     @JsonProperty("close-linger") Duration closeLinger,
-    @JsonProperty("delivery") DeliveryMode delivery,
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
     @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
     @JsonProperty("max-publishers") Integer maxPublishers,
@@ -90,8 +88,6 @@ public record TopicConfig(
     /** The default time a closed publication answers NAKs after its end-of-stream marker. */
     public static final Duration DEFAULT_CLOSE_LINGER = Duration.ofMillis(100);
 
-    /** The default delivery: on the receiving thread. */
-    public static final DeliveryMode DEFAULT_DELIVERY = DeliveryMode.RECEIVER_THREAD;
     /** The default delivery queue per subscription. */
     public static final ByteSize DEFAULT_DELIVERY_QUEUE = ByteSize.parse("4m");
     /** The default time a topic waits for a full delivery queue before that subscription is overrun. */
@@ -109,7 +105,6 @@ public record TopicConfig(
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
         closeLinger = closeLinger == null ? DEFAULT_CLOSE_LINGER : closeLinger;
-        delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
         deliveryQueueTimeout = deliveryQueueTimeout == null ? DEFAULT_DELIVERY_QUEUE_TIMEOUT : deliveryQueueTimeout;
         maxPublishers = maxPublishers == null ? DEFAULT_MAX_PUBLISHERS : maxPublishers;
@@ -125,7 +120,7 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /**
@@ -135,7 +130,7 @@ public record TopicConfig(
     public TopicConfig withHistory(ByteSize size) {
         return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -145,7 +140,7 @@ public record TopicConfig(
     public TopicConfig withHeartbeat(Duration interval) {
         return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -155,7 +150,7 @@ public record TopicConfig(
     public TopicConfig withFlowControl(FlowControlMode mode) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -165,7 +160,7 @@ public record TopicConfig(
     public TopicConfig withFlowControlTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             timeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -175,7 +170,7 @@ public record TopicConfig(
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, policy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -185,7 +180,7 @@ public record TopicConfig(
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, policy, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
@@ -195,18 +190,17 @@ public record TopicConfig(
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, timeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 
     /**
-     * @param mode on which thread subscribers get messages
-     * @param queue the delivery queue per subscription, for {@link DeliveryMode#QUEUE}
+     * @param queue the delivery queue per subscription that is polled
      * @param queueTimeout how long the topic waits for a full queue whose poller takes nothing
-     * @return this topic with that delivery
+     * @return this topic with that delivery queue
      */
-    public TopicConfig withDelivery(DeliveryMode mode, ByteSize queue, Duration queueTimeout) {
+    public TopicConfig withDeliveryQueue(ByteSize queue, Duration queueTimeout) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, mode, queue, queueTimeout,
+            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, queue, queueTimeout,
             maxPublishers, allowedClasses);
     }
 
@@ -217,7 +211,7 @@ public record TopicConfig(
     public TopicConfig withAllowedClasses(List<String> classNames) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, classNames);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, classNames);
     }
 
     /**
@@ -227,7 +221,7 @@ public record TopicConfig(
     public TopicConfig withMaxPublishers(int streams) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            delivery, deliveryQueue, deliveryQueueTimeout, streams, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, streams, allowedClasses);
     }
 
     /**
@@ -237,6 +231,6 @@ public record TopicConfig(
     public TopicConfig withCloseLinger(Duration linger) {
         return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
             flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, linger,
-            delivery, deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
     }
 }

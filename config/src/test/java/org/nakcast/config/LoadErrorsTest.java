@@ -37,6 +37,18 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aKeyNowChosenInCodeSaysWhereItWent() {
+        String yaml = VALID.replace("    codec: flyweight", "    codec: flyweight\n    delivery: queue");
+
+        Problem unknown = problemsOf(yaml).stream().filter(p -> p.message().startsWith("unknown key"))
+            .findFirst().orElseThrow();
+
+        assertThat(unknown.message()).isEqualTo("unknown key 'delivery'");
+        assertThat(unknown.hint()).contains("Delivery.ON_RECEIVING_THREAD", "Subscription.poll()",
+            "delivery-queue and delivery-queue-timeout stay here");
+    }
+
+    @Test
     void reportsEveryUnknownKeyAndEveryBadValueAtOnce() {
         String yaml = VALID
             .replace("  name: test-node", "  name: test-node\n  treading: shared")

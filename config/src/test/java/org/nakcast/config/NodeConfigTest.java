@@ -85,7 +85,7 @@ class NodeConfigTest {
         assertThat(prices.lateJoin()).isEqualTo(LateJoinPolicy.NOW);
         assertThat(prices.publisherTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(prices.flowControlTimeout()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(prices.delivery()).isEqualTo(DeliveryMode.RECEIVER_THREAD);
+        assertThat(prices.closeLinger()).isEqualTo(Duration.ofMillis(100));
         assertThat(prices.deliveryQueue()).isEqualTo(ByteSize.parse("4m"));
         assertThat(prices.deliveryQueueTimeout()).isEqualTo(Duration.ofMillis(100));
         assertThat(prices.allowedClasses()).isEmpty();
@@ -138,9 +138,21 @@ class NodeConfigTest {
     }
 
     @Test
+    void aNegativeCloseLingerBuiltInCodeIsAProblem() {
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withCloseLinger(Duration.ofMillis(-1))));
+
+        ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
+
+        assertThat(failure.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].close-linger");
+            assertThat(problem.message()).isEqualTo("close-linger must not be negative (was -1ms)");
+        });
+    }
+
+    @Test
     void aDeliveryQueueSmallerThan64DatagramsIsAProblem() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
-            List.of(PRICES.withDelivery(DeliveryMode.QUEUE, ByteSize.parse("64k"), Duration.ofMillis(50))));
+            List.of(PRICES.withDeliveryQueue(ByteSize.parse("64k"), Duration.ofMillis(50))));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
 

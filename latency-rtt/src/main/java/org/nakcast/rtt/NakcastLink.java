@@ -4,6 +4,7 @@ import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
@@ -34,12 +35,12 @@ final class NakcastLink implements RttLink {
         final NodeConfig invoked = new NodeConfig(
             config.node().withThreading(ThreadingMode.INVOKER).withName(nodeName).withCountersFile(null),
             config.transports(), config.topics()).conclude();
-        final MessageHandler handler = (buffer, offset, length, header) -> receiver.onMessage(buffer, offset, length);
+        final MessageHandler<DirectBuffer> handler = (message, header) -> receiver.onMessage(message, 0, message.capacity());
         Node launched = null;
         try {
             launched = Node.launch(invoked);
             this.publication = launched.newPublication(sendTopic);
-            this.subscription = launched.subscribe(receiveTopic, handler, new StreamEventListener() { });
+            this.subscription = launched.subscribe(receiveTopic, handler, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             this.node = launched;
         } catch (RuntimeException ex) {
             CloseHelper.quietClose(launched);

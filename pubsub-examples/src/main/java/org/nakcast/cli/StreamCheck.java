@@ -36,7 +36,7 @@ import org.nakcast.transport.StreamEventListener;
  * <p>Fed on the node's receiving thread; the counts are volatile (one writer) so that the thread
  * printing progress and waiting for the end can read them.
  */
-final class StreamCheck implements MessageHandler, StreamEventListener {
+final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventListener {
     /** Length of the sequence number at the start of every message. */
     static final int NUMBER_LENGTH = Long.BYTES;
 
@@ -77,7 +77,7 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
     }
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+    public void onMessage(DirectBuffer message, MessageHeader header) {
         final long nowNs = System.nanoTime();
         if (!sessionKnown) {
             sessionKnown = true;
@@ -87,11 +87,11 @@ final class StreamCheck implements MessageHandler, StreamEventListener {
             otherSessions++;
             return;
         }
-        if (length < NUMBER_LENGTH) {
+        if (message.capacity() < NUMBER_LENGTH) {
             tooShort++;
             return;
         }
-        final long number = buffer.getLong(offset, ByteOrder.LITTLE_ENDIAN);
+        final long number = message.getLong(0, ByteOrder.LITTLE_ENDIAN);
         if (number < 0 || number >= expected) {
             outOfRange++;
             return;

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 
 import picocli.CommandLine.Command;
@@ -90,7 +91,7 @@ final class SubCommand implements Callable<Integer> {
         final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
         try (Node node = Node.launch(config)) {
-            node.subscribe(topicName, check, check);
+            node.subscribe(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
             err.printf("sub: listening on topic '%s' (id %d, flow control %s, loss policy %s) of node %s; "
                     + "expecting %d messages%n", topicName, topic.id(),
                 topic.flowControl().name().toLowerCase(Locale.ROOT), topic.lossPolicy().name().toLowerCase(Locale.ROOT),

@@ -19,10 +19,11 @@ import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
-import org.nakcast.transport.MessageListener;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
@@ -153,7 +154,7 @@ public final class LossAwareSubscriber {
         try (Node subscriberNode = Node.launch(subscriberContext);
             Node publisherNode = Node.launch(Examples.named(config, "paced-publisher"))) {
             final Book book = new Book();
-            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book);
+            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book, Delivery.ON_RECEIVING_THREAD);
 
             publish(publisherNode, updates);
 
@@ -181,7 +182,7 @@ public final class LossAwareSubscriber {
      * The subscriber's book and its reaction to loss; every method runs on its node's receiving
      * thread, the volatile counts are read by the thread that waits.
      */
-    private static final class Book implements MessageListener<PriceUpdateDecoder>, StreamEventListener {
+    private static final class Book implements MessageHandler<PriceUpdateDecoder>, StreamEventListener {
         private final double[] prices = new double[MNEMONICS.length];
         private final boolean[] stale = new boolean[MNEMONICS.length];
         private final List<String> descriptions = new CopyOnWriteArrayList<>();

@@ -13,10 +13,11 @@ import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
-import org.nakcast.transport.MessageListener;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.StreamEventListener;
 
@@ -105,7 +106,7 @@ public final class MarketDataFanOut {
                 final Node node = Node.launch(Examples.named(config, "md-subscriber-" + i));
                 nodes.add(node);
                 final Book book = new Book(node.config().node().name());
-                node.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book);
+                node.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book, Delivery.ON_RECEIVING_THREAD);
                 books.add(book);
             }
             final Node publisherNode = Node.launch(Examples.named(config, "md-publisher"));
@@ -152,7 +153,7 @@ public final class MarketDataFanOut {
      * thread; the counts are volatile so that another thread can watch them (one writer, so the
      * increments are safe).
      */
-    private static final class Book implements MessageListener<PriceUpdateDecoder>, StreamEventListener {
+    private static final class Book implements MessageHandler<PriceUpdateDecoder>, StreamEventListener {
         private final String name;
         private final double[] lastPrices = new double[MNEMONICS.length];
         private volatile long received;

@@ -17,6 +17,7 @@ import org.nakcast.codecs.sample.Side;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
@@ -133,7 +134,7 @@ public final class OrderEntry {
 
         Client(Node node) {
             this.orders = node.newPublication("orders", Order.class);
-            node.subscribe("order-acks", OrderAck.class, this::onAck, new StreamEventListener() { });
+            node.subscribe("order-acks", OrderAck.class, this::onAck, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
         }
 
         void send(int count) {
@@ -175,7 +176,7 @@ public final class OrderEntry {
         Exchange(Node node) {
             this.node = node;
             this.acks = node.newPublication("order-acks", OrderAck.class);
-            node.subscribe("orders", Order.class, this::onOrder, new StreamEventListener() { });
+            node.subscribe("orders", Order.class, this::onOrder, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
         }
 
         void start() {

@@ -22,6 +22,7 @@ import org.nakcast.codecs.sample.Side;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -123,9 +124,9 @@ public final class SeveralTopicsOneNode {
         try (Node riskNode = Node.launch(Examples.named(config, "risk"));
             Node gatewayNode = Node.launch(Examples.named(config, "gateway"))) {
             final Risk risk = new Risk();
-            riskNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, risk::onPrice, risk);
-            riskNode.subscribe("orders", Order.class, risk::onOrder, risk);
-            riskNode.subscribe("trades", Trade.class, risk::onTrade, risk);
+            riskNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, risk::onPrice, risk, Delivery.ON_RECEIVING_THREAD);
+            riskNode.subscribe("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
+            riskNode.subscribe("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
 
             final Trade lastTrade = publish(gatewayNode, priceUpdates);
 

@@ -58,7 +58,7 @@ class StreamCheckTest {
         deliver(check, SESSION, 0);
         deliver(check, SESSION, 2);
         deliver(check, SESSION + 1, 1);
-        check.onMessage(buffer, 0, 4, header.set(1, SESSION, 3, 0));
+        check.onMessage(new UnsafeBuffer(buffer, 0, 4), header.set(1, SESSION, 3, 0));
         deliver(check, SESSION, 1);
 
         assertThat(check.complete()).isTrue();
@@ -217,6 +217,6 @@ class StreamCheckTest {
 
     private void deliver(StreamCheck check, int session, long number) {
         buffer.putLong(8, number, ByteOrder.LITTLE_ENDIAN);
-        check.onMessage(buffer, 8, 24, header.set(1, session, number, 0));
+        check.onMessage(new UnsafeBuffer(buffer, 8, 24), header.set(1, session, number, 0));
     }
 }

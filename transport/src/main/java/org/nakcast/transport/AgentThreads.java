@@ -22,20 +22,15 @@ import org.nakcast.config.ThreadingMode;
 /**
  * Runs a node's sending and receiving agents as its configuration says: each on a thread of its
  * own ({@code dedicated}), both on one thread ({@code shared}), or on the application's thread
- * through {@link #invoke()} ({@code invoker}). Threads are daemon threads named after the node:
- * they never keep a JVM alive.
+ * through {@link #invoke()} ({@code invoker}). Threads come from the node's thread factory
+ * (daemon threads by default: they never keep a JVM alive) and are named after the node.
  */
 final class AgentThreads implements AutoCloseable {
     private final List<AgentRunner> runners = new ArrayList<>();
     private final AgentInvoker invoker;
 
-    AgentThreads(String nodeName, ThreadingMode mode, IdleStrategyType idle, ErrorHandler errorHandler,
-        AtomicCounter errorCounter, Agent sender, Agent receiver) {
-        final ThreadFactory threads = runnable -> {
-            final Thread thread = new Thread(runnable);
-            thread.setDaemon(true);
-            return thread;
-        };
+    AgentThreads(String nodeName, ThreadingMode mode, IdleStrategyType idle, ThreadFactory threads,
+        ErrorHandler errorHandler, AtomicCounter errorCounter, Agent sender, Agent receiver) {
         switch (mode) {
             case DEDICATED -> {
                 invoker = null;

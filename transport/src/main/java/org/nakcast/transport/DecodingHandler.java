@@ -3,24 +3,25 @@ package org.nakcast.transport;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.codecs.CodecException;
+import org.nakcast.transport.receive.MessageBytesHandler;
 
 /**
- * Turns a topic's byte messages into what a {@link MessageListener} takes: a decoded object or a
- * wrapped decoder flyweight. A message the codec refuses (corrupt bytes, a class outside the
- * allow-list) is counted and reported to {@link StreamEventListener#onUndecodable}; delivery goes
- * on with the next message.
+ * Turns a topic's message bytes into what a subscription's {@link MessageHandler} takes: a buffer
+ * over exactly the message, a decoded object, or a wrapped decoder flyweight. A message the codec
+ * refuses (corrupt bytes, a class outside the allow-list) is counted and reported to
+ * {@link StreamEventListener#onUndecodable}; delivery goes on with the next message.
  *
- * @param <V> what the listener gets
+ * @param <V> what the handler gets
  */
-final class DecodingHandler<V> implements MessageHandler {
+final class DecodingHandler<V> implements MessageBytesHandler {
     private final BufferDecoder<V> decoder;
-    private final MessageListener<? super V> listener;
+    private final MessageHandler<? super V> listener;
     private final StreamEventListener events;
     private final AtomicCounter undecodable;
 
     DecodingHandler(
         BufferDecoder<V> decoder,
-        MessageListener<? super V> listener,
+        MessageHandler<? super V> listener,
         StreamEventListener events,
         AtomicCounter undecodable) {
         this.decoder = decoder;

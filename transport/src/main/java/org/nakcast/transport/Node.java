@@ -7,16 +7,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.agrona.CloseHelper;
+import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
-import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
@@ -27,6 +28,7 @@ import org.nakcast.transport.publish.PublisherStreams;
 import org.nakcast.transport.publish.SenderAgent;
 import org.nakcast.transport.receive.DeliveryTarget;
 import org.nakcast.transport.receive.InboundStreamSettings;
+import org.nakcast.transport.receive.MessageBytesHandler;
 import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverAgent;
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * <pre>{@code
  * try (Node node = Node.launch(NodeConfig.load(Path.of("config/nakcast.yaml")))) {
  *     RawPublication prices = node.newPublication("prices");
- *     node.subscribe("prices", (buffer, offset, length, header) -> ..., new StreamEventListener() { });
+ *     Subscription quotes = node.subscribe("prices", (message, header) -> ..., StreamEventListener.NONE);
  *     prices.offer(buffer, 0, length);
  * }
  * }</pre>
@@ -87,9 +89,11 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             loggingPublisherEvents(settings.name(), context.publisherEvents()));
+        final ErrorHandler applications = context.errorHandler();
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
             errorLog.record(error);
+            applications.onError(error);
         };
         this.applicationErrors = error -> {
             counters.get(SystemCounter.ERRORS).increment();
@@ -99,7 +103,7 @@ public final class Node implements AutoCloseable {
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
                 loggingReceiverEvents(settings.name(), this.context.clock()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
-            errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
+            context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
             settings.name(), settings.threading(), settings.idleStrategy(), countersFile.path());
     }
@@ -182,53 +186,102 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Subscribes to a topic's messages as objects, decoded with the codec the topic's config names.
-     * A message the codec refuses is counted and reported to {@code events}, never delivered half-built.
+     * Subscribes to a topic's messages as their bytes, delivered on {@link Subscription#poll}.
+     *
+     * @param handler gets every message of every publisher stream, in order per stream: a buffer over
+     *     exactly the message (index 0 to its capacity), reused, valid during the call
+     * @param events gets stream started, publisher gone and loss events
+     * @throws TransportException naming the topic or the socket that failed
+     */
+    public Subscription subscribe(
+        String topicName, MessageHandler<? super DirectBuffer> handler, StreamEventListener events) {
+        return subscribe(topicName, handler, events, Delivery.ON_POLL);
+    }
+
+    /**
+     * Subscribes to a topic's messages as their bytes, delivered as {@code delivery} says.
+     *
+     * @see #subscribe(String, MessageHandler, StreamEventListener)
+     */
+    public Subscription subscribe(String topicName, MessageHandler<? super DirectBuffer> handler,
+        StreamEventListener events, Delivery delivery) {
+        requireArguments(handler, events, delivery);
+        final UnsafeBuffer view = new UnsafeBuffer(0, 0);
+        return subscribe(topicName, new DecodingHandler<DirectBuffer>((buffer, offset, length) -> {
+            view.wrap(buffer, offset, length);
+            return view;
+        }, handler, events, counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
+    }
+
+    /**
+     * Subscribes to a topic's messages as objects, decoded with the codec the topic's config names,
+     * delivered on {@link Subscription#poll}. A message the codec refuses is counted and reported to
+     * {@code events}, never delivered half-built.
      *
      * @throws TransportException naming the topic, codec and class when the codec cannot carry
      *     {@code messageClass}, or the socket that failed
      */
     public <T> Subscription subscribe(
-        String topicName, Class<T> messageClass, MessageListener<? super T> listener, StreamEventListener events) {
-        final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
-        return subscribe(topicName, new DecodingHandler<>(codec::decode, listener, events,
-            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events);
+        String topicName, Class<T> messageClass, MessageHandler<? super T> handler, StreamEventListener events) {
+        return subscribe(topicName, messageClass, handler, events, Delivery.ON_POLL);
     }
 
     /**
-     * Subscribes to a topic's messages as decoder flyweights wrapped over the received datagram:
-     * no copy, no object. The decoder is reused; read it during the call.
+     * Subscribes to a topic's messages as objects, delivered as {@code delivery} says.
+     *
+     * @see #subscribe(String, Class, MessageHandler, StreamEventListener)
+     */
+    public <T> Subscription subscribe(String topicName, Class<T> messageClass, MessageHandler<? super T> handler,
+        StreamEventListener events, Delivery delivery) {
+        requireArguments(handler, events, delivery);
+        final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
+        return subscribe(topicName, new DecodingHandler<>(codec::decode, handler, events,
+            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
+    }
+
+    /**
+     * Subscribes to a topic's messages as decoder flyweights wrapped over the received bytes (no
+     * copy, no object), delivered on {@link Subscription#poll}.
+     *
+     * @see #subscribeFlyweight(String, Class, Class, MessageHandler, StreamEventListener, Delivery)
+     */
+    public <T, D> Subscription subscribeFlyweight(String topicName, Class<T> messageClass, Class<D> decoderClass,
+        MessageHandler<? super D> handler, StreamEventListener events) {
+        return subscribeFlyweight(topicName, messageClass, decoderClass, handler, events, Delivery.ON_POLL);
+    }
+
+    /**
+     * Subscribes to a topic's messages as decoder flyweights wrapped over the received bytes (no
+     * copy, no object), delivered as {@code delivery} says. The decoder is reused; read it during
+     * the call.
      *
      * @param messageClass the message type the topic's flyweight codec is bound to
      * @param decoderClass the decoder flyweight that reads it
      * @throws TransportException when the topic's codec has no flyweight path or another decoder
      */
     public <T, D> Subscription subscribeFlyweight(String topicName, Class<T> messageClass, Class<D> decoderClass,
-        MessageListener<? super D> listener, StreamEventListener events) {
+        MessageHandler<? super D> handler, StreamEventListener events, Delivery delivery) {
+        requireArguments(handler, events, delivery);
         final FlyweightCodec<T, ?, ?> codec =
             topicCodecs.flyweightCodec(topic(topicName), messageClass, decoderClass, false);
         @SuppressWarnings("unchecked") // checked: the codec's decoder class is decoderClass
         final FlyweightCodec<T, ?, D> typed = (FlyweightCodec<T, ?, D>) codec;
-        return subscribe(topicName, new DecodingHandler<>(typed::decoder, listener, events,
-            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events);
+        return subscribe(topicName, new DecodingHandler<>(typed::decoder, handler, events,
+            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
     }
 
     /**
-     * Subscribes to a topic's messages. The transport's sockets are opened now, so a port or
+     * Subscribes a handler of message bytes. The transport's sockets are opened now, so a port or
      * interface problem fails here.
-     *
-     * @param handler gets every message of every publisher stream, in order per stream
-     * @param listener gets stream start and loss events
-     * @throws TransportException naming the topic or the socket that failed
      */
-    public Subscription subscribe(String topicName, MessageHandler handler, StreamEventListener listener) {
+    private Subscription subscribe(
+        String topicName, MessageBytesHandler handler, StreamEventListener events, Delivery delivery) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final SubscriptionSettings settings = settingsResolver.subscription(topicName);
         final InboundStreamSettings streamSettings = settings.streamSettings();
-        final QueuedDelivery queue =
-            topic.delivery() == DeliveryMode.QUEUE ? queueFor(topic, settings, handler, listener) : null;
-        final DeliveryTarget target = queue == null ? DeliveryTarget.onReceivingThread(handler, listener) : queue;
+        final QueuedDelivery queue = delivery == Delivery.ON_POLL ? queueFor(topic, settings, handler, events) : null;
+        final DeliveryTarget target = queue == null ? DeliveryTarget.onReceivingThread(handler, events) : queue;
         receiver.addSubscription(settings, target);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
                 + " publisher stream, taken at its first gap), at most {} publisher streams, delivery {}",
@@ -239,13 +292,20 @@ public final class Node implements AutoCloseable {
         return new Subscription(topicName, topic.id(), target, receiver, queue);
     }
 
+    private static void requireArguments(Object handler, StreamEventListener events, Delivery delivery) {
+        if (handler == null || events == null || delivery == null) {
+            throw new IllegalArgumentException((handler == null ? "handler" : events == null ? "events" : "delivery")
+                + " is null" + (events == null ? " (StreamEventListener.NONE takes no action)" : ""));
+        }
+    }
+
     /**
      * A subscription's queue, if it can carry the largest message this node reassembles.
      *
      * @throws TransportException naming the topic's {@code delivery-queue} and the size it needs otherwise
      */
     private QueuedDelivery queueFor(
-        TopicConfig topic, SubscriptionSettings settings, MessageHandler handler, StreamEventListener listener) {
+        TopicConfig topic, SubscriptionSettings settings, MessageBytesHandler handler, StreamEventListener listener) {
         final int datagramLength = settings.streamSettings().maxDatagramLength();
         final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), datagramLength);
         final int needed = settings.streamSettings().maxMessageLength();

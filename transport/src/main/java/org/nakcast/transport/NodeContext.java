@@ -1,7 +1,9 @@
 package org.nakcast.transport;
 
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nakcast.codecs.CodecRegistry;
@@ -36,6 +38,8 @@ public final class NodeContext {
     private int maxReceivedMessageLength = InboundStreamSettings.DEFAULT_MAX_MESSAGE_LENGTH;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
     private long seed = System.nanoTime();
+    private ThreadFactory threadFactory = NodeContext::daemonThread;
+    private ErrorHandler errorHandler = error -> { };
 
     /**
      * The node's configuration (required).
@@ -245,6 +249,50 @@ public final class NodeContext {
     /** The seed. */
     public long seed() {
         return seed;
+    }
+
+    /**
+     * Makes the node's threads (threading {@code dedicated}: a sending and a receiving thread;
+     * {@code shared}: one): to name them, pin them to cores (an affinity library), or give them a
+     * priority or group. The node names each thread after its agent's role (e.g.
+     * {@code prices-node-nakcast-receiver}) before starting it. Default: daemon threads, so a node
+     * never keeps a JVM alive.
+     *
+     * @return this
+     */
+    public NodeContext threadFactory(ThreadFactory factory) {
+        this.threadFactory = Objects.requireNonNull(factory, "factory");
+        return this;
+    }
+
+    /** What makes the node's threads. */
+    public ThreadFactory threadFactory() {
+        return threadFactory;
+    }
+
+    /**
+     * Hears every error the node meets on its threads (a socket failure, a handler or listener on
+     * the receiving thread that threw, a message a publication's codec could not encode), after the
+     * node has counted it ({@code errors}), logged it and recorded it in its error log
+     * ({@code ops/nakcast-errors}). Called on the thread that met the error; must not throw.
+     * Default: nothing more.
+     *
+     * @return this
+     */
+    public NodeContext errorHandler(ErrorHandler handler) {
+        this.errorHandler = Objects.requireNonNull(handler, "handler");
+        return this;
+    }
+
+    /** Who hears of the node's errors besides its log. */
+    public ErrorHandler errorHandler() {
+        return errorHandler;
+    }
+
+    private static Thread daemonThread(Runnable runnable) {
+        final Thread thread = new Thread(runnable);
+        thread.setDaemon(true);
+        return thread;
     }
 
     /**

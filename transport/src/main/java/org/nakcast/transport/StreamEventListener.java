@@ -3,21 +3,21 @@ package org.nakcast.transport;
 import org.nakcast.codecs.CodecException;
 
 /**
- * What happens to publisher streams as a receiver sees them. Called on the receiving thread;
- * every method has an empty default, so a listener implements only what it cares about.
+ * What happens to publisher streams as a subscription sees them, on the thread its messages arrive
+ * on (see {@link Delivery}), in order with them. Every method has an empty default, so a listener
+ * implements only what it cares about; {@link #NONE} cares about nothing. Whatever a listener does,
+ * the node also logs each loss and publisher gone, and counts everything.
  */
 public interface StreamEventListener {
-    /**
-     * A publisher stream was first heard.
-     *
-     * @param topicId the topic
-     * @param sessionId the publisher session
-     * @param firstSequence the datagram sequence delivery starts from
-     */
-    default void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+    /** A listener that takes no action: the events still reach the node's log and counters. */
+    StreamEventListener NONE = new StreamEventListener() {
+    };
+
+    /** A publisher stream was first heard, or resumes; see {@link StreamStarted}. */
+    default void onStreamStarted(StreamStarted event) {
     }
 
-    /** A publisher stream ended: its publisher fell silent or restarted; see {@link PublisherGone}. */
+    /** A publisher stream ended: closed, silent or restarted; see {@link PublisherGone}. */
     default void onPublisherGone(PublisherGone event) {
     }
 

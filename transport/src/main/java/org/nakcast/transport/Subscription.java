@@ -5,10 +5,11 @@ import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiverAgent;
 
 /**
- * A subscription to one topic, typed or raw. With the topic's {@code delivery: receiver-thread}
- * (the default) messages and stream events reach the listeners given at {@link Node#subscribe} on
- * the node's receiving thread; with {@code delivery: queue} they wait in a bounded queue until the
- * application calls {@link #poll} on a thread of its choosing. Either way until {@link #close()}.
+ * A subscription to one topic, typed or raw, until {@link #close()}. Made with
+ * {@link Delivery#ON_POLL} (the default), its messages and stream events wait in a bounded queue
+ * until the application calls {@link #poll} on a thread of its choosing; made with
+ * {@link Delivery#ON_RECEIVING_THREAD}, they reach its handler and listener on the node's
+ * receiving thread, and {@link #poll} has nothing to deliver.
  */
 public final class Subscription implements AutoCloseable {
     private final String topicName;
@@ -35,9 +36,9 @@ public final class Subscription implements AutoCloseable {
         return topicId;
     }
 
-    /** Whether messages wait in a queue for {@link #poll} rather than arrive on the receiving thread. */
-    public boolean isQueued() {
-        return queue != null;
+    /** On which thread the messages arrive. */
+    public Delivery delivery() {
+        return queue == null ? Delivery.ON_RECEIVING_THREAD : Delivery.ON_POLL;
     }
 
     /**
@@ -45,15 +46,11 @@ public final class Subscription implements AutoCloseable {
      * thread polls a subscription. Allocation-free.
      *
      * @param limit the most messages and events to deliver in this call
-     * @return how many were delivered; 0 when the queue is empty
-     * @throws IllegalStateException if the topic delivers on the receiving thread
+     * @return how many were delivered; 0 when the queue is empty, and always for a subscription on
+     *     the receiving thread (it has no queue)
      */
     public int poll(int limit) {
-        if (queue == null) {
-            throw new IllegalStateException("topic '" + topicName
-                + "' delivers on the receiving thread: there is nothing to poll (set delivery: queue to poll)");
-        }
-        return queue.poll(limit);
+        return queue == null ? 0 : queue.poll(limit);
     }
 
     /** Stops delivery to this subscription. */

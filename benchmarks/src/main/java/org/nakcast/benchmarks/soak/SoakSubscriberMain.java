@@ -10,6 +10,7 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
@@ -25,7 +26,7 @@ import org.nakcast.transport.status.SystemCounters;
  * node and reports each session's tally and its counters in one RESULT line. Arguments: the config
  * file, the topic.
  */
-public final class SoakSubscriberMain implements MessageHandler, StreamEventListener {
+public final class SoakSubscriberMain implements MessageHandler<DirectBuffer>, StreamEventListener {
     private final Int2ObjectHashMap<SessionTally> sessions = new Int2ObjectHashMap<>();
     private long publishersGone;
     private long publisherRestarts;
@@ -43,7 +44,7 @@ public final class SoakSubscriberMain implements MessageHandler, StreamEventList
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final Node node = Node.launch(config);
         try {
-            node.subscribe(args[1], subscriber, subscriber);
+            node.subscribe(args[1], subscriber, subscriber, Delivery.ON_RECEIVING_THREAD);
             ChildProtocol.say(ChildProtocol.READY);
             ChildProtocol.await(in, ChildProtocol.STOP);
         } finally {
@@ -58,8 +59,8 @@ public final class SoakSubscriberMain implements MessageHandler, StreamEventList
     }
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-        tally(header.sessionId()).onMessage(buffer.getLong(offset));
+    public void onMessage(DirectBuffer message, MessageHeader header) {
+        tally(header.sessionId()).onMessage(message.getLong(0));
     }
 
     @Override

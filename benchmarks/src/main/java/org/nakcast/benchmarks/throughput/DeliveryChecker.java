@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 
 /**
  * The subscriber's check: the one publisher's messages arrive exactly once and in order, each
@@ -96,7 +97,7 @@ public final class DeliveryChecker implements StreamEventListener {
     }
 
     @Override
-    public void onStreamStarted(int topicId, int startedSessionId, long firstSequence) {
+    public void onStreamStarted(StreamStarted event) {
         streamsStarted++;
     }
 

@@ -8,9 +8,10 @@ import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
-import org.nakcast.transport.MessageListener;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 
 /**
@@ -37,7 +38,7 @@ record FlyweightPayload() implements Payload {
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribeFlyweight(topic, PriceUpdate.class, PriceUpdateDecoder.class, new Listener(checker), checker);
+        node.subscribeFlyweight(topic, PriceUpdate.class, PriceUpdateDecoder.class, new Listener(checker), checker, Delivery.ON_RECEIVING_THREAD);
     }
 
     /** Claims, writes the fields, commits. */
@@ -56,7 +57,7 @@ record FlyweightPayload() implements Payload {
     }
 
     /** Reads the number from the instrument id; other fields must be the sample's. */
-    private static final class Listener implements MessageListener<PriceUpdateDecoder> {
+    private static final class Listener implements MessageHandler<PriceUpdateDecoder> {
         private final DeliveryChecker checker;
 
         Listener(DeliveryChecker checker) {

@@ -8,8 +8,9 @@ import org.nakcast.codecs.sample.Instrument;
 import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHeader;
-import org.nakcast.transport.MessageListener;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.Publication;
 
@@ -39,7 +40,7 @@ record ObjectPayload(String name) implements Payload {
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribe(topic, spec().messageClass(), new Listener(checker), checker);
+        node.subscribe(topic, spec().messageClass(), new Listener(checker), checker, Delivery.ON_RECEIVING_THREAD);
     }
 
     private CodecSpec<?> spec() {
@@ -71,7 +72,7 @@ record ObjectPayload(String name) implements Payload {
     }
 
     /** Reads the number from the decoded instrument id; other fields must be the sample's. */
-    private static final class Listener implements MessageListener<Object> {
+    private static final class Listener implements MessageHandler<Object> {
         private final DeliveryChecker checker;
 
         Listener(DeliveryChecker checker) {

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
@@ -35,7 +36,7 @@ record RawPayload(int messageLength) implements Payload {
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribe(topic, new Handler(checker, messageLength), checker);
+        node.subscribe(topic, new Handler(checker, messageLength), checker, Delivery.ON_RECEIVING_THREAD);
     }
 
     /** Writes the number into one pre-allocated direct buffer and offers its bytes. */
@@ -58,7 +59,7 @@ record RawPayload(int messageLength) implements Payload {
     }
 
     /** Reads the number from the first eight bytes; a message of another length is not intact. */
-    private static final class Handler implements MessageHandler {
+    private static final class Handler implements MessageHandler<DirectBuffer> {
         private final DeliveryChecker checker;
         private final int length;
 
@@ -68,8 +69,8 @@ record RawPayload(int messageLength) implements Payload {
         }
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int messageLength, MessageHeader header) {
-            checker.onMessage(buffer.getLong(offset), messageLength == length, header);
+        public void onMessage(DirectBuffer message, MessageHeader header) {
+            checker.onMessage(message.getLong(0), message.capacity() == length, header);
         }
     }
 }

@@ -7,11 +7,12 @@ import com.example.quotes.sbe.QuoteEncoder;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
-import org.nakcast.transport.MessageListener;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.Subscription;
 
 /**
  * A service that embeds nakcast: a publisher and a subscriber of quotes in one JVM, on nakcast's
@@ -37,23 +38,32 @@ public final class QuoteService {
         final NodeConfig config = NodeConfig.embeddedDefault();        // interface lo, TTL 0
         final QuoteChecker checker = new QuoteChecker();
         try (Node subscriber = Node.launch(config); Node publisher = Node.launch(config)) {
-            // Subscriber: each quote is read from the received datagram, no copy, no object.
-            subscriber.subscribeFlyweight("prices", Quote.class, QuoteDecoder.class, checker, checker);
+            // Subscriber: each quote is read from the received datagram, no copy, no object, on the
+            // thread that polls (this one).
+            final Subscription quotesIn =
+                subscriber.subscribeFlyweight("prices", Quote.class, QuoteDecoder.class, checker, checker);
 
             // Publisher: claim the encoder, set the fields in place, commit.
             final FlyweightPublication<QuoteEncoder> quotes =
-                publisher.flyweightPublication("prices", Quote.class, QuoteEncoder.class);
+                publisher.newFlyweightPublication("prices", Quote.class, QuoteEncoder.class);
             for (long sequence = 0; sequence < count; sequence++) {
                 quotes.claim().sequence(sequence).instrumentId(42).bidTicks(10_824).askTicks(10_826);
                 long result;
-                while ((result = quotes.commit()) == RawPublication.BACK_PRESSURED) {
-                    Thread.yield();                                    // the subscriber is behind: retry
+                while ((result = quotes.commit()) == OfferResult.BACK_PRESSURED
+                    || result == OfferResult.NOT_CONNECTED) {
+                    quotesIn.poll(256);                               // the subscriber makes room
                 }
                 if (result < 0) {
-                    throw new IllegalStateException("quote " + sequence + " refused: " + result);
+                    throw new IllegalStateException("quote " + sequence + " refused: " + OfferResult.describe(result));
+                }
+                quotesIn.poll(256);
+            }
+            final long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (checker.received < count && System.nanoTime() < deadline) {
+                if (quotesIn.poll(256) == 0) {
+                    Thread.yield();
                 }
             }
-            checker.await(count, Duration.ofSeconds(30));
         }
         System.out.printf("quotes: %d published, %d received, %d out of order, %d loss events%n",
             count, checker.received, checker.outOfOrder, checker.lossEvents);
@@ -62,14 +72,11 @@ public final class QuoteService {
         System.exit(allArrived ? 0 : 1);
     }
 
-    /**
-     * The subscriber's side, called on the subscribing node's receiving thread: one writer, so the
-     * volatile counts are safe to increment and for the main thread to read.
-     */
-    static final class QuoteChecker implements MessageListener<QuoteDecoder>, StreamEventListener {
-        private volatile long received;
-        private volatile long outOfOrder;
-        private volatile long lossEvents;
+    /** The subscriber's side, called on the thread that polls. */
+    static final class QuoteChecker implements MessageHandler<QuoteDecoder>, StreamEventListener {
+        private long received;
+        private long outOfOrder;
+        private long lossEvents;
 
         @Override
         public void onMessage(QuoteDecoder quote, MessageHeader header) {
@@ -82,13 +89,6 @@ public final class QuoteService {
         @Override
         public void onLoss(LossEvent event) {
             lossEvents++;
-        }
-
-        void await(long count, Duration timeout) throws InterruptedException {
-            final long deadline = System.nanoTime() + timeout.toNanos();
-            while (received < count && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
         }
     }
 }

@@ -1,7 +1,6 @@
 package org.nakcast.transport.receive;
 
 import org.agrona.DirectBuffer;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 
@@ -39,7 +38,7 @@ public interface DeliveryTarget extends StreamEventListener {
     boolean offer(DirectBuffer buffer, int offset, int length, MessageHeader header);
 
     /** Delivery on the receiving thread: always room; the handler and listener run inside these calls. */
-    static DeliveryTarget onReceivingThread(MessageHandler handler, StreamEventListener listener) {
+    static DeliveryTarget onReceivingThread(MessageBytesHandler handler, StreamEventListener listener) {
         return new ReceivingThreadDelivery(handler, listener);
     }
 }

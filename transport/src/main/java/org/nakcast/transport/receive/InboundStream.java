@@ -8,8 +8,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
@@ -147,7 +147,7 @@ public final class InboundStream {
         int receiverId,
         InboundStreamSettings settings,
         SplittableRandom random,
-        MessageHandler handler,
+        MessageBytesHandler handler,
         StreamEventListener listener,
         DatagramSink nakSink,
         MutableDirectBuffer nakBuffer,
@@ -684,7 +684,7 @@ public final class InboundStream {
         startNs = nowNs;
         expected = sequence;
         highestSeen = sequence - 1;
-        listener.onStreamStarted(topicId, sessionId, sequence);
+        listener.onStreamStarted(new StreamStarted(topicId, sessionId, sequence));
     }
 
     /**

@@ -3,7 +3,6 @@ package org.nakcast.transport.receive;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.protocol.DataFlyweight;
@@ -28,7 +27,7 @@ import org.nakcast.transport.status.SystemCounters;
 final class MessageDelivery {
     private final int topicId;
     private final int sessionId;
-    private final MessageHandler handler;
+    private final MessageBytesHandler handler;
     private final StreamEventListener listener;
     private final Reassembler reassembler;
     private final MessageHeader header = new MessageHeader();
@@ -45,7 +44,7 @@ final class MessageDelivery {
         int topicId,
         int sessionId,
         int maxMessageLength,
-        MessageHandler handler,
+        MessageBytesHandler handler,
         StreamEventListener listener,
         SystemCounters counters) {
         this.topicId = topicId;

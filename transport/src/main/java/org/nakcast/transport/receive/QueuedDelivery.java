@@ -12,14 +12,14 @@ import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 
 /**
  * Hands one subscription's messages and events from the receiving thread to whichever thread
- * polls it (topic {@code delivery: queue}), in the order they happened, through a bounded ring.
+ * polls it (a subscription made with {@code Delivery.ON_POLL}), in the order they happened, through a bounded ring.
  *
  * <pre>
  * ring record: type (1 whole message, 2 first piece, 3 further piece, 4 last piece, 5 stream started,
@@ -65,7 +65,7 @@ public final class QueuedDelivery implements DeliveryTarget {
      * @param handler gets the messages on the polling thread
      * @param listener gets the events on the polling thread
      */
-    public QueuedDelivery(long bytes, MessageHandler handler, StreamEventListener listener) {
+    public QueuedDelivery(long bytes, MessageBytesHandler handler, StreamEventListener listener) {
         final int capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
@@ -150,8 +150,8 @@ public final class QueuedDelivery implements DeliveryTarget {
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-        writeOrHold(STREAM_STARTED, topicId, sessionId, firstSequence);
+    public void onStreamStarted(StreamStarted event) {
+        writeOrHold(STREAM_STARTED, event.topicId(), event.sessionId(), event.firstSequence());
     }
 
     @Override
@@ -199,14 +199,14 @@ public final class QueuedDelivery implements DeliveryTarget {
 
     /** Turns ring records back into callbacks, on the polling thread, joining pieces of long messages. */
     private static final class RecordReader implements org.agrona.concurrent.MessageHandler {
-        private final MessageHandler handler;
+        private final MessageBytesHandler handler;
         private final StreamEventListener listener;
         private final Queue<Object> events;
         private final MessageHeader header = new MessageHeader();
         private final UnsafeBuffer joined = new UnsafeBuffer(new byte[0]);
         private int joinedLength;
 
-        RecordReader(MessageHandler handler, StreamEventListener listener, Queue<Object> events) {
+        RecordReader(MessageBytesHandler handler, StreamEventListener listener, Queue<Object> events) {
             this.handler = handler;
             this.listener = listener;
             this.events = events;
@@ -227,7 +227,7 @@ public final class QueuedDelivery implements DeliveryTarget {
                     handler.onMessage(joined, 0, joinedLength,
                         header.set(topicId, sessionId, value, buffer.getLong(index + SEQUENCE_OFFSET)));
                 }
-                case STREAM_STARTED -> listener.onStreamStarted(topicId, sessionId, value);
+                case STREAM_STARTED -> listener.onStreamStarted(new StreamStarted(topicId, sessionId, value));
                 default -> {
                     final Object event = events.poll();
                     if (event instanceof LossEvent loss) {

@@ -2,17 +2,17 @@ package org.nakcast.transport.receive;
 
 import org.agrona.DirectBuffer;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 
 /** A subscription served on the receiving thread: each message and event goes straight to its callbacks. */
 final class ReceivingThreadDelivery implements DeliveryTarget {
-    private final MessageHandler handler;
+    private final MessageBytesHandler handler;
     private final StreamEventListener listener;
 
-    ReceivingThreadDelivery(MessageHandler handler, StreamEventListener listener) {
+    ReceivingThreadDelivery(MessageBytesHandler handler, StreamEventListener listener) {
         this.handler = handler;
         this.listener = listener;
     }
@@ -39,8 +39,8 @@ final class ReceivingThreadDelivery implements DeliveryTarget {
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-        listener.onStreamStarted(topicId, sessionId, firstSequence);
+    public void onStreamStarted(StreamStarted event) {
+        listener.onStreamStarted(event);
     }
 
     @Override

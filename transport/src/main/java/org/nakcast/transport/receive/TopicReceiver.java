@@ -10,10 +10,10 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -32,7 +32,7 @@ import org.nakcast.transport.status.SystemCounters;
  * {@link LossEvent.Cause#SUBSCRIPTION_OVERRUN} loss event per stream naming exactly the messages it
  * missed, while the other subscriptions go on after waiting no longer than the timeout.
  */
-final class TopicReceiver implements MessageHandler, StreamEventListener, DeliveryGate {
+final class TopicReceiver implements MessageBytesHandler, StreamEventListener, DeliveryGate {
     private static final long NOT_BLOCKED = Long.MIN_VALUE;
     private static final int MIN_ENDED_REMEMBERED = 64;
 
@@ -191,11 +191,11 @@ final class TopicReceiver implements MessageHandler, StreamEventListener, Delive
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+    public void onStreamStarted(StreamStarted event) {
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             final Subscriber subscriber = subscribers.get(i);
             try {
-                subscriber.target.onStreamStarted(topicId, sessionId, firstSequence);
+                subscriber.target.onStreamStarted(event);
             } catch (RuntimeException ex) {
                 onCallbackError(ex);
             }

@@ -10,7 +10,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
@@ -64,7 +63,7 @@ class InboundStreamAllocationTest {
     }
 
     /** Plays a publisher: builds datagram {@code s} from {@code s} alone, loses and swaps some, answers NAKs. */
-    private static final class Driver implements MessageHandler, StreamEventListener, DatagramSink {
+    private static final class Driver implements MessageBytesHandler, StreamEventListener, DatagramSink {
         final TestCounters counters = new TestCounters();
         final DataDatagramBuilder builder = new DataDatagramBuilder(1, 1);
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[FRAGMENT_LENGTH]);

@@ -73,7 +73,7 @@ class InboundStreamSettingsTest {
         final UnsafeBuffer tooSmall = new UnsafeBuffer(ByteBuffer.allocateDirect(NakFlyweight.lengthFor(1) - 1));
 
         assertThatIllegalArgumentException().isThrownBy(() -> new InboundStream(1, 1, 1, DEFAULTS,
-                new SplittableRandom(1), (buffer, offset, length, header) -> { }, new StreamEventListener() { },
+                new SplittableRandom(1), (buffer, offset, length, header) -> { }, StreamEventListener.NONE,
                 (buffer, offset, length) -> true, tooSmall, new TestCounters().counters()))
             .withMessageContaining("nakBuffer");
     }

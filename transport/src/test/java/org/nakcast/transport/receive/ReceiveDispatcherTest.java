@@ -14,10 +14,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
@@ -386,15 +386,15 @@ class ReceiveDispatcherTest {
     }
 
     /** Records what the subscription gets. */
-    private final class Recorder implements MessageHandler, StreamEventListener {
+    private final class Recorder implements MessageBytesHandler, StreamEventListener {
         @Override
         public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
             events.add(new Delivered(header.sessionId(), header.messageIndex()));
         }
 
         @Override
-        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-            events.add(new Started(sessionId, firstSequence));
+        public void onStreamStarted(StreamStarted started) {
+            events.add(new Started(started.sessionId(), started.firstSequence()));
         }
 
         @Override

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.FrameType;
@@ -42,7 +43,7 @@ class ReceiverAgentSocketsIT {
                     "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
                     1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0),
                     DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { },
-                        new StreamEventListener() { }));
+                        StreamEventListener.NONE));
             }
             sender.send(heartbeat(5, 1), new InetSocketAddress(address.group(), PORT));
 
@@ -64,8 +65,8 @@ class ReceiverAgentSocketsIT {
         final List<PublisherGone> gone = new CopyOnWriteArrayList<>();
         final StreamEventListener events = new StreamEventListener() {
             @Override
-            public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-                started.add(sessionId);
+            public void onStreamStarted(StreamStarted event) {
+                started.add(event.sessionId());
             }
 
             @Override

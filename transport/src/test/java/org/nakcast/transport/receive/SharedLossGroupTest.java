@@ -13,7 +13,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.DatagramSink;
@@ -198,7 +197,7 @@ class SharedLossGroupTest {
     }
 
     /** One receiver: its stream, the NAKs it sends, the messages it gets. */
-    private static final class Receiver implements MessageHandler, StreamEventListener, DatagramSink {
+    private static final class Receiver implements MessageBytesHandler, StreamEventListener, DatagramSink {
         private final Group group;
         private final int id;
         private final InboundStream stream;

@@ -9,9 +9,9 @@ import java.util.SplittableRandom;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -25,7 +25,7 @@ import org.nakcast.transport.testing.TestCounters;
  * One {@link InboundStream} wired to recorders, with a stepped clock: what the contract tests drive.
  * Records messages, stream events and NAKs in one event log, in the order they happened.
  */
-final class StreamHarness implements MessageHandler, StreamEventListener, DatagramSink {
+final class StreamHarness implements MessageBytesHandler, StreamEventListener, DatagramSink {
     static final int TOPIC = 7;
     static final int SESSION = 0x5E55;
     static final int RECEIVER = 42;
@@ -176,8 +176,8 @@ final class StreamHarness implements MessageHandler, StreamEventListener, Datagr
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-        events.add(new Started(topicId, sessionId, firstSequence));
+    public void onStreamStarted(StreamStarted started) {
+        events.add(new Started(started.topicId(), started.sessionId(), started.firstSequence()));
     }
 
     @Override

@@ -11,9 +11,9 @@ import java.util.SplittableRandom;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -28,7 +28,7 @@ import org.nakcast.transport.testing.TestCounters;
  * duplicates and delays every datagram at random, repairs included. Another receiver sometimes
  * NAKs too; the publisher answers it and the stream hears it.
  */
-final class StreamSimulation implements MessageHandler, StreamEventListener, DatagramSink {
+final class StreamSimulation implements MessageBytesHandler, StreamEventListener, DatagramSink {
     private static final long STEP_NS = 1_000;
     private static final int HEARTBEAT_STEPS = 10;
     private static final long MAX_STEPS = 5_000_000;
@@ -194,8 +194,8 @@ final class StreamSimulation implements MessageHandler, StreamEventListener, Dat
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-        starts.add(firstSequence);
+    public void onStreamStarted(StreamStarted started) {
+        starts.add(started.firstSequence());
     }
 
     @Override

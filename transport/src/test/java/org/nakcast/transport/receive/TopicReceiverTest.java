@@ -13,7 +13,6 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.media.MulticastAddress;
@@ -171,7 +170,7 @@ class TopicReceiverTest {
     }
 
     /** One subscription's callbacks, recorded; it throws on the message {@code throwsOn}. */
-    private static final class Recorder implements MessageHandler, StreamEventListener {
+    private static final class Recorder implements MessageBytesHandler, StreamEventListener {
         private final String throwsOn;
         private final List<String> messages = new ArrayList<>();
         private final List<Long> indexes = new ArrayList<>();

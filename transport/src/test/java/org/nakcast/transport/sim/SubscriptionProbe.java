@@ -6,10 +6,11 @@ import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.receive.MessageBytesHandler;
 
 /**
  * One subscription's view of every stream, checked as it happens: each message is the one published
@@ -18,7 +19,7 @@ import org.nakcast.transport.StreamEventListener;
  * datagrams, or is dead. A subscription that joined before a session began is owed that session
  * from its first message. Nothing of a session is delivered after it was reported restarted.
  */
-final class SubscriptionProbe implements MessageHandler, StreamEventListener {
+final class SubscriptionProbe implements MessageBytesHandler, StreamEventListener {
     /** How a subscription takes its messages. */
     enum Kind {
         /** On the receiving thread. */
@@ -182,10 +183,10 @@ final class SubscriptionProbe implements MessageHandler, StreamEventListener {
     }
 
     @Override
-    public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+    public void onStreamStarted(StreamStarted started) {
         if (tracing) {
             trace.accept("%.6f %s stream of session %d started at datagram %d".formatted(scheduler.nowNs() / 1e9,
-                name, sessionId, firstSequence));
+                name, started.sessionId(), started.firstSequence()));
         }
     }
 

@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.nakcast.config.ByteSize;
-import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.LossPolicy;
@@ -61,7 +60,7 @@ final class Swarm {
                 .withLateJoin(random.nextInt(4) == 0 ? LateJoinPolicy.OLDEST : LateJoinPolicy.NOW)
                 .withLossPolicy(random.nextInt(5) == 0 ? LossPolicy.DROP : LossPolicy.CONTINUE)
                 .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS)
-                .withDelivery(DeliveryMode.RECEIVER_THREAD, TopicConfig.DEFAULT_DELIVERY_QUEUE,
+                .withDeliveryQueue(TopicConfig.DEFAULT_DELIVERY_QUEUE,
                     Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))));
             topics.add(topic);
         }

@@ -15,6 +15,7 @@ import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
@@ -95,8 +96,8 @@ class FlowControlIT {
             assertThat(publication.offer(message, 0, 70)).isEqualTo(OfferResult.NOT_CONNECTED);
 
             try (Node subscriberNode = Node.launch(config)) {
-                subscriberNode.subscribe("prices", (buffer, offset, length, header) -> { },
-                    new StreamEventListener() { });
+                subscriberNode.subscribe("prices", (bytes, header) -> { },
+                    StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
                 final long deadlineMs = System.currentTimeMillis() + 10_000;
                 long result = OfferResult.NOT_CONNECTED;
                 while (result == OfferResult.NOT_CONNECTED && System.currentTimeMillis() < deadlineMs) {
@@ -128,8 +129,8 @@ class FlowControlIT {
                 }));
             Node fastNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED));
             Node slowNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED))) {
-            fastNode.subscribe("prices", fast, fast);
-            slowNode.subscribe("prices", slow, slow);
+            fastNode.subscribe("prices", fast, fast, Delivery.ON_RECEIVING_THREAD);
+            slowNode.subscribe("prices", slow, slow, Delivery.ON_RECEIVING_THREAD);
             Thread.sleep(100);
 
             NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
@@ -153,7 +154,7 @@ class FlowControlIT {
     }
 
     /** A subscriber that takes its time over each message, or stalls once. */
-    private static final class Subscriber implements MessageHandler, StreamEventListener {
+    private static final class Subscriber implements MessageHandler<DirectBuffer>, StreamEventListener {
         private final SequenceChecker checker = new SequenceChecker();
         private final List<LossEvent> losses = new CopyOnWriteArrayList<>();
         private final long nsPerMessage;
@@ -165,8 +166,8 @@ class FlowControlIT {
         }
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-            if (stallMs > 0 && buffer.getLong(offset) == 1_000) {
+        public void onMessage(DirectBuffer message, MessageHeader header) {
+            if (stallMs > 0 && message.getLong(0) == 1_000) {
                 sleep(stallMs);
                 stallMs = 0;
             }
@@ -174,7 +175,7 @@ class FlowControlIT {
             while (System.nanoTime() < until) {
                 Thread.onSpinWait();
             }
-            checker.onMessage(buffer, offset, length, header);
+            checker.onMessage(message, header);
         }
 
         @Override

@@ -8,15 +8,15 @@ import org.nakcast.transport.MessageHeader;
  * For a subscriber that joins a numbered stream late: records the first number it sees and checks
  * that every later message follows the one before, with the matching message index.
  */
-final class FromFirstSeen implements MessageHandler {
+final class FromFirstSeen implements MessageHandler<DirectBuffer> {
     private volatile long first = -1;
     private volatile long last = -1;
     private volatile long count;
     private volatile long errors;
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-        final long number = buffer.getLong(offset);
+    public void onMessage(DirectBuffer message, MessageHeader header) {
+        final long number = message.getLong(0);
         if (first < 0) {
             first = number;
         } else if (number != last + 1 || header.messageIndex() != number) {

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
@@ -33,6 +34,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -81,7 +83,7 @@ class HostileInputIT {
             Node subscriberNode = Node.launch(new NodeContext().config(config).seed(SEED));
             DatagramChannel hostile = TestChannels.sender(transport);
             DatagramChannel nakListener = TestChannels.listener(transport, transport.port() + 1)) {
-            subscriberNode.subscribe("prices", real, real);
+            subscriberNode.subscribe("prices", real, real, Delivery.ON_RECEIVING_THREAD);
             final RawPublication publication = publisherNode.newPublication("prices");
             real.session = publication.sessionId();
             real.awaitStartAtZero();
@@ -205,7 +207,7 @@ class HostileInputIT {
     }
 
     /** The subscriber's view: the real session's messages checked, everything else counted. */
-    private static final class RealStream implements MessageHandler, StreamEventListener {
+    private static final class RealStream implements MessageHandler<DirectBuffer>, StreamEventListener {
         final SequenceChecker checker = new SequenceChecker();
         final Map<Integer, Long> sessionsStarted = new ConcurrentHashMap<>();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
@@ -215,17 +217,17 @@ class HostileInputIT {
         volatile boolean fuzzing = true;
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        public void onMessage(DirectBuffer message, MessageHeader header) {
             if (header.sessionId() == session) {
-                checker.onMessage(buffer, offset, length, header);
+                checker.onMessage(message, header);
             } else {
                 foreignMessages.incrementAndGet();
             }
         }
 
         @Override
-        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-            sessionsStarted.put(sessionId, firstSequence);
+        public void onStreamStarted(StreamStarted event) {
+            sessionsStarted.put(event.sessionId(), event.firstSequence());
         }
 
         @Override

@@ -11,6 +11,7 @@ import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
@@ -37,8 +38,8 @@ class LateJoinIT {
             Thread.sleep(50);
             try (Node nowNode = Node.launch(lateJoin(LateJoinPolicy.NOW));
                 Node oldestNode = Node.launch(lateJoin(LateJoinPolicy.OLDEST))) {
-                nowNode.subscribe("prices", now, new StreamEventListener() { });
-                oldestNode.subscribe("prices", oldest, new StreamEventListener() { });
+                nowNode.subscribe("prices", now, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+                oldestNode.subscribe("prices", oldest, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
                 Thread.sleep(300);
 
                 NumberedMessages.publishFrom(publication, BEFORE, AFTER, 70);

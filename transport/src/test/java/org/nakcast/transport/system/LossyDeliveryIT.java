@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
@@ -101,7 +102,7 @@ class LossyDeliveryIT {
                     public void onLoss(LossEvent event) {
                         lossEvents.add(event);
                     }
-                });
+                }, Delivery.ON_RECEIVING_THREAD);
             }
             NumberedMessages.publish(publisherNode.newPublication("prices"), count, MESSAGE_LENGTH);
             final long deadlineMs = System.currentTimeMillis() + 30_000;

@@ -15,11 +15,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.loss.RandomLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
@@ -67,7 +69,7 @@ class ManyPublishersManySubscribersIT {
                 final List<Received> byTopic = new ArrayList<>();
                 for (String topic : TOPICS) {
                     final Received topicReceived = new Received();
-                    subscriber.subscribe(topic, topicReceived.checkers, topicReceived);
+                    subscriber.subscribe(topic, topicReceived.checkers, topicReceived, Delivery.ON_RECEIVING_THREAD);
                     byTopic.add(topicReceived);
                 }
                 received.add(byTopic);
@@ -148,8 +150,8 @@ class ManyPublishersManySubscribersIT {
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
 
         @Override
-        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-            firstSequences.put(sessionId, firstSequence);
+        public void onStreamStarted(StreamStarted event) {
+            firstSequences.put(event.sessionId(), event.firstSequence());
         }
 
         @Override

@@ -18,10 +18,12 @@ import org.nakcast.config.ByteSize;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -121,15 +123,15 @@ class NakFloodIT {
             final AtomicLong firstSequence = new AtomicLong(-1);
             subscriberNode.subscribe("prices", checker, new StreamEventListener() {
                 @Override
-                public void onStreamStarted(int topicId, int sessionId, long first) {
-                    firstSequence.set(first);
+                public void onStreamStarted(StreamStarted event) {
+                    firstSequence.set(event.firstSequence());
                 }
 
                 @Override
                 public void onLoss(LossEvent event) {
                     losses.add(event);
                 }
-            });
+            }, Delivery.ON_RECEIVING_THREAD);
             final RawPublication publication = publisherNode.newPublication("prices");
             final long startDeadlineMs = System.currentTimeMillis() + 10_000;
             while (firstSequence.get() < 0 && System.currentTimeMillis() < startDeadlineMs) {

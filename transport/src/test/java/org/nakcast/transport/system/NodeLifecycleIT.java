@@ -6,16 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.config.ConfigException;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
@@ -32,7 +38,7 @@ class NodeLifecycleIT {
             base.node().withName(name).withThreading(threading), base.transports(), base.topics()).conclude();
 
         final Node node = Node.launch(config);
-        node.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
+        node.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
         node.newPublication("prices");
         node.close();
 
@@ -42,11 +48,47 @@ class NodeLifecycleIT {
     }
 
     @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void theNodesThreadsComeFromItsFactoryAndItsErrorsReachItsHandler() throws InterruptedException {
+        final List<String> made = new CopyOnWriteArrayList<>();
+        final List<Throwable> errors = new CopyOnWriteArrayList<>();
+        final NodeConfig base = NodeConfig.embeddedDefault();
+        final NodeConfig dedicated = new NodeConfig(base.node().withName("factory-made")
+            .withThreading(ThreadingMode.DEDICATED), base.transports(), base.topics()).conclude();
+        try (Node node = Node.launch(new NodeContext().config(dedicated).errorHandler(errors::add)
+            .threadFactory(runnable -> {
+                final Thread thread = new Thread(runnable);
+                thread.setDaemon(true);
+                made.add("made");
+                return thread;
+            }))) {
+            node.subscribe("prices", (message, header) -> {
+                throw new IllegalStateException("handler " + message.getLong(0));
+            }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            final RawPublication publication = node.newPublication("prices");
+            final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
+            message.putLong(0, 7);
+            assertThat(UntilTaken.offer(() -> publication.offer(message, 0, 8), new BackoffIdleStrategy()))
+                .isPositive();
+            final long deadlineMs = System.currentTimeMillis() + 10_000;
+            while (errors.isEmpty() && System.currentTimeMillis() < deadlineMs) {
+                Thread.sleep(1);
+            }
+
+            assertThat(made).as("a sending and a receiving thread").hasSize(2);
+            assertThat(errors).first().isInstanceOf(IllegalStateException.class)
+                .extracting(Throwable::getMessage).isEqualTo("handler 7");
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                .contains("factory-made-nakcast-sender", "factory-made-nakcast-receiver");
+        }
+    }
+
+    @Test
     void severalNodesRunInOneJvmAndCloseInAnyOrder() {
         final Node first = Node.launch(NodeConfig.embeddedDefault());
         final Node second = Node.launch(NodeConfig.embeddedDefault());
-        first.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
-        second.subscribe("prices", (buffer, offset, length, header) -> { }, new StreamEventListener() { });
+        first.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+        second.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
 
         first.close();
         final RawPublication publication = second.newPublication("prices");
@@ -89,8 +131,8 @@ class NodeLifecycleIT {
             Node node = Node.launch(NodeConfig.embeddedDefault())) {
             assertThat(squatter.isBound()).isTrue();
 
-            assertThatThrownBy(() -> node.subscribe("prices", (buffer, offset, length, header) -> { },
-                new StreamEventListener() { }))
+            assertThatThrownBy(() -> node.subscribe("prices", (message, header) -> { },
+                StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("cannot listen on").hasMessageContaining(String.valueOf(port))
                 .hasMessageContaining("lo");

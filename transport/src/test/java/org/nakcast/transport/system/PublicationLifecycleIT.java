@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageClaim;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
@@ -39,7 +40,7 @@ class PublicationLifecycleIT {
         final Events events = new Events();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, events);
+            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
             final RawPublication publication = publisherNode.newPublication("prices");
             NumberedMessages.publish(publication, count, MESSAGE_LENGTH);
             publication.close();
@@ -68,7 +69,7 @@ class PublicationLifecycleIT {
         final Events events = new Events();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(config)) {
-            subscriberNode.subscribe("prices", checkers, events);
+            subscriberNode.subscribe("prices", checkers, events, Delivery.ON_RECEIVING_THREAD);
             for (int cycle = 1; cycle <= cycles; cycle++) {
                 try (RawPublication publication = publisherNode.newPublication("prices")) {
                     NumberedMessages.publish(publication, 100, MESSAGE_LENGTH);
@@ -110,7 +111,7 @@ class PublicationLifecycleIT {
         final SequenceChecker checker = new SequenceChecker();
         final Events events = new Events();
         try (Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, events);
+            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
             try (Node publisherNode = Node.launch(TestConfigs.paced("40m"))) {
                 NumberedMessages.publish(publisherNode.newPublication("prices"), count, MESSAGE_LENGTH);
             }

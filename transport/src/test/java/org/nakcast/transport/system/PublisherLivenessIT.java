@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
@@ -19,6 +20,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.loss.LossGenerator;
 
 /**
@@ -37,7 +39,7 @@ class PublisherLivenessIT {
         final Recorder recorder = new Recorder();
         final Silencer silencer = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofMillis(200)))) {
-            subscriberNode.subscribe("prices", recorder, recorder);
+            subscriberNode.subscribe("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int sessionId;
             try (Node publisherNode = Node.launch(
                 new NodeContext().config(config("pricer", Duration.ofMillis(200))).sendLoss(silencer))) {
@@ -67,7 +69,7 @@ class PublisherLivenessIT {
         final NodeConfig publisherConfig = config("pricer", Duration.ofSeconds(20));
         final Silencer crash = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)))) {
-            subscriberNode.subscribe("prices", recorder, recorder);
+            subscriberNode.subscribe("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int firstSession;
             try (Node first = Node.launch(new NodeContext().config(publisherConfig).sendLoss(crash))) {
                 final RawPublication publication = first.newPublication("prices");
@@ -109,7 +111,7 @@ class PublisherLivenessIT {
         final Recorder recorder = new Recorder();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)));
             Node publisherNode = Node.launch(config("pricer", Duration.ofSeconds(20)))) {
-            subscriberNode.subscribe("prices", (buffer, offset, length, header) -> { }, recorder);
+            subscriberNode.subscribe("prices", (message, header) -> { }, recorder, Delivery.ON_RECEIVING_THREAD);
             publisherNode.newPublication("prices");
             publisherNode.newPublication("prices");
 
@@ -146,20 +148,20 @@ class PublisherLivenessIT {
     }
 
     /** Checks messages of the current publisher and records stream events. */
-    private static final class Recorder implements MessageHandler, StreamEventListener {
+    private static final class Recorder implements MessageHandler<DirectBuffer>, StreamEventListener {
         private final SequenceChecker checker = new SequenceChecker();
         private final List<PublisherGone> gone = new CopyOnWriteArrayList<>();
         private final List<Integer> started = new CopyOnWriteArrayList<>();
         private volatile SequenceChecker delegate = checker;
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-            delegate.onMessage(buffer, offset, length, header);
+        public void onMessage(DirectBuffer message, MessageHeader header) {
+            delegate.onMessage(message, header);
         }
 
         @Override
-        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
-            started.add(sessionId);
+        public void onStreamStarted(StreamStarted event) {
+            started.add(event.sessionId());
         }
 
         @Override

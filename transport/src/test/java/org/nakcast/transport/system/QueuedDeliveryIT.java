@@ -1,7 +1,6 @@
 package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
@@ -14,22 +13,23 @@ import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.ByteSize;
-import org.nakcast.config.DeliveryMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
 import org.nakcast.transport.TransportException;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
- * Topic {@code delivery: queue}: messages and events reach the thread that polls the subscription,
- * in order; a consumer that polls slowly through a small queue slows its stream down and loses
+ * Subscriptions that are polled (the default): messages and events reach the thread that polls
+ * the subscription, in order; a consumer that polls slowly through a small queue slows its stream down and loses
  * nothing; one that stops polling harms no other subscription and is told exactly what it missed.
  */
 class QueuedDeliveryIT {
@@ -43,7 +43,7 @@ class QueuedDeliveryIT {
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(queued("4m"))) {
             final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
-            assertThat(subscription.isQueued()).isTrue();
+            assertThat(subscription.delivery()).isEqualTo(Delivery.ON_POLL);
 
             final Thread publisher = new Thread(() ->
                 NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70));
@@ -120,8 +120,8 @@ class QueuedDeliveryIT {
     @Test
     void aQueueTooSmallForTheLargestMessageIsRefusedNamingTheKey() {
         try (Node node = Node.launch(queued("128k"))) {
-            assertThatThrownBy(() -> node.subscribe("prices", (buffer, offset, length, header) -> { },
-                new StreamEventListener() { }))
+            assertThatThrownBy(() -> node.subscribe("prices", (message, header) -> { },
+                StreamEventListener.NONE))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("topic 'prices': delivery-queue 128k carries messages of at most")
                 .hasMessageContaining("raise delivery-queue");
@@ -151,13 +151,19 @@ class QueuedDeliveryIT {
     }
 
     @Test
-    void pollingASubscriptionThatDeliversOnTheReceivingThreadIsAnError() {
-        try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
-            final Subscription subscription = node.subscribe("prices", (buffer, offset, length, header) -> { },
-                new StreamEventListener() { });
+    void aSubscriptionOnTheReceivingThreadHasNothingToPollAndItsHandlerRunsThere() throws InterruptedException {
+        final Consumer consumer = new Consumer();
+        try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            final Subscription subscription =
+                subscriberNode.subscribe("prices", consumer, consumer, Delivery.ON_RECEIVING_THREAD);
 
-            assertThatIllegalStateException().isThrownBy(() -> subscription.poll(10))
-                .withMessageContaining("topic 'prices' delivers on the receiving thread");
+            NumberedMessages.publish(publisherNode.newPublication("prices"), 1_000, 70);
+            consumer.checker.awaitCount(1_000, System.currentTimeMillis() + 10_000);
+
+            assertThat(subscription.delivery()).isEqualTo(Delivery.ON_RECEIVING_THREAD);
+            assertThat(subscription.poll(10)).isZero();
+            assertThat(consumer.threads).singleElement().asString().contains("nakcast-receiver");
         }
     }
 
@@ -178,14 +184,14 @@ class QueuedDeliveryIT {
     private static NodeConfig queued(String queueSize) {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TopicConfig> topics = base.topics().stream()
-            .map(topic -> topic.withDelivery(DeliveryMode.QUEUE, ByteSize.parse(queueSize),
+            .map(topic -> topic.withDeliveryQueue(ByteSize.parse(queueSize),
                 TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT))
             .toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
     }
 
     /** Checks messages and records which threads delivered them and the events. */
-    private static final class Consumer implements MessageHandler, StreamEventListener {
+    private static final class Consumer implements MessageHandler<DirectBuffer>, StreamEventListener {
         private final SequenceChecker checker = new SequenceChecker();
         private final List<String> threads = new CopyOnWriteArrayList<>();
         private final List<LossEvent> losses = new CopyOnWriteArrayList<>();
@@ -193,16 +199,16 @@ class QueuedDeliveryIT {
         private int streamsStarted;
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+        public void onMessage(DirectBuffer message, MessageHeader header) {
             if (threads.isEmpty() || !threads.get(threads.size() - 1).equals(Thread.currentThread().getName())) {
                 threads.add(Thread.currentThread().getName());
             }
-            checker.onMessage(buffer, offset, length, header);
-            log.add(buffer.getLong(offset));
+            checker.onMessage(message, header);
+            log.add(message.getLong(0));
         }
 
         @Override
-        public void onStreamStarted(int topicId, int sessionId, long firstSequence) {
+        public void onStreamStarted(StreamStarted event) {
             streamsStarted++;
         }
 

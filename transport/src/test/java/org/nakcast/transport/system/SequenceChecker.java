@@ -12,7 +12,7 @@ import org.nakcast.transport.MessageHeader;
  * starts with its number, 0, 1, 2, ... A message that comes again or out of order is an error;
  * numbers jumped over are kept as skipped ranges, so a test can compare them with loss events.
  */
-final class SequenceChecker implements MessageHandler {
+final class SequenceChecker implements MessageHandler<DirectBuffer> {
     private static final int MAX_RECORDED = 10;
 
     private final List<String> errors = new ArrayList<>();
@@ -21,8 +21,8 @@ final class SequenceChecker implements MessageHandler {
     private long expected;
 
     @Override
-    public synchronized void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-        final long number = buffer.getLong(offset);
+    public synchronized void onMessage(DirectBuffer message, MessageHeader header) {
+        final long number = message.getLong(0);
         if (number < expected && errors.size() < MAX_RECORDED) {
             errors.add("expected message " + expected + " but got " + number + " again or out of order");
         }

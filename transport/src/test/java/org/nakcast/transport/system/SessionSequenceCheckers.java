@@ -13,13 +13,13 @@ import org.nakcast.transport.MessageHeader;
  * One {@link SequenceChecker} per publisher session, for a topic with several publishers: each
  * session's messages must arrive exactly once and in order, whatever the others do.
  */
-final class SessionSequenceCheckers implements MessageHandler {
+final class SessionSequenceCheckers implements MessageHandler<DirectBuffer> {
     private final Map<Integer, SequenceChecker> bySession = new ConcurrentHashMap<>();
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+    public void onMessage(DirectBuffer message, MessageHeader header) {
         bySession.computeIfAbsent(header.sessionId(), session -> new SequenceChecker())
-            .onMessage(buffer, offset, length, header);
+            .onMessage(message, header);
     }
 
     /** The checker of {@code sessionId}: an empty one if nothing came from that session. */

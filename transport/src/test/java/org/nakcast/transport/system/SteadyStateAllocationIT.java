@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageClaim;
 import org.nakcast.transport.MessageHandler;
@@ -61,7 +62,7 @@ class SteadyStateAllocationIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new RandomLossGenerator(7, 0.01, EnumSet.of(FrameType.DATA))))) {
-            subscriberNode.subscribe("prices", handler, listener);
+            subscriberNode.subscribe("prices", handler, listener, Delivery.ON_RECEIVING_THREAD);
             final Driver driver = new Driver(publisherNode, subscriberNode);
 
             warmUp(driver);
@@ -194,17 +195,17 @@ class SteadyStateAllocationIT {
     }
 
     /** Counts messages and checks their numbers follow each other; allocates nothing. */
-    private static final class CountingHandler implements MessageHandler {
+    private static final class CountingHandler implements MessageHandler<DirectBuffer> {
         private long count;
         private long large;
         private long outOfOrder;
 
         @Override
-        public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
-            if (buffer.getLong(offset) != count) {
+        public void onMessage(DirectBuffer message, MessageHeader header) {
+            if (message.getLong(0) != count) {
                 outOfOrder++;
             }
-            if (length == LARGE) {
+            if (message.capacity() == LARGE) {
                 large++;
             }
             count++;

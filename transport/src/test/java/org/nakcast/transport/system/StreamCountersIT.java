@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
@@ -25,7 +26,7 @@ class StreamCountersIT {
         final SequenceChecker checker = new SequenceChecker();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
+            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             final RawPublication publication = publisherNode.newPublication("prices");
             NumberedMessages.publish(publication, count, 70);
             checker.awaitCount(count, System.currentTimeMillis() + 30_000);

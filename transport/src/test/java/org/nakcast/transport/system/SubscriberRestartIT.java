@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
@@ -44,14 +45,14 @@ class SubscriberRestartIT {
             final RawPublication publication = publisherNode.newPublication("prices");
             final SequenceChecker first = new SequenceChecker();
             final Node firstSubscriber = Node.launch(config);
-            firstSubscriber.subscribe("prices", first, new StreamEventListener() { });
+            firstSubscriber.subscribe("prices", first, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             Thread.sleep(100);
             NumberedMessages.publish(publication, KILL_AT, 70);
             first.awaitCount(KILL_AT, System.currentTimeMillis() + 10_000);
             firstSubscriber.close();
 
             try (Node secondSubscriber = Node.launch(config)) {
-                secondSubscriber.subscribe("prices", restarted, new StreamEventListener() { });
+                secondSubscriber.subscribe("prices", restarted, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
                 NumberedMessages.publishFrom(publication, KILL_AT, TOTAL - KILL_AT, 70);
                 restarted.awaitLast(TOTAL - 1);
             }

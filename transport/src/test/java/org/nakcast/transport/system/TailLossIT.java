@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
@@ -32,7 +33,7 @@ class TailLossIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new SequenceRangeLossGenerator(COUNT - 1, COUNT - 1, EnumSet.of(FrameType.DATA))))) {
-            subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
+            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
 
             NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 10_000);

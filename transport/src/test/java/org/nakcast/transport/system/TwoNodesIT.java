@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.StreamEventListener;
 
@@ -18,7 +19,7 @@ class TwoNodesIT {
         final SequenceChecker checker = new SequenceChecker();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, new StreamEventListener() { });
+            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
 
             NumberedMessages.publish(publisherNode.newPublication("prices"), count, 70);
 

@@ -21,6 +21,7 @@ import org.nakcast.codecs.sample.sbe.InstrumentDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
@@ -51,7 +52,7 @@ class TypedTopicsIT {
                         received[1]++;
                     }
                     received[0]++;
-                }, new StreamEventListener() { });
+                }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             final FlyweightPublication<PriceUpdateEncoder> prices =
                 publisherNode.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
 
@@ -74,7 +75,7 @@ class TypedTopicsIT {
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
             subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
-                new StreamEventListener() { });
+                StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
 
             for (int i = 0; i < 100; i++) {
@@ -99,7 +100,7 @@ class TypedTopicsIT {
                     public void onUndecodable(MessageHeader header, CodecException error) {
                         undecodable.add(error);
                     }
-                });
+                }, Delivery.ON_RECEIVING_THREAD);
             final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
             final UnsafeBuffer garbage = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
             garbage.setMemory(0, 40, (byte) 0x7F);
@@ -124,7 +125,7 @@ class TypedTopicsIT {
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("codec 'fst' has no flyweight path");
             assertThatThrownBy(() -> node.subscribeFlyweight("prices", PriceUpdate.class, InstrumentDecoder.class,
-                (decoder, header) -> { }, new StreamEventListener() { }))
+                (decoder, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining(PriceUpdateDecoder.class.getName())
                 .hasMessageContaining(InstrumentDecoder.class.getName());

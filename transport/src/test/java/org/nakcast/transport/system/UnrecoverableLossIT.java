@@ -15,6 +15,7 @@ import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
@@ -54,7 +55,7 @@ class UnrecoverableLossIT {
                 public void onLoss(LossEvent event) {
                     events.add(event);
                 }
-            });
+            }, Delivery.ON_RECEIVING_THREAD);
 
             NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
             awaitQuiet(checker, events, policy);

@@ -25,6 +25,7 @@ import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
@@ -139,8 +140,8 @@ class WiresharkDissectorIT {
                 public void onLoss(LossEvent event) {
                     losses.add(event);
                 }
-            });
-            subscriberNode.subscribe("orders", orders, new StreamEventListener() { });
+            }, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.subscribe("orders", orders, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             final RawPublication pricesPublication = publisherNode.newPublication("prices");
             final RawPublication ordersPublication = publisherNode.newPublication("orders");
             sessionOfTopic.put(1, pricesPublication.sessionId());
