@@ -35,12 +35,14 @@ final class NakcastLink implements RttLink {
         final NodeConfig invoked = new NodeConfig(
             config.node().withThreading(ThreadingMode.INVOKER).withName(nodeName).withCountersFile(null),
             config.transports(), config.topics()).conclude();
-        final MessageHandler<DirectBuffer> handler = (message, header) -> receiver.onMessage(message, 0, message.capacity());
+        final MessageHandler<DirectBuffer> handler = (message, header) -> receiver.onMessage(message, 0,
+            message.capacity());
         Node launched = null;
         try {
             launched = Node.launch(invoked);
             this.publication = launched.newPublication(sendTopic);
-            this.subscription = launched.subscribe(receiveTopic, handler, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            this.subscription = launched.subscribe(receiveTopic, handler, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
             this.node = launched;
         } catch (RuntimeException ex) {
             CloseHelper.quietClose(launched);

@@ -154,7 +154,8 @@ public final class LossAwareSubscriber {
         try (Node subscriberNode = Node.launch(subscriberContext);
             Node publisherNode = Node.launch(Examples.named(config, "paced-publisher"))) {
             final Book book = new Book();
-            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book,
+                Delivery.ON_RECEIVING_THREAD);
 
             publish(publisherNode, updates);
 

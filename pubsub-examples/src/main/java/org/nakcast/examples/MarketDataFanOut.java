@@ -106,7 +106,8 @@ public final class MarketDataFanOut {
                 final Node node = Node.launch(Examples.named(config, "md-subscriber-" + i));
                 nodes.add(node);
                 final Book book = new Book(node.config().node().name());
-                node.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book, Delivery.ON_RECEIVING_THREAD);
+                node.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book,
+                    Delivery.ON_RECEIVING_THREAD);
                 books.add(book);
             }
             final Node publisherNode = Node.launch(Examples.named(config, "md-publisher"));

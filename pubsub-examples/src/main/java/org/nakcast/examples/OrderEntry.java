@@ -134,7 +134,8 @@ public final class OrderEntry {
 
         Client(Node node) {
             this.orders = node.newPublication("orders", Order.class);
-            node.subscribe("order-acks", OrderAck.class, this::onAck, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            node.subscribe("order-acks", OrderAck.class, this::onAck, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
         }
 
         void send(int count) {
@@ -176,7 +177,8 @@ public final class OrderEntry {
         Exchange(Node node) {
             this.node = node;
             this.acks = node.newPublication("order-acks", OrderAck.class);
-            node.subscribe("orders", Order.class, this::onOrder, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            node.subscribe("orders", Order.class, this::onOrder, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
         }
 
         void start() {

@@ -124,7 +124,8 @@ public final class SeveralTopicsOneNode {
         try (Node riskNode = Node.launch(Examples.named(config, "risk"));
             Node gatewayNode = Node.launch(Examples.named(config, "gateway"))) {
             final Risk risk = new Risk();
-            riskNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, risk::onPrice, risk, Delivery.ON_RECEIVING_THREAD);
+            riskNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, risk::onPrice, risk,
+                Delivery.ON_RECEIVING_THREAD);
             riskNode.subscribe("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
             riskNode.subscribe("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
 

@@ -30,6 +30,7 @@ public final class SoakSubscriberMain implements MessageHandler<DirectBuffer>, S
     private final Int2ObjectHashMap<SessionTally> sessions = new Int2ObjectHashMap<>();
     private long publishersGone;
     private long publisherRestarts;
+    private long publisherEnds;
 
     private SoakSubscriberMain() {
     }
@@ -54,7 +55,8 @@ public final class SoakSubscriberMain implements MessageHandler<DirectBuffer>, S
         final Figures figures = new Figures();
         putCounters(figures, node.counters());
         subscriber.sessions.forEach((session, tally) -> tally.putInto(figures, SoakFigures.sessionPrefix(session)));
-        figures.put("publishersGone", subscriber.publishersGone).put("publisherRestarts", subscriber.publisherRestarts);
+        figures.put("publishersGone", subscriber.publishersGone).put("publisherEnds", subscriber.publisherEnds)
+            .put("publisherRestarts", subscriber.publisherRestarts);
         ChildProtocol.say(ChildProtocol.RESULT, figures.toLine());
     }
 
@@ -73,6 +75,8 @@ public final class SoakSubscriberMain implements MessageHandler<DirectBuffer>, S
         publishersGone++;
         if (event.cause() == PublisherGone.Cause.RESTARTED) {
             publisherRestarts++;
+        } else if (event.cause() == PublisherGone.Cause.ENDED) {
+            publisherEnds++;
         }
     }
 

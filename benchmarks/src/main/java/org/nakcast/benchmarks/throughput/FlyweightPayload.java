@@ -38,7 +38,8 @@ record FlyweightPayload() implements Payload {
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribeFlyweight(topic, PriceUpdate.class, PriceUpdateDecoder.class, new Listener(checker), checker, Delivery.ON_RECEIVING_THREAD);
+        node.subscribeFlyweight(topic, PriceUpdate.class, PriceUpdateDecoder.class, new Listener(checker), checker,
+            Delivery.ON_RECEIVING_THREAD);
     }
 
     /** Claims, writes the fields, commits. */

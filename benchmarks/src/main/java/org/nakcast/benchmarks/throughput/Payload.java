@@ -59,8 +59,7 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
         return new TopicConfig(base.name(), base.id(), base.transport(), codec,
             ByteSize.parse(RunSettings.HELD_HISTORY), base.heartbeat(),
             FlowControlMode.MIN, base.flowControlTimeout(), base.lossPolicy(), base.lateJoin(),
-            base.publisherTimeout(), base.closeLinger(), base.delivery(), base.deliveryQueue(),
-            base.deliveryQueueTimeout(),
+            base.publisherTimeout(), base.closeLinger(), base.deliveryQueue(), base.deliveryQueueTimeout(),
             base.maxPublishers(), allowedClasses);
     }
 

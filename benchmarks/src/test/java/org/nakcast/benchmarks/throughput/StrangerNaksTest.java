@@ -26,10 +26,10 @@ class StrangerNaksTest {
     private final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocateDirect(1500));
 
     @Test
-    void theForgedNakIsAValidNakForTheWholeHistoryOfTheStream() {
+    void theForgedNakAsksForTheWholeHistoryOfTheStreamWhichIsMoreThanANakMay() {
         final int length = StrangerNaks.forge(buffer, SESSION, TOPIC);
 
-        assertThat(DatagramValidator.check(buffer, 0, length)).isEqualTo(DatagramCheck.VALID);
+        assertThat(DatagramValidator.check(buffer, 0, length)).isEqualTo(DatagramCheck.NAK_TOO_WIDE);
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(buffer, 0);
         assertThat(nak.typeCode()).isEqualTo(FrameType.NAK.code());
