@@ -10,13 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A node's whole configuration: the {@code node:} section, the {@code transports:} and the
  * {@code topics:}. It is read from YAML ({@link #load(Path)}, {@link #parse(String, String)},
  * {@link #embeddedDefault()}) or built in code, and is used only once concluded: every way to load
- * one returns it concluded, and a config built in code goes through {@link #conclude()}.
+ * one returns it concluded, a node concludes whatever it is launched with against the codecs it
+ * has (built in, found on the class path, registered in code), and {@link #conclude()} checks a
+ * config built in code at once.
  *
  * <pre>{@code
  * NodeConfig config = NodeConfig.load(Path.of("config/nakcast.yaml"));
@@ -129,17 +130,6 @@ public record NodeConfig(
      */
     public NodeConfig conclude() {
         return conclude(ConcludeContext.system());
-    }
-
-    /**
-     * Checks this config against the given codec names and this machine.
-     *
-     * @param codecNames every codec name known, e.g. a codec registry's names
-     * @return the concluded config
-     * @throws ConfigException naming every problem by key path
-     */
-    public NodeConfig conclude(Set<String> codecNames) {
-        return conclude(ConcludeContext.system().withCodecNames(codecNames));
     }
 
     /**

@@ -139,7 +139,8 @@ class NodeConfigTest {
 
     @Test
     void aNegativeCloseLingerBuiltInCodeIsAProblem() {
-        NodeConfig config = new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withCloseLinger(Duration.ofMillis(-1))));
+        NodeConfig config = new NodeConfig(null, List.of(LOCAL),
+            List.of(PRICES.withCloseLinger(Duration.ofMillis(-1))));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));
 

@@ -7,6 +7,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.receive.InboundStreamSettings;
@@ -303,6 +304,7 @@ public final class NodeContext {
      */
     NodeContext conclude() {
         Objects.requireNonNull(config, "NodeContext.config is required");
+        config = config.conclude(ConcludeContext.system().withCodecs(codecs().names(), codecs().missingModules()));
         Objects.requireNonNull(clock, "NodeContext.clock");
         Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
         Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");

@@ -3,6 +3,7 @@ package org.nakcast.codecs;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -129,5 +130,19 @@ public final class CodecRegistry {
      */
     public Set<String> names() {
         return new TreeSet<>(factories.keySet());
+    }
+
+    /**
+     * @return nakcast's optional codecs that are not registered here, each with the module that
+     *     brings it (e.g. {@code fst}: {@code org.nakcast:nakcast-codecs-fst})
+     */
+    public Map<String, String> missingModules() {
+        final Map<String, String> missing = new TreeMap<>();
+        OPTIONAL_MODULES.forEach((name, module) -> {
+            if (!factories.containsKey(name)) {
+                missing.put(name, module);
+            }
+        });
+        return missing;
     }
 }

@@ -16,9 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConfigException;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
@@ -81,6 +83,26 @@ class NodeLifecycleIT {
             assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
                 .contains("factory-made-nakcast-sender", "factory-made-nakcast-receiver");
         }
+    }
+
+    @Test
+    void launchConcludesAConfigBuiltInCodeAgainstTheCodecsTheNodeHas() {
+        final NodeConfig base = NodeConfig.embeddedDefault();
+        final NodeConfig fstTopic = new NodeConfig(base.node(), base.transports(),
+            List.of(new TopicConfig("orders", 2, base.transports().get(0).name(), "fst")));
+        final NodeConfig customTopic = new NodeConfig(base.node(), base.transports(),
+            List.of(new TopicConfig("orders", 2, base.transports().get(0).name(), "custom")));
+        final CodecRegistry custom = CodecRegistry.builtIns().register("custom",
+            CodecRegistry.builtIns().factory("jdk"));
+
+        try (Node node = Node.launch(new NodeContext().config(customTopic).codecs(custom))) {
+            assertThat(node.config().topic("orders").codec()).as("registered in code, known without a list")
+                .isEqualTo("custom");
+        }
+        assertThatThrownBy(() -> Node.launch(new NodeContext().config(fstTopic).codecs(CodecRegistry.builtIns())))
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("topics[0].codec").hasMessageContaining("codec 'fst' is not on the class path")
+            .hasMessageContaining("org.nakcast:nakcast-codecs-fst");
     }
 
     @Test
