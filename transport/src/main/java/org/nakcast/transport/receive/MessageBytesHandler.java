@@ -6,8 +6,8 @@ import org.nakcast.transport.MessageHeader;
 /**
  * How the receiving side hands over one whole message: its bytes in place, valid during the call.
  * The transport's own seam between delivery and what a subscription does with a message (give the
- * bytes to the application's {@link org.nakcast.transport.MessageBytesHandler}, or decode them first);
- * applications subscribe with a {@code MessageBytesHandler}.
+ * bytes to the application's {@link org.nakcast.transport.MessageHandler}, or decode them first);
+ * applications subscribe with a {@code MessageHandler}.
  */
 @FunctionalInterface
 public interface MessageBytesHandler {
