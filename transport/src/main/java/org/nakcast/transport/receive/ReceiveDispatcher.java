@@ -216,6 +216,9 @@ public final class ReceiveDispatcher {
         }
         if (ended != null) {
             topic.ended().remove(sessionId);
+            if (ended.delivered) {
+                topic.deliveredBefore(sessionId);
+            }
             if (ended.identified) {
                 stream.identify(ended.publisherId);
             }
@@ -406,10 +409,11 @@ public final class ReceiveDispatcher {
     private void end(
         int index, TopicReceiver topic, PublisherGone.Cause cause, long silentNs, int newSessionId, long nowNs) {
         final InboundStream stream = streams.remove(index);
+        final boolean delivered = topic.hasDelivered(stream);
         topic.removeStream(stream.sessionId());
         stream.close();
         if (stream.isStarted()) {
-            topic.ended().add(stream, cause == PublisherGone.Cause.RESTARTED, nowNs);
+            topic.ended().add(stream, cause == PublisherGone.Cause.RESTARTED, delivered, nowNs);
             topic.onPublisherGone(
                 new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
         }
