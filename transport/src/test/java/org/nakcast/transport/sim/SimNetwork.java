@@ -66,7 +66,11 @@ final class SimNetwork {
         return faults;
     }
 
-    /** Multicasts a datagram from host {@code from} to {@code port}. */
+    /**
+     * Multicasts a datagram from host {@code from} to {@code port}. Copies that arrive at the same
+     * time (no jitter, no stall) arrive in one scheduled action, in the order they were sent: the
+     * same order as one action each, for a fraction of the scheduler's work.
+     */
     void send(int from, Port port, DirectBuffer buffer, int offset, int length) {
         final long nowNs = scheduler.nowNs();
         final boolean faulty = faults.active(nowNs);
@@ -74,7 +78,7 @@ final class SimNetwork {
             tally.sharedLost++;
             return;
         }
-        byte[] bytes = null;
+        final Copies copies = new Copies(port, nowNs + faults.baseDelayNs);
         for (int to = 0; to < hosts.size(); to++) {
             final SimHost host = hosts.get(to);
             if (to == from || !host.listens(port)) {
@@ -84,16 +88,56 @@ final class SimNetwork {
             if (faulty && dropped(from, to, port, nowNs)) {
                 continue;
             }
-            if (bytes == null) {
-                bytes = new byte[length];
-                buffer.getBytes(offset, bytes);
+            if (copies.bytes == null) {
+                copies.bytes = new byte[length];
+                buffer.getBytes(offset, copies.bytes);
             }
-            deliver(host, to, port, bytes, nowNs);
+            deliver(copies, host, to);
             if (faulty && chance(faults.duplicate)) {
                 tally.duplicated++;
-                deliver(host, to, port, bytes, nowNs);
+                deliver(copies, host, to);
             }
         }
+    }
+
+    /** The copies of one datagram that arrive at the same time, at the hosts listed, in turn. */
+    private final class Copies implements Runnable {
+        private final Port port;
+        private final long arrivalNs;
+        private final List<SimHost> hosts = new ArrayList<>();
+        private byte[] bytes;
+
+        Copies(Port port, long arrivalNs) {
+            this.port = port;
+            this.arrivalNs = arrivalNs;
+        }
+
+        @Override
+        public void run() {
+            for (int i = 0; i < hosts.size(); i++) {
+                hosts.get(i).arrive(port, bytes);
+            }
+        }
+    }
+
+    /** Sends one copy to {@code host}: with the others arriving at the same time, or on its own when delayed. */
+    private void deliver(Copies copies, SimHost host, int to) {
+        final long jittered = faults.jitterMeanNs > 0
+            ? copies.arrivalNs + (long) (-Math.log(1 - random.nextDouble()) * faults.jitterMeanNs) : copies.arrivalNs;
+        final long at = faults.active(jittered) ? faults.stalledUntil(to, jittered) : jittered;
+        if (at != jittered) {
+            tally.stalled++;
+        }
+        if (at != copies.arrivalNs) {
+            final Port port = copies.port;
+            final byte[] bytes = copies.bytes;
+            scheduler.at(at, () -> host.arrive(port, bytes));
+            return;
+        }
+        if (copies.hosts.isEmpty()) {
+            scheduler.at(at, copies);
+        }
+        copies.hosts.add(host);
     }
 
     private boolean dropped(int from, int to, Port port, long nowNs) {
@@ -118,17 +162,6 @@ final class SimNetwork {
             return true;
         }
         return false;
-    }
-
-    private void deliver(SimHost host, int to, Port port, byte[] bytes, long nowNs) {
-        final long jitter = faults.jitterMeanNs > 0
-            ? (long) (-Math.log(1 - random.nextDouble()) * faults.jitterMeanNs) : 0;
-        final long arrival = nowNs + faults.baseDelayNs + jitter;
-        final long at = faults.active(arrival) ? faults.stalledUntil(to, arrival) : arrival;
-        if (at != arrival) {
-            tally.stalled++;
-        }
-        scheduler.at(at, () -> host.arrive(port, bytes));
     }
 
     private boolean chance(double probability) {
