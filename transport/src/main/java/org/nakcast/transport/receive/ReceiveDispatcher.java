@@ -325,14 +325,18 @@ public final class ReceiveDispatcher {
 
     /**
      * Lets every stream deliver what it holds and send the NAKs and STATUS that are due, and ends
-     * the streams silent for too long.
+     * the streams silent for too long. A poll that comes more than {@link #STALL_NS} after the last
+     * finds this receiver was stopped: the stop is forgiven every stream as silence, though never
+     * past now (a stream heard since the receiver went on, from a datagram that waited in the socket
+     * buffer, was silent for none of it).
      *
      * @return work done (0 when idle)
      */
     public int poll(long nowNs) {
         if (lastPollNs != Long.MIN_VALUE && nowNs - lastPollNs > STALL_NS) {
             for (int i = 0, size = streams.size(); i < size; i++) {
-                streams.get(i).creditSilence(nowNs - lastPollNs);
+                final InboundStream stream = streams.get(i);
+                stream.creditSilence(Math.min(nowNs - lastPollNs, Math.max(0, nowNs - stream.lastHeardNs())));
             }
         }
         lastPollNs = nowNs;

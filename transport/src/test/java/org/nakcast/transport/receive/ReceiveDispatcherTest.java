@@ -257,6 +257,27 @@ class ReceiveDispatcherTest {
     }
 
     /**
+     * A receiver stopped for three timeouts reads, when it goes on, a heartbeat that waited in its
+     * socket buffer all that time; its publisher died meanwhile. The stream was heard just now, so
+     * the stop is no silence to forgive: it ends one timeout later, not one timeout plus the stop.
+     */
+    @Test
+    void aStreamHeardAsThisReceiverGoesOnAfterAStopEndsOneTimeoutAfterIfNothingFollows() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        dispatcher.poll(nowNs);
+
+        nowNs += 3 * TIMEOUT_NS;
+        heartbeat(SESSION, -1, 3 * TIMEOUT_NS, 77);
+        dispatcher.poll(nowNs);
+        pollFor(TIMEOUT_NS + 2 * MS);
+
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement()
+            .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.SILENT);
+    }
+
+    /**
      * Two idle publishers share an id, their heartbeats half an interval apart; one heartbeat of the
      * first is lost, so when the second is next heard the first has been silent for one and a half
      * intervals: more than an interval (the rule that once ended it), less than two.
