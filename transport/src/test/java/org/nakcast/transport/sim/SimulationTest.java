@@ -22,8 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class SimulationTest {
     /**
-     * Seeds per run of the suite: about 45 s on two idle cores, and {@code ops/test} runs the unit
-     * tests on two JDKs; {@code -Dnakcast.simulation.seeds=N} asks for more or fewer.
+     * Seeds per run of the suite: about 45 s on two idle cores (75 s on a busy one);
+     * {@code -Dnakcast.simulation.seeds=N} asks for more or fewer ({@code ops/test}'s pass on a
+     * second JDK asks for 300).
      */
     private static final long SEEDS = Long.getLong("nakcast.simulation.seeds", 2_000);
 
