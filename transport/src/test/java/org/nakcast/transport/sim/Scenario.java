@@ -31,8 +31,13 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
 
     /** The longest of every topic's publisher, flow-control and delivery-queue timeouts. */
     long longestTimeoutNs() {
+        return longestTimeoutNs(config.topics());
+    }
+
+    /** The longest of the topics' publisher, flow-control and delivery-queue timeouts. */
+    static long longestTimeoutNs(List<TopicConfig> topics) {
         long longest = 0;
-        for (TopicConfig topic : config.topics()) {
+        for (TopicConfig topic : topics) {
             longest = Math.max(longest, Math.max(topic.publisherTimeout().toNanos(),
                 Math.max(topic.flowControlTimeout().toNanos(), topic.deliveryQueueTimeout().toNanos())));
         }

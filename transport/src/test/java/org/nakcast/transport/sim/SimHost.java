@@ -32,11 +32,10 @@ abstract class SimHost {
     /** Datagrams the socket queues dropped for want of room, and how many of them were DATA or RETRANSMIT. */
     long overflowed;
     long dataOverflowed;
-    /** Pauses that stopped a running process (and of them those longer than every timeout), crashes, and (re)starts. */
+    /** Pauses that stopped a running process (and of them those longer than every timeout), and crashes. */
     long pauses;
     long longPauses;
     long crashes;
-    long starts;
     long errors;
     RuntimeException firstError;
 
@@ -100,7 +99,6 @@ abstract class SimHost {
                 return;
             }
             everStarted = true;
-            starts++;
             crashed = false;
             running = true;
             dataQueue.clear();

@@ -76,12 +76,8 @@ final class Swarm {
         }
         final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
             .conclude();
-        long longestTimeoutNs = publisherTimeoutNs;
-        for (TopicConfig topic : topics) {
-            longestTimeoutNs = Math.max(longestTimeoutNs, Math.max(topic.flowControlTimeout().toNanos(),
-                topic.deliveryQueueTimeout().toNanos()));
-        }
-        final Timing timing = new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, longestTimeoutNs);
+        final Timing timing =
+            new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
         final NodeContext context = new NodeContext().config(config)
             .offerBufferBytes(64 << 10)
             .reorderWindowCapacity(64 << random.nextInt(5));
