@@ -43,7 +43,9 @@ public final class Subscription implements AutoCloseable {
 
     /**
      * Delivers queued messages and events, in the order they happened, on the calling thread. One
-     * thread polls a subscription. Allocation-free.
+     * thread polls a subscription. Allocation-free. A handler or listener that throws ends the call:
+     * the exception reaches the caller, what it threw on counts as delivered, and the next call goes
+     * on with what follows.
      *
      * @param limit the most messages and events to deliver in this call
      * @return how many were delivered; 0 when the queue is empty, and always for a subscription on

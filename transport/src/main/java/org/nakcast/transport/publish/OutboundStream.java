@@ -477,7 +477,9 @@ final class OutboundStream implements ControlledMessageHandler {
     /**
      * Answers a NAK for this stream: queues what it asks for that was sent and is still in history
      * (so however large a range, it queues at most the history), and answers what history no
-     * longer holds with one UNRECOVERABLE covering everything below the oldest datagram held.
+     * longer holds with one UNRECOVERABLE covering everything below the oldest datagram held; the
+     * datagrams it asked for below the history stand for as many of the oldest held, which are
+     * queued too (a receiver that fell behind needs those next: one round trip, not two).
      * Repairs go out before new data while the repair budget lasts.
      *
      * @return datagrams sent
@@ -494,6 +496,11 @@ final class OutboundStream implements ControlledMessageHandler {
             // ranges ascend: the first one tells what is gone for the whole NAK
             work += sendUnrecoverable(firstAsked, oldest - 1, firstMessageIndexOf(oldest));
             outrunReports.onOutrun(nak.receiverId(), firstAsked, oldest - 1, oldest, newest, nowNs);
+            // what it asked for that is gone stands for as many of the oldest held: it needs those next
+            final long stoodFor = Math.min(askedBelow(nak, oldest), newest - oldest + 1);
+            if (stoodFor > 0) {
+                retransmits.add(oldest, oldest + stoodFor - 1);
+            }
         }
         for (int i = 0; i < count; i++) {
             final long from = Math.max(nak.rangeFrom(i), oldest);
@@ -503,6 +510,15 @@ final class OutboundStream implements ControlledMessageHandler {
             }
         }
         return work + sendRetransmits();
+    }
+
+    /** How many datagrams the NAK's ranges ask for below {@code oldest}; at most what one NAK may ask for. */
+    private static long askedBelow(NakFlyweight nak, long oldest) {
+        long asked = 0;
+        for (int i = 0, count = nak.rangeCount(); i < count && nak.rangeFrom(i) < oldest; i++) {
+            asked += Math.min(nak.rangeTo(i), oldest - 1) - nak.rangeFrom(i) + 1;
+        }
+        return asked;
     }
 
     /**

@@ -6,9 +6,14 @@ import org.agrona.collections.Int2ObjectHashMap;
  * What a topic remembers of the publisher streams it ended, so that a session heard again is not
  * taken for a new one: a stream given up as silent (its publisher paused, a partition, this receiver
  * stopped) resumes where it left off, with nothing delivered twice or skipped; a session that was
- * restarted, or dropped by the loss policy, stays ended. Bounded: past its capacity the oldest entry
- * is forgotten, and the latest start among the sessions forgotten is kept, so that a session begun
- * no later is never taken for a new one owed everything from its first message.
+ * restarted, or dropped by the loss policy, stays ended. Bounded: past its capacity one entry is
+ * forgotten, the oldest of those whose stream delivered nothing (no message, no loss) and need not
+ * stay ended, else the oldest of all. Sessions a stranger makes up on the segment, one datagram or
+ * two each, are of the first kind, so however many come and go they cannot push out a real session
+ * that delivered messages. Forgetting a stream that delivered nothing loses nothing: heard again, it
+ * is taken for a new session, and where it then starts repeats nothing it delivered. For every other
+ * entry forgotten the latest start is kept, so that a session begun no later is never taken for a
+ * new one owed everything from its first message.
  */
 final class EndedSessions {
     /** One ended stream. */
@@ -20,9 +25,10 @@ final class EndedSessions {
         final long publisherId;
         final long sessionStartNs;
         final boolean stayEnded;
+        final boolean delivered;
         long order;
 
-        Ended(InboundStream stream, boolean finalEnd, long endedNs) {
+        Ended(InboundStream stream, boolean finalEnd, boolean delivered, long endedNs) {
             this.sessionId = stream.sessionId();
             this.nextSequence = stream.resumeSequence();
             this.nextMessageIndex = stream.knownMessageIndex();
@@ -30,11 +36,17 @@ final class EndedSessions {
             this.publisherId = stream.publisherId();
             this.sessionStartNs = Math.min(stream.sessionStartNs(), endedNs);
             this.stayEnded = finalEnd || stream.isDropped();
+            this.delivered = delivered;
         }
 
         /** Whether the session must stay ended: restarted, or dropped by the loss policy. */
         boolean staysEnded() {
             return stayEnded;
+        }
+
+        /** Whether forgetting the entry could let the session deliver something again, or again at all. */
+        private boolean mattersWhenForgotten() {
+            return delivered || stayEnded;
         }
     }
 
@@ -51,12 +63,15 @@ final class EndedSessions {
     /**
      * Remembers an ended stream; {@code finalEnd} for one that must never come back (restarted). A
      * session whose start no heartbeat told began before it ended, at {@code endedNs}.
+     *
+     * @param delivered whether the stream, in this life or an earlier one, delivered a message or
+     *     gave one up
      */
-    void add(InboundStream stream, boolean finalEnd, long endedNs) {
+    void add(InboundStream stream, boolean finalEnd, boolean delivered, long endedNs) {
         if (bySession.size() >= capacity && !bySession.containsKey(stream.sessionId())) {
-            forgetOldest();
+            forgetOne();
         }
-        final Ended ended = new Ended(stream, finalEnd, endedNs);
+        final Ended ended = new Ended(stream, finalEnd, delivered, endedNs);
         ended.order = added++;
         bySession.put(stream.sessionId(), ended);
     }
@@ -72,23 +87,32 @@ final class EndedSessions {
     }
 
     /**
-     * The latest start among the sessions forgotten for want of room ({@code Long.MIN_VALUE} if none):
-     * a session that began no later may be one of them.
+     * The latest start among the sessions forgotten for want of room that delivered something or
+     * had to stay ended ({@code Long.MIN_VALUE} if none): a session that began no later may be one
+     * of them.
      */
     long forgottenStartNs() {
         return forgottenStartNs;
     }
 
-    private void forgetOldest() {
+    /** Forgets the oldest entry that delivered nothing and need not stay ended, else the oldest. */
+    private void forgetOne() {
         Ended oldest = null;
+        Ended oldestIdle = null;
         for (Ended ended : bySession.values()) {
             if (oldest == null || ended.order < oldest.order) {
                 oldest = ended;
             }
+            if (!ended.mattersWhenForgotten() && (oldestIdle == null || ended.order < oldestIdle.order)) {
+                oldestIdle = ended;
+            }
         }
-        if (oldest != null) {
-            bySession.remove(oldest.sessionId);
-            forgottenStartNs = Math.max(forgottenStartNs, oldest.sessionStartNs);
+        final Ended forgotten = oldestIdle != null ? oldestIdle : oldest;
+        if (forgotten != null) {
+            bySession.remove(forgotten.sessionId);
+            if (forgotten.mattersWhenForgotten()) {
+                forgottenStartNs = Math.max(forgottenStartNs, forgotten.sessionStartNs);
+            }
         }
     }
 }

@@ -120,6 +120,7 @@ public final class InboundStream {
     private long startNs;
     private boolean dropped;
     private long lastSequence = Long.MAX_VALUE;
+    private long oldestHeld;
     private long lastHeardNs;
     private StatusReporter status;
     private ReceiverPositionCounters positions;
@@ -248,6 +249,17 @@ public final class InboundStream {
         if (retransmit && expected <= highestSeen) {
             naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
         }
+    }
+
+    /**
+     * The oldest datagram the publisher still held when it sent a HEARTBEAT. While this stream is
+     * behind it, a NAK asks for the first datagram it misses alone below it (the publisher answers
+     * that with one UNRECOVERABLE for everything it no longer holds) and for what it misses from there
+     * on, so a stream that fell behind the history learns what is gone and gets what is held in one
+     * round trip.
+     */
+    public void onOldestHeld(long oldest) {
+        oldestHeld = Math.max(oldestHeld, oldest);
     }
 
     /**
@@ -753,6 +765,6 @@ public final class InboundStream {
     }
 
     private int collectMissing() {
-        return missing.collect(window, expected, Math.min(highestSeen, expected + window.capacity() - 1));
+        return missing.collect(window, expected, Math.min(highestSeen, expected + window.capacity() - 1), oldestHeld);
     }
 }

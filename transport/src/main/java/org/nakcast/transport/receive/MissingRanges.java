@@ -22,14 +22,24 @@ final class MissingRanges {
 
     /**
      * Collects the sequences in [{@code from}, {@code to}] the window does not hold, coalesced into
-     * ranges, the lowest first, until {@code maxRanges} ranges or a narrow NAK's datagrams are found.
+     * ranges, the lowest first, until {@code maxRanges} ranges or a NAK's datagrams are found. When
+     * {@code from} is missing and below {@code oldestHeld}, the publisher's history no longer holds
+     * it: it alone stands for everything below {@code oldestHeld} (the publisher answers it with one
+     * UNRECOVERABLE for all it no longer holds), and collecting goes on from {@code oldestHeld}.
      *
      * @return how many ranges were found
      */
-    int collect(ReorderWindow window, long from, long to) {
+    int collect(ReorderWindow window, long from, long to, long oldestHeld) {
         count = 0;
         long datagramsLeft = NakFlyweight.MAX_DATAGRAMS_ASKED;
         long sequence = from;
+        if (from < oldestHeld && from <= to && !window.contains(from)) {
+            bounds[0] = from;
+            bounds[1] = from;
+            count = 1;
+            datagramsLeft--;
+            sequence = Math.max(from + 1, Math.min(oldestHeld, to + 1));
+        }
         while (sequence <= to && count < maxRanges && datagramsLeft > 0) {
             if (window.contains(sequence)) {
                 sequence++;

@@ -178,6 +178,7 @@ public final class ReceiveDispatcher {
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
             stream.onHeartbeat(header.sequence(), nowNs);
+            stream.onOldestHeld(heartbeat.oldestSequence());
             if (heartbeat.isEndOfStream()) {
                 stream.onEndOfStream(header.sequence());
             }
@@ -224,6 +225,9 @@ public final class ReceiveDispatcher {
         }
         if (ended != null) {
             topic.ended().remove(sessionId);
+            if (ended.delivered) {
+                topic.deliveredBefore(sessionId);
+            }
             if (ended.identified) {
                 stream.identify(ended.publisherId);
             }
@@ -340,14 +344,18 @@ public final class ReceiveDispatcher {
 
     /**
      * Lets every stream deliver what it holds and send the NAKs and STATUS that are due, and ends
-     * the streams silent for too long.
+     * the streams silent for too long. A poll that comes more than {@link #STALL_NS} after the last
+     * finds this receiver was stopped: the stop is forgiven every stream as silence, though never
+     * past now (a stream heard since the receiver went on, from a datagram that waited in the socket
+     * buffer, was silent for none of it).
      *
      * @return work done (0 when idle)
      */
     public int poll(long nowNs) {
         if (lastPollNs != Long.MIN_VALUE && nowNs - lastPollNs > STALL_NS) {
             for (int i = 0, size = streams.size(); i < size; i++) {
-                streams.get(i).creditSilence(nowNs - lastPollNs);
+                final InboundStream stream = streams.get(i);
+                stream.creditSilence(Math.min(nowNs - lastPollNs, Math.max(0, nowNs - stream.lastHeardNs())));
             }
         }
         lastPollNs = nowNs;
@@ -437,10 +445,11 @@ public final class ReceiveDispatcher {
     private void end(
         int index, TopicReceiver topic, PublisherGone.Cause cause, long silentNs, int newSessionId, long nowNs) {
         final InboundStream stream = streams.remove(index);
+        final boolean delivered = topic.hasDelivered(stream);
         topic.removeStream(stream.sessionId());
         stream.close();
         if (stream.isStarted()) {
-            topic.ended().add(stream, cause != PublisherGone.Cause.SILENT, nowNs);
+            topic.ended().add(stream, cause != PublisherGone.Cause.SILENT, delivered, nowNs);
             topic.onPublisherGone(
                 new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
         }

@@ -8,6 +8,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -34,6 +35,10 @@ import org.nakcast.transport.status.SystemCounters;
  */
 final class TopicReceiver implements MessageBytesHandler, StreamEventListener, DeliveryGate {
     private static final long NOT_BLOCKED = Long.MIN_VALUE;
+    /** The life start of a stream not started yet: nothing it delivers can lie beyond it. */
+    private static final long NOT_STARTED = Long.MAX_VALUE;
+    /** The life start of a stream resumed after an earlier life delivered: it has delivered, whatever it does now. */
+    private static final long DELIVERED_BEFORE = Long.MIN_VALUE;
     private static final int MIN_ENDED_REMEMBERED = 64;
 
     private final SubscriptionSettings settings;
@@ -44,6 +49,8 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     private final AtomicCounter handlerErrors;
     private final AtomicCounter overrunMessages;
     private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
+    /** Per stream, the sequence its present life started at ({@link #DELIVERED_BEFORE}: see there). */
+    private final Long2LongHashMap lifeStarts = new Long2LongHashMap(NOT_STARTED);
     private final EndedSessions ended;
     private final long subscribedAtNs;
     private final List<Subscriber> subscribers = new ArrayList<>();
@@ -114,7 +121,21 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
 
     void removeStream(int sessionId) {
         streamsBySession.remove(sessionId);
+        lifeStarts.remove(sessionId);
         refusing = false;
+    }
+
+    /**
+     * Whether {@code stream} has delivered a message or given one up, in this life or, resumed, in an
+     * earlier one: whether forgetting it once it ends could have it deliver something twice.
+     */
+    boolean hasDelivered(InboundStream stream) {
+        return stream.expectedSequence() > lifeStarts.get(stream.sessionId());
+    }
+
+    /** The stream of {@code sessionId} resumes after an earlier life that delivered. */
+    void deliveredBefore(int sessionId) {
+        lifeStarts.put(sessionId, DELIVERED_BEFORE);
     }
 
     /** Whether the topic keeps as many streams as it may: a new session must wait for one to end. */
@@ -192,6 +213,10 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
 
     @Override
     public void onStreamStarted(StreamStarted event) {
+        final int sessionId = event.sessionId();
+        if (lifeStarts.get(sessionId) != DELIVERED_BEFORE) {
+            lifeStarts.put(sessionId, event.firstSequence());
+        }
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             final Subscriber subscriber = subscribers.get(i);
             try {

@@ -163,7 +163,11 @@ class OutboundStreamTest {
             assertThat(event.oldestHeld()).isEqualTo(oldest);
             assertThat(event.describe()).contains("receiver 00000009 asked for datagrams from 3");
         });
-        assertThat(sink.ofType(FrameType.RETRANSMIT)).hasSize(2);
+        final List<Long> resent = sequencesOf(FrameType.RETRANSMIT);
+        assertThat(resent).as("the datagrams asked for below the history stand for as many of the oldest held,"
+            + " as far as the repair budget's burst goes").hasSizeGreaterThan(2)
+            .containsExactlyElementsOf(range(oldest, oldest + resent.size()));
+        assertThat(oldest + resent.size()).as("never more than it asked for").isLessThanOrEqualTo(2 * oldest - 3);
     }
 
     @Test
@@ -546,7 +550,8 @@ class OutboundStreamTest {
             budgeted.onNak(nak(3, 3), nowNs);
 
             assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
-            assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get()).isEqualTo(1);
+            assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get())
+                .as("the oldest datagram the first answer stands for, then the second answer").isEqualTo(2);
 
             budgeted.onNak(nak(3, 3), nowNs + SECOND_NS);
 

@@ -16,7 +16,7 @@ class HeardNaksTest {
     /** Misses 10, 11, 13, 14: holds 12 of [10, 14]. */
     private MissingRanges missingTwoRanges() {
         window.store(12, new UnsafeBuffer(new byte[1]), 0, 1);
-        missing.collect(window, 10, 14);
+        missing.collect(window, 10, 14, 0);
         return missing;
     }
 
@@ -91,7 +91,7 @@ class HeardNaksTest {
 
     @Test
     void nothingMissingIsAlwaysCovered() {
-        missing.collect(window, 5, 4);
+        missing.collect(window, 5, 4, 0);
 
         assertThat(heard.cover(missing, NOW - 1)).isTrue();
     }

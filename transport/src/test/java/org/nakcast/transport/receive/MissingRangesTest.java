@@ -29,7 +29,7 @@ class MissingRangesTest {
     void coalescesWhatIsNotHeldIntoAscendingInclusiveRanges() {
         hold(12, 15, 16);
 
-        assertThat(ranges.collect(window, 10, 19)).isEqualTo(3);
+        assertThat(ranges.collect(window, 10, 19, 0)).isEqualTo(3);
         assertThat(collected()).containsExactly(10, 11, 13, 14, 17, 19);
         assertThat(ranges.highest()).isEqualTo(19);
     }
@@ -38,7 +38,7 @@ class MissingRangesTest {
     void stopsAtTheMostRangesOneNakCarries() {
         hold(11, 13, 15);
 
-        assertThat(ranges.collect(window, 10, 17)).isEqualTo(3);
+        assertThat(ranges.collect(window, 10, 17, 0)).isEqualTo(3);
         assertThat(collected()).containsExactly(10, 10, 12, 12, 14, 14);
     }
 
@@ -46,28 +46,39 @@ class MissingRangesTest {
     void asksForNoMoreDatagramsThanANarrowNakTheLowestFirst() {
         final int narrow = NakFlyweight.MAX_DATAGRAMS_ASKED;
 
-        assertThat(ranges.collect(window, 100, 100 + 10 * narrow)).isOne();
+        assertThat(ranges.collect(window, 100, 100 + 10 * narrow, 0)).isOne();
         assertThat(collected()).containsExactly(100, 100 + narrow - 1);
 
         hold(12);
-        assertThat(ranges.collect(window, 10, 10 + 10 * narrow)).isEqualTo(2);
+        assertThat(ranges.collect(window, 10, 10 + 10 * narrow, 0)).isEqualTo(2);
         assertThat(collected()).as("two datagrams, then the rest of the narrow NAK")
             .containsExactly(10, 11, 13, 13 + narrow - 3);
+    }
+
+    @Test
+    void belowWhatThePublisherStillHoldsOnlyTheFirstMissingIsAskedForThenWhatItHolds() {
+        hold(52);
+
+        assertThat(ranges.collect(window, 10, 60, 50)).isEqualTo(3);
+        assertThat(collected()).as("10 stands for everything gone; 50 on is asked for")
+            .containsExactly(10, 10, 50, 51, 53, 60);
+        assertThat(ranges.collect(window, 10, 60, 10)).as("nothing gone below the first missing").isEqualTo(2);
+        assertThat(collected()).containsExactly(10, 51, 53, 60);
     }
 
     @Test
     void findsNothingWhenEverythingIsHeldOrTheSpanIsEmpty() {
         hold(10, 11);
 
-        assertThat(ranges.collect(window, 10, 11)).isZero();
-        assertThat(ranges.collect(window, 12, 11)).isZero();
+        assertThat(ranges.collect(window, 10, 11, 0)).isZero();
+        assertThat(ranges.collect(window, 12, 11, 0)).isZero();
     }
 
     @Test
     void aSingleMissingSequenceAtEachEnd() {
         hold(11, 12);
 
-        ranges.collect(window, 10, 13);
+        ranges.collect(window, 10, 13, 0);
 
         assertThat(collected()).containsExactly(10, 10, 13, 13);
     }

@@ -12,6 +12,8 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -43,6 +45,8 @@ class ReceiveDispatcherTest {
     private static final long MS = 1_000_000;
     private static final long HEARTBEAT_NS = 10 * MS;
     private static final long TIMEOUT_NS = 50 * MS;
+    private static final int MAX_PUBLISHERS = 64;
+    private static final int MADE_UP_SESSIONS = 1_000_000;
 
     private final TestCounters counters = new TestCounters();
     private final List<Object> events = new ArrayList<>();
@@ -63,7 +67,7 @@ class ReceiveDispatcherTest {
     private void subscribe(LateJoinPolicy lateJoin) throws Exception {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
             new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.9.9"), 1, 2, 0, 0, 0),
-            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, 64, TIMEOUT_NS);
+            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
             new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
@@ -145,6 +149,77 @@ class ReceiveDispatcherTest {
         assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
     }
 
+    /**
+     * A stranger's made-up sessions, each one heartbeat and never a message, come and go by the
+     * hundred while a real session is silent: the topic forgets them before the real one, which
+     * resumes where it left off (late join {@code oldest} would replay it from its history, {@code
+     * now} would skip what it sent meanwhile, were it forgotten).
+     */
+    @ParameterizedTest
+    @EnumSource(LateJoinPolicy.class)
+    void madeUpSessionsThatDeliveredNothingAreForgottenBeforeARealSessionThatFellSilent(LateJoinPolicy lateJoin)
+        throws Exception {
+        subscribe(lateJoin);
+        nowNs += MS;
+        final long sessionStartNs = nowNs;
+        heartbeat(SESSION, -1, 0, 77);
+        for (long sequence = 0; sequence < 3; sequence++) {
+            data(sequence, MS, false);
+        }
+        pollFor(TIMEOUT_NS + 2 * MS);
+        final int madeUpRounds = 6;
+        for (int round = 0; round < madeUpRounds; round++) {
+            for (int i = 0; i < MAX_PUBLISHERS; i++) {
+                heartbeat(MADE_UP_SESSIONS + round * MAX_PUBLISHERS + i, 1_000, 100 * TIMEOUT_NS, 5_000 + i);
+            }
+            pollFor(TIMEOUT_NS + 2 * MS);
+        }
+        assertThat(events).filteredOn(PublisherGone.class::isInstance)
+            .as("every made-up session ended, so more were forgotten than the topic remembers")
+            .hasSize(1 + madeUpRounds * MAX_PUBLISHERS);
+
+        heartbeat(SESSION, 5, nowNs - sessionStartNs, 77);
+        data(5, nowNs - sessionStartNs, false);
+        pollUntilNak();
+        data(3, nowNs - sessionStartNs, true);
+        data(4, nowNs - sessionStartNs, true);
+
+        assertThat(started()).filteredOn(started -> started.sessionId() == SESSION)
+            .containsExactly(new Started(SESSION, 0), new Started(SESSION, 3));
+        assertThat(delivered(SESSION)).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+        assertThat(events).noneMatch(LossEvent.class::isInstance);
+    }
+
+    /**
+     * Made-up sessions that claim to have just begun, forgotten by the hundred, do not make a real
+     * session begun before them look like one this receiver may have forgotten: it is still owed
+     * from its first message.
+     */
+    @Test
+    void forgottenMadeUpSessionsDoNotCostASessionBegunBeforeThemItsStart() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        final long sessionStartNs = nowNs;
+        final int madeUpRounds = 6;
+        for (int round = 0; round < madeUpRounds; round++) {
+            nowNs += MS;
+            for (int i = 0; i < MAX_PUBLISHERS; i++) {
+                heartbeat(MADE_UP_SESSIONS + round * MAX_PUBLISHERS + i, 1_000, 0, 5_000 + i);
+            }
+            pollFor(TIMEOUT_NS + 2 * MS);
+        }
+
+        heartbeat(SESSION, 2, nowNs - sessionStartNs, 77);
+        pollUntilNak();
+        for (long sequence = 0; sequence < 3; sequence++) {
+            data(sequence, nowNs - sessionStartNs, true);
+        }
+
+        assertThat(started()).filteredOn(started -> started.sessionId() == SESSION)
+            .containsExactly(new Started(SESSION, 0));
+        assertThat(delivered(SESSION)).containsExactly(0L, 1L, 2L);
+    }
+
     @Test
     void aStreamThatEndsWhileJoiningAMessageResumesAtTheDatagramWhereThatMessageBegan() throws Exception {
         subscribe(LateJoinPolicy.NOW);
@@ -181,15 +256,42 @@ class ReceiveDispatcherTest {
         assertThat(events).noneMatch(PublisherGone.class::isInstance);
     }
 
+    /**
+     * A receiver stopped for three timeouts reads, when it goes on, a heartbeat that waited in its
+     * socket buffer all that time; its publisher died meanwhile. The stream was heard just now, so
+     * the stop is no silence to forgive: it ends one timeout later, not one timeout plus the stop.
+     */
+    @Test
+    void aStreamHeardAsThisReceiverGoesOnAfterAStopEndsOneTimeoutAfterIfNothingFollows() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        dispatcher.poll(nowNs);
+
+        nowNs += 3 * TIMEOUT_NS;
+        heartbeat(SESSION, -1, 3 * TIMEOUT_NS, 77);
+        dispatcher.poll(nowNs);
+        pollFor(TIMEOUT_NS + 2 * MS);
+
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement()
+            .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.SILENT);
+    }
+
+    /**
+     * Two idle publishers share an id, their heartbeats half an interval apart; one heartbeat of the
+     * first is lost, so when the second is next heard the first has been silent for one and a half
+     * intervals: more than an interval (the rule that once ended it), less than two.
+     */
     @Test
     void twoLivePublishersSharingAnIdDoNotEndEachOtherButARestartEndsTheOldSessionForGood() throws Exception {
         subscribe(LateJoinPolicy.NOW);
         final int other = SESSION + 1;
         for (int beat = 0; beat < 10; beat++) {
-            pollFor(HEARTBEAT_NS);
+            pollFor(HEARTBEAT_NS / 2);
             if (beat != 4) {
                 heartbeat(SESSION, -1, nowNs, 77);
             }
+            pollFor(HEARTBEAT_NS / 2);
             heartbeat(other, -1, nowNs, 77);
         }
         assertThat(events).as("one missed heartbeat of an idle publisher").noneMatch(PublisherGone.class::isInstance);
@@ -379,6 +481,11 @@ class ReceiveDispatcherTest {
 
     private List<Long> delivered() {
         return events.stream().filter(Delivered.class::isInstance).map(event -> ((Delivered) event).index()).toList();
+    }
+
+    private List<Long> delivered(int sessionId) {
+        return events.stream().filter(Delivered.class::isInstance).map(Delivered.class::cast)
+            .filter(delivered -> delivered.sessionId() == sessionId).map(Delivered::index).toList();
     }
 
     private static byte[] text(String text) {

@@ -24,9 +24,12 @@ enum FaultKind {
     STALL,
     /** The network refusing a send now and then. */
     SEND_REFUSAL,
-    /** A publishing process stopped for longer than the timeouts, then going on. */
+    /**
+     * A publishing process stopped for a while, then going on: from half the publisher timeout to
+     * three times the longest timeout of its topics (publisher, flow control, delivery queue).
+     */
     PUBLISHER_PAUSE,
-    /** A subscribing process stopped for longer than the timeouts, then going on. */
+    /** A subscribing process stopped for as long as a publisher pause can last, then going on. */
     SUBSCRIBER_PAUSE,
     /** A publishing process killed and started again: new sessions, same publisher ids. */
     PUBLISHER_RESTART,
@@ -36,10 +39,15 @@ enum FaultKind {
     LATE_JOIN,
     /** A queued subscription whose application stops polling for a while. */
     STOPPED_POLLING,
-    /** Subscriptions whose handler throws on some messages. */
+    /** Subscriptions whose handler throws on some messages, on the receiving thread or the poller's. */
     THROWING_HANDLER,
-    /** A stranger forging NAKs, STATUS, sessions and garbage. */
-    STRANGER;
+    /**
+     * A stranger forging NAKs, STATUS, sessions and garbage, and sending each type to the port where
+     * it does not belong.
+     */
+    STRANGER,
+    /** Two publishing processes that publish a topic under one publisher id, both alive. */
+    SHARED_PUBLISHER_ID;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {
@@ -64,6 +72,18 @@ enum FaultKind {
             kinds.add(fromLabel(trimmed));
         }
         return kinds;
+    }
+
+    /** The kinds as {@link #parse} reads them: {@code all}, or their labels separated by commas. */
+    static String labels(Set<FaultKind> kinds) {
+        if (kinds.equals(EnumSet.allOf(FaultKind.class))) {
+            return "all";
+        }
+        final StringBuilder labels = new StringBuilder();
+        for (FaultKind kind : kinds) {
+            labels.append(labels.length() == 0 ? "" : ",").append(kind.label());
+        }
+        return labels.toString();
     }
 
     private static FaultKind fromLabel(String label) {

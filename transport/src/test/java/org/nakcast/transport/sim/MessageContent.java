@@ -1,5 +1,7 @@
 package org.nakcast.transport.sim;
 
+import java.nio.ByteOrder;
+
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 
@@ -36,8 +38,12 @@ final class MessageContent {
     /** Writes the message's bytes. */
     static void write(MutableDirectBuffer buffer, int offset, int sessionId, long index, int length) {
         final long key = mix(sessionId, index, 0);
-        for (int i = 0; i < length; i++) {
-            buffer.putByte(offset + i, byteAt(key, i));
+        int position = 0;
+        for (; position + Long.BYTES <= length; position += Long.BYTES) {
+            buffer.putLong(offset + position, eightBytesAt(key, position), ByteOrder.LITTLE_ENDIAN);
+        }
+        for (; position < length; position++) {
+            buffer.putByte(offset + position, byteAt(key, position));
         }
     }
 
@@ -48,8 +54,14 @@ final class MessageContent {
             return false;
         }
         final long key = mix(sessionId, index, 0);
-        for (int i = 0; i < length; i++) {
-            if (buffer.getByte(offset + i) != byteAt(key, i)) {
+        int position = 0;
+        for (; position + Long.BYTES <= length; position += Long.BYTES) {
+            if (buffer.getLong(offset + position, ByteOrder.LITTLE_ENDIAN) != eightBytesAt(key, position)) {
+                return false;
+            }
+        }
+        for (; position < length; position++) {
+            if (buffer.getByte(offset + position) != byteAt(key, position)) {
                 return false;
             }
         }
@@ -59,6 +71,16 @@ final class MessageContent {
     /** Byte {@code position} of the message keyed {@code key}: the key's bytes in turn, moved on each round. */
     private static byte byteAt(long key, int position) {
         return (byte) ((key >>> ((position & 7) << 3)) + (position >>> 3));
+    }
+
+    /**
+     * Bytes {@code position} to {@code position + 7} ({@code position} a multiple of 8), little-endian:
+     * each byte of the key plus the round, byte by byte without carry, as {@link #byteAt} has them.
+     */
+    private static long eightBytesAt(long key, int position) {
+        final long round = ((position >>> 3) & 0xFF) * 0x0101_0101_0101_0101L;
+        final long low = 0x7F7F_7F7F_7F7F_7F7FL;
+        return ((key & low) + (round & low)) ^ ((key ^ round) & ~low);
     }
 
     /** A stateless 64-bit mix (SplitMix64's finalizer) of the three numbers. */

@@ -1,14 +1,19 @@
 package org.nakcast.transport.sim;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.nakcast.transport.protocol.FrameType;
 
 /**
- * What the checker knows of one publisher session: where it runs, when it began, what it published
- * (messages 0 .. published-1, whose bytes {@link MessageContent} gives), and whether it is dead.
+ * What the checker knows of one publisher session: where it runs, under which publisher id, when it
+ * began, what it published (messages 0 .. published-1, whose bytes {@link MessageContent} gives),
+ * and whether it is dead.
  */
 final class PublishedSession {
     final int sessionId;
     final int topicId;
+    final long publisherId;
     final PublisherHost host;
     final long startNs;
     final int maxLength;
@@ -25,10 +30,21 @@ final class PublishedSession {
     long repairBytes;
     long firstSendNs = -1;
     long lastSendNs;
+    /** The highest DATA sequence sent, -1 before the first. */
+    long highestDataSequence = -1;
+    /** Whether the session was found over its repair budget: it is reported once. */
+    boolean overBudget;
+    /**
+     * Each UNRECOVERABLE the session sent, as {from, to, the highest DATA sequence sent by then}: to
+     * + 1 was the oldest datagram its history held.
+     */
+    final List<long[]> unrecoverableAnswers = new ArrayList<>();
 
-    PublishedSession(int sessionId, int topicId, PublisherHost host, long startNs, int maxLength, int fragmentLength) {
+    PublishedSession(int sessionId, int topicId, long publisherId, PublisherHost host, long startNs, int maxLength,
+        int fragmentLength) {
         this.sessionId = sessionId;
         this.topicId = topicId;
+        this.publisherId = publisherId;
         this.host = host;
         this.startNs = startNs;
         this.maxLength = maxLength;
@@ -45,21 +61,24 @@ final class PublishedSession {
     }
 
     /** Counts one datagram this session sent. */
-    void sent(int type, int length, long nowNs) {
+    void sent(int type, int length, long sequence, long nowNs) {
         if (firstSendNs < 0) {
             firstSendNs = nowNs;
         }
         lastSendNs = nowNs;
         if (type == FrameType.DATA.code()) {
             dataBytes += length;
+            highestDataSequence = Math.max(highestDataSequence, sequence);
         } else if (type == FrameType.RETRANSMIT.code() || type == FrameType.UNRECOVERABLE.code()) {
             repairBytes += length;
         }
     }
 
     /**
-     * The most the repair budget lets the session send in repairs over its life: its rate over the
-     * time it sent, its burst, and its share of the new data, with one datagram of slack.
+     * The most the repair budget lets the session send in repairs from its first datagram until its
+     * latest: its rate over that time, its burst, and its share of the new data, with one datagram of
+     * slack. It holds at every send (the budget's bucket starts full and fills no faster), so it is
+     * checked at every send.
      */
     long repairAllowance() {
         final double seconds = Math.max(0, lastSendNs - firstSendNs) / 1e9;

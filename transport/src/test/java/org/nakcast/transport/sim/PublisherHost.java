@@ -11,8 +11,10 @@ import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.PublisherStreams;
@@ -42,11 +44,16 @@ final class PublisherHost extends SimHost {
     private final Map<Integer, PublishedSession> sessions;
     private final SplittableRandom random;
     private final double sendRefusal;
+    private final Violations violations;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 16));
     private final List<Publication> publications = new ArrayList<>();
     private final TestCounters counters = new TestCounters();
+    private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+    private final UnsafeBuffer unrecoverableView = new UnsafeBuffer(new byte[0]);
+    final StrayCheck strays;
     private PublisherStreams streams;
     long offersRefused;
+    long sendsRefused;
 
     /** A session of a topic in this incarnation of the process. */
     private static final class Publication {
@@ -64,8 +71,10 @@ final class PublisherHost extends SimHost {
 
     PublisherHost(Scheduler scheduler, SimNetwork network, String name, HostShape shape, SettingsResolver settings,
         int offerBufferBytes, List<Topic> topics, Map<Integer, PublishedSession> sessions, SplittableRandom random,
-        double sendRefusal) {
+        double sendRefusal, Violations violations) {
         super(scheduler, network, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+        this.violations = violations;
+        this.strays = new StrayCheck(name, scheduler, violations, counters);
         this.settings = settings;
         this.offerBufferBytes = offerBufferBytes;
         this.topics = topics;
@@ -80,16 +89,30 @@ final class PublisherHost extends SimHost {
     }
 
     @Override
+    long strays() {
+        return strays.strays;
+    }
+
+    @Override
     void onStart(long nowNs) {
         streams = new PublisherStreams(counters.counters(), new PublisherEventListener() { });
         publications.clear();
         final DatagramSink sink = (buffer, offset, length) -> {
             if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
+                sendsRefused++;
                 return false;
             }
             final PublishedSession session = sessions.get(HeaderFlyweight.sessionIdAt(buffer, offset));
             if (session != null) {
-                session.sent(HeaderFlyweight.typeCodeAt(buffer, offset), length, scheduler.nowNs());
+                final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
+                session.sent(type, length, HeaderFlyweight.sequenceAt(buffer, offset), scheduler.nowNs());
+                if (type == FrameType.UNRECOVERABLE.code()) {
+                    unrecoverableView.wrap(buffer, offset, length);
+                    unrecoverable.wrap(unrecoverableView, 0);
+                    session.unrecoverableAnswers.add(new long[] {unrecoverable.fromSequence(),
+                        unrecoverable.toSequence(), session.highestDataSequence});
+                }
+                checkRepairBudget(session);
             }
             network.send(id, SimNetwork.Port.DATA, buffer, offset, length);
             return true;
@@ -103,14 +126,23 @@ final class PublisherHost extends SimHost {
             final int maxLength = Math.min(PublisherStreams.maxMessageLength(publication), offerBufferBytes / 8);
             final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength, freed -> { });
             streams.add(publication, offers, sink);
-            final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
-                Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);
+            final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), topic.publisherId(),
+                this, nowNs, Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);
             session.repairRate = publication.repairRateBytesPerSecond();
             session.repairBurst = publication.repairBurstBytes();
             session.repairPercentOfData = publication.repairPercentOfData();
             session.datagramLength = publication.datagramLength();
             sessions.put(sessionId, session);
             publications.add(new Publication(topic, session, offers));
+        }
+    }
+
+    /** Every session's repairs stay within its repair budget at every send: reported once per session. */
+    private void checkRepairBudget(PublishedSession session) {
+        if (!session.overBudget && session.repairBytes > session.repairAllowance()) {
+            session.overBudget = true;
+            violations.add(scheduler.nowNs(), "session %d has sent %d bytes of repairs, more than its budget (%d)"
+                .formatted(session.sessionId, session.repairBytes, session.repairAllowance()));
         }
     }
 
@@ -124,8 +156,9 @@ final class PublisherHost extends SimHost {
 
     @Override
     int round(long nowNs) {
-        int work = read(SimNetwork.Port.CONTROL, CONTROL_LIMIT,
-            (buffer, length) -> streams.onControlDatagram(buffer, 0, length, nowNs));
+        int work = read(SimNetwork.Port.CONTROL, CONTROL_LIMIT, (buffer, length) -> strays.handOver(
+            SimNetwork.Port.CONTROL, buffer, length, () -> 0,
+            () -> streams.onControlDatagram(buffer, 0, length, nowNs)));
         for (int i = 0; i < publications.size(); i++) {
             work += offer(publications.get(i), nowNs);
         }

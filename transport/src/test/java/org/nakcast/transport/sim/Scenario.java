@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 
 import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.NodeContext;
 
 /**
@@ -19,13 +20,49 @@ import org.nakcast.transport.NodeContext;
  * @param faults what the network does wrong until it heals
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
  * @param sendRefusal the chance a send is refused while faults last
- * @param faultPhaseNs when the network heals and every process runs again
+ * @param faultPhaseNs when the network heals and the stranger stops; a pause or a restart drawn in
+ *     the fault phase may end after it ({@link #allRunningAtNs()})
  * @param settleNs how long after healing, once the publishers have offered everything, nothing more
  *     has to arrive anywhere for the run to end; then every live subscriber must have everything
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
     List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, NetworkFaults faults, long strangerIntervalNs,
     double sendRefusal, long faultPhaseNs, long settleNs) {
+
+    /** The longest of every topic's publisher, flow-control and delivery-queue timeouts. */
+    long longestTimeoutNs() {
+        return longestTimeoutNs(config.topics());
+    }
+
+    /** The longest of the topics' publisher, flow-control and delivery-queue timeouts. */
+    static long longestTimeoutNs(List<TopicConfig> topics) {
+        long longest = 0;
+        for (TopicConfig topic : topics) {
+            longest = Math.max(longest, Math.max(topic.publisherTimeout().toNanos(),
+                Math.max(topic.flowControlTimeout().toNanos(), topic.deliveryQueueTimeout().toNanos())));
+        }
+        return longest;
+    }
+
+    /** When the network has healed and every process that is to run again does: no pause or restart is left. */
+    long allRunningAtNs() {
+        long atNs = faultPhaseNs;
+        for (PublisherPlan plan : publishers) {
+            atNs = Math.max(atNs, plan.lastStopEndNs());
+        }
+        for (SubscriberPlan plan : subscribers) {
+            atNs = Math.max(atNs, plan.lastStopEndNs());
+        }
+        return atNs;
+    }
+
+    private static long lastStopEndNs(List<Pause> pauses, long restartAtNs) {
+        long endNs = restartAtNs;
+        for (Pause pause : pauses) {
+            endNs = Math.max(endNs, pause.untilNs());
+        }
+        return endNs;
+    }
 
     /** A pause of a process's thread. */
     record Pause(long fromNs, long untilNs) {
@@ -41,6 +78,9 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      */
     record PublisherPlan(HostShape shape, List<PublisherHost.Topic> topics, List<Pause> pauses, long crashAtNs,
         long restartAtNs) {
+        long lastStopEndNs() {
+            return Scenario.lastStopEndNs(pauses, restartAtNs);
+        }
     }
 
     /**
@@ -54,5 +94,8 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      */
     record SubscriberPlan(HostShape shape, List<SubscriberHost.Subscription> subscriptions, long joinAtNs,
         List<Pause> pauses, long crashAtNs, long restartAtNs) {
+        long lastStopEndNs() {
+            return Math.max(joinAtNs, Scenario.lastStopEndNs(pauses, restartAtNs));
+        }
     }
 }

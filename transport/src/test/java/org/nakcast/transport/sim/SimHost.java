@@ -29,7 +29,13 @@ abstract class SimHost {
     private boolean crashed;
     private boolean everStarted;
     private int generation;
+    /** Datagrams the socket queues dropped for want of room, and how many of them were DATA or RETRANSMIT. */
     long overflowed;
+    long dataOverflowed;
+    /** Pauses that stopped a running process (and of them those longer than every timeout), and crashes. */
+    long pauses;
+    long longPauses;
+    long crashes;
     long errors;
     RuntimeException firstError;
 
@@ -55,6 +61,11 @@ abstract class SimHost {
     /** Drops what the process held when it crashes. */
     abstract void onCrash(long nowNs);
 
+    /** Stray datagrams (see {@link StrayCheck}) the process was handed. */
+    long strays() {
+        return 0;
+    }
+
     boolean isRunning() {
         return running;
     }
@@ -71,6 +82,8 @@ abstract class SimHost {
         final ArrayDeque<byte[]> queue = port == SimNetwork.Port.DATA ? dataQueue : controlQueue;
         if (queue.size() >= queueLimit) {
             overflowed++;
+            final boolean data = SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length);
+            dataOverflowed += port == SimNetwork.Port.DATA && data ? 1 : 0;
             return;
         }
         queue.add(datagram);
@@ -95,11 +108,17 @@ abstract class SimHost {
         });
     }
 
-    /** Stops the process's thread from {@code fromNs} to {@code untilNs}. */
-    final void pause(long fromNs, long untilNs) {
+    /**
+     * Stops the process's thread from {@code fromNs} to {@code untilNs}.
+     *
+     * @param outlastsTimeouts whether the pause is longer than every timeout of the run, for the report
+     */
+    final void pause(long fromNs, long untilNs, boolean outlastsTimeouts) {
         scheduler.at(fromNs, () -> {
             if (running) {
                 running = false;
+                pauses++;
+                longPauses += outlastsTimeouts ? 1 : 0;
                 generation++;
                 scheduler.at(untilNs, () -> {
                     if (!crashed && !running) {
@@ -116,6 +135,7 @@ abstract class SimHost {
         scheduler.at(atNs, () -> {
             if (!crashed) {
                 crashed = true;
+                crashes++;
                 running = false;
                 generation++;
                 dataQueue.clear();

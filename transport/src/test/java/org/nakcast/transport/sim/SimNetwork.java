@@ -1,10 +1,13 @@
 package org.nakcast.transport.sim;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 
 /**
  * A simulated multicast segment: every datagram sent to a port reaches, as its own copy, every
@@ -21,7 +24,7 @@ final class SimNetwork {
         CONTROL
     }
 
-    /** What the network did, for the report. */
+    /** What the network did, for the report and the bound on repairs. */
     static final class Tally {
         long copies;
         long lost;
@@ -30,6 +33,10 @@ final class SimNetwork {
         long duplicated;
         long partitioned;
         long stalled;
+        /** Copies that arrived after a copy sent later on the same link. */
+        long reordered;
+        /** Copies of DATA and RETRANSMIT datagrams lost in any way, a datagram lost before it fans out once. */
+        long dataLost;
     }
 
     private final Scheduler scheduler;
@@ -39,6 +46,9 @@ final class SimNetwork {
     private final Tally tally = new Tally();
     /** Per (from, to) link: data datagrams still to lose in the current burst. */
     private int[][] burstLeft = new int[0][0];
+    /** Per (from, to) link: copies sent, and the latest of them (by when sent) that arrived. */
+    private long[][] sentOnLink = new long[0][0];
+    private long[][] arrivedOnLink = new long[0][0];
 
     SimNetwork(Scheduler scheduler, SplittableRandom random, NetworkFaults faults) {
         this.scheduler = scheduler;
@@ -51,10 +61,16 @@ final class SimNetwork {
         hosts.add(host);
         final int size = hosts.size();
         final int[][] grown = new int[size][size];
+        final long[][] grownSent = new long[size][size];
+        final long[][] grownArrived = new long[size][size];
         for (int i = 0; i < burstLeft.length; i++) {
             System.arraycopy(burstLeft[i], 0, grown[i], 0, burstLeft[i].length);
+            System.arraycopy(sentOnLink[i], 0, grownSent[i], 0, sentOnLink[i].length);
+            System.arraycopy(arrivedOnLink[i], 0, grownArrived[i], 0, arrivedOnLink[i].length);
         }
         burstLeft = grown;
+        sentOnLink = grownSent;
+        arrivedOnLink = grownArrived;
         return size - 1;
     }
 
@@ -66,15 +82,21 @@ final class SimNetwork {
         return faults;
     }
 
-    /** Multicasts a datagram from host {@code from} to {@code port}. */
+    /**
+     * Multicasts a datagram from host {@code from} to {@code port}. Copies that arrive at the same
+     * time (no jitter, no stall) arrive in one scheduled action, in the order they were sent: the
+     * same order as one action each, for a fraction of the scheduler's work.
+     */
     void send(int from, Port port, DirectBuffer buffer, int offset, int length) {
         final long nowNs = scheduler.nowNs();
         final boolean faulty = faults.active(nowNs);
+        final boolean data = carriesData(buffer, offset, length);
         if (faulty && port == Port.DATA && chance(faults.sharedDataLoss)) {
             tally.sharedLost++;
+            tally.dataLost += data ? 1 : 0;
             return;
         }
-        byte[] bytes = null;
+        final Copies copies = new Copies(from, port, nowNs + faults.baseDelayNs);
         for (int to = 0; to < hosts.size(); to++) {
             final SimHost host = hosts.get(to);
             if (to == from || !host.listens(port)) {
@@ -82,18 +104,84 @@ final class SimNetwork {
             }
             tally.copies++;
             if (faulty && dropped(from, to, port, nowNs)) {
+                tally.dataLost += data ? 1 : 0;
                 continue;
             }
-            if (bytes == null) {
-                bytes = new byte[length];
-                buffer.getBytes(offset, bytes);
+            if (copies.bytes == null) {
+                copies.bytes = new byte[length];
+                buffer.getBytes(offset, copies.bytes);
             }
-            deliver(host, to, port, bytes, nowNs);
+            deliver(copies, to);
             if (faulty && chance(faults.duplicate)) {
                 tally.duplicated++;
-                deliver(host, to, port, bytes, nowNs);
+                deliver(copies, to);
             }
         }
+    }
+
+    /** The copies of one datagram that arrive at the same time, at the hosts listed, in turn. */
+    private final class Copies implements Runnable {
+        private final int from;
+        private final Port port;
+        private final long arrivalNs;
+        private int[] hosts = new int[4];
+        private long[] linkSequences = new long[4];
+        private int count;
+        private byte[] bytes;
+
+        Copies(int from, Port port, long arrivalNs) {
+            this.from = from;
+            this.port = port;
+            this.arrivalNs = arrivalNs;
+        }
+
+        void add(int to, long linkSequence) {
+            if (count == hosts.length) {
+                hosts = Arrays.copyOf(hosts, 2 * count);
+                linkSequences = Arrays.copyOf(linkSequences, 2 * count);
+            }
+            hosts[count] = to;
+            linkSequences[count++] = linkSequence;
+        }
+
+        @Override
+        public void run() {
+            for (int i = 0; i < count; i++) {
+                arrive(from, hosts[i], linkSequences[i], port, bytes);
+            }
+        }
+    }
+
+    /** Sends one copy to host {@code to}: with the others arriving at the same time, or on its own when delayed. */
+    private void deliver(Copies copies, int to) {
+        final long jittered = faults.jitterMeanNs > 0
+            ? copies.arrivalNs + (long) (-Math.log(1 - random.nextDouble()) * faults.jitterMeanNs) : copies.arrivalNs;
+        final long at = faults.active(jittered) ? faults.stalledUntil(to, jittered) : jittered;
+        if (at != jittered) {
+            tally.stalled++;
+        }
+        final long linkSequence = ++sentOnLink[copies.from][to];
+        if (at != copies.arrivalNs) {
+            final int from = copies.from;
+            final Port port = copies.port;
+            final byte[] bytes = copies.bytes;
+            scheduler.at(at, () -> arrive(from, to, linkSequence, port, bytes));
+            return;
+        }
+        if (copies.count == 0) {
+            scheduler.at(at, copies);
+        }
+        copies.add(to, linkSequence);
+    }
+
+    /** A copy reaches host {@code to}; it is counted as reordered if one sent after it on its link came first. */
+    private void arrive(int from, int to, long linkSequence, Port port, byte[] bytes) {
+        if (linkSequence < arrivedOnLink[from][to]) {
+            tally.reordered++;
+        } else {
+            arrivedOnLink[from][to] = linkSequence;
+        }
+        hosts.get(to).arrive(port, bytes);
     }
 
     private boolean dropped(int from, int to, Port port, long nowNs) {
@@ -120,15 +208,13 @@ final class SimNetwork {
         return false;
     }
 
-    private void deliver(SimHost host, int to, Port port, byte[] bytes, long nowNs) {
-        final long jitter = faults.jitterMeanNs > 0
-            ? (long) (-Math.log(1 - random.nextDouble()) * faults.jitterMeanNs) : 0;
-        final long arrival = nowNs + faults.baseDelayNs + jitter;
-        final long at = faults.active(arrival) ? faults.stalledUntil(to, arrival) : arrival;
-        if (at != arrival) {
-            tally.stalled++;
+    /** Whether the datagram is a DATA or a RETRANSMIT: one whose loss a receiver repairs. */
+    static boolean carriesData(DirectBuffer buffer, int offset, int length) {
+        if (length < HeaderFlyweight.HEADER_LENGTH) {
+            return false;
         }
-        scheduler.at(at, () -> host.arrive(port, bytes));
+        final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
+        return type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code();
     }
 
     private boolean chance(double probability) {

@@ -62,7 +62,7 @@ public final class SimulateCommand {
                     final SimulationResult result = Simulation.runSeed(seed, kinds, traced);
                     report.add(result);
                     if (result.violations() > 0) {
-                        printFailure(result);
+                        printFailure(result, kinds);
                     }
                 }
             });
@@ -75,9 +75,18 @@ public final class SimulateCommand {
         return report;
     }
 
-    private static synchronized void printFailure(SimulationResult result) {
-        System.out.println("seed %d FAILED: %d violations (faults %s; replay: ops/simulate --seed %d --seeds 1)"
-            .formatted(result.seed(), result.violations(), result.injected(), result.seed()));
+    /**
+     * Prints a failing seed, its first violations and the command that replays it: the same seed
+     * with the same fault kinds allowed (a seed draws its scenario from both).
+     */
+    private static synchronized void printFailure(SimulationResult result, Set<FaultKind> allowed) {
+        System.out.println("seed %d FAILED: %d violations (drew %s; replay: %s)".formatted(result.seed(),
+            result.violations(), FaultKind.labels(result.injected()), replayCommand(result.seed(), allowed)));
         result.firstViolations().forEach(violation -> System.out.println("  " + violation));
+    }
+
+    /** The command that runs {@code seed} again, as it ran with {@code allowed}, tracing every subscription. */
+    static String replayCommand(long seed, Set<FaultKind> allowed) {
+        return "ops/simulate --seed %d --seeds 1 --faults %s --trace all".formatted(seed, FaultKind.labels(allowed));
     }
 }

@@ -20,9 +20,15 @@ import org.nakcast.transport.protocol.StatusFlyweight;
  * A stranger on the segment: it reads the live sessions off the wire, then, every interval until
  * the network heals, sends one of: a NAK for the whole of a live session (or a random part), a
  * STATUS with a made-up receiver and position, the datagrams of a session it makes up (DATA with
- * a gap, heartbeats, each on a topic that exists), or bytes that are no datagram at all.
+ * a gap, heartbeats, each on a topic that exists), a stray datagram (a NAK or STATUS to the data
+ * port, DATA or a heartbeat to the control port, of a live session or a made-up one), or bytes
+ * that are no datagram at all, to either port. It never forges DATA, heartbeats or UNRECOVERABLE
+ * of a live session on the data port: nothing can tell those from the publisher's own (datagrams
+ * are not authenticated; transport/README.md says so).
  */
 final class StrangerHost extends SimHost {
+    private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
+
     private final SplittableRandom random;
     private final long intervalNs;
     private final int[] topicIds;
@@ -30,6 +36,7 @@ final class StrangerHost extends SimHost {
     private final List<long[]> liveSessions = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
     private long nextSendNs;
+    /** Datagrams forged. */
     long sent;
 
     StrangerHost(Scheduler scheduler, SimNetwork network, HostShape shape, SplittableRandom random, long intervalNs,
@@ -60,7 +67,6 @@ final class StrangerHost extends SimHost {
         if (nowNs >= nextSendNs && network.faults().active(nowNs)) {
             nextSendNs = nowNs + intervalNs;
             forge();
-            sent++;
             work++;
         }
         return work;
@@ -85,33 +91,60 @@ final class StrangerHost extends SimHost {
     }
 
     private void forge() {
-        final int kind = random.nextInt(10);
-        if (kind < 4 && !liveSessions.isEmpty()) {
-            forgeNak(liveSessions.get(random.nextInt(liveSessions.size())));
-        } else if (kind < 6 && !liveSessions.isEmpty()) {
-            forgeStatus(liveSessions.get(random.nextInt(liveSessions.size())));
+        final int kind = random.nextInt(12);
+        final long[] live = liveSessions.isEmpty() ? null : liveSessions.get(random.nextInt(liveSessions.size()));
+        if (kind < 4 && live != null) {
+            send(SimNetwork.Port.CONTROL, writeNak(live));
+        } else if (kind < 6 && live != null) {
+            send(SimNetwork.Port.CONTROL, writeStatus(live));
         } else if (kind < 9) {
             forgeSession();
+        } else if (kind < 11) {
+            forgeStray(live != null && random.nextBoolean() ? live : madeUp());
         } else {
             final int length = 1 + random.nextInt(200);
             for (int i = 0; i < length; i++) {
                 out.putByte(i, (byte) random.nextInt());
             }
-            network.send(id, random.nextBoolean() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL, out, 0, length);
+            send(random.nextBoolean() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL, length);
         }
     }
 
-    private void forgeNak(long[] session) {
+    private void send(SimNetwork.Port port, int length) {
+        network.send(id, port, out, 0, length);
+        sent++;
+    }
+
+    /** A session it makes up (a negative id: real ones are positive) on a real topic, as {session, topic, sequence}. */
+    private long[] madeUp() {
+        return new long[] {-1 - random.nextInt(1 << 20), topicIds[random.nextInt(topicIds.length)],
+            random.nextInt(1 << 16)};
+    }
+
+    /** A datagram of {@code session} to the port where its type does not belong. */
+    private void forgeStray(long[] session) {
+        switch (random.nextInt(4)) {
+            case 0 -> send(SimNetwork.Port.DATA, writeNak(session));
+            case 1 -> send(SimNetwork.Port.DATA, writeStatus(session));
+            case 2 -> send(SimNetwork.Port.CONTROL, writeHeartbeat((int) session[0], (int) session[1], session[2]));
+            default -> {
+                writeData((int) session[0], (int) session[1], session[2]);
+                send(SimNetwork.Port.CONTROL, DATA_LENGTH);
+            }
+        }
+    }
+
+    private int writeNak(long[] session) {
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(out, 0);
         final long from = random.nextBoolean() ? 0 : random.nextLong(Math.max(1, session[2] + 1));
         final long to = random.nextBoolean() ? 1L << 62 : from + random.nextInt(1000);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), (int) session[0], (int) session[1], 0);
         nak.receiverId(random.nextInt()).rangeCount(1).range(0, from, to);
-        network.send(id, SimNetwork.Port.CONTROL, out, 0, NakFlyweight.lengthFor(1));
+        return NakFlyweight.lengthFor(1);
     }
 
-    private void forgeStatus(long[] session) {
+    private int writeStatus(long[] session) {
         final StatusFlyweight status = new StatusFlyweight();
         status.wrap(out, 0);
         final long position = switch (random.nextInt(4)) {
@@ -123,31 +156,37 @@ final class StrangerHost extends SimHost {
         status.writeHeader(
             FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, (int) session[0], (int) session[1], position);
         status.receiverId(random.nextInt(64));
-        network.send(id, SimNetwork.Port.CONTROL, out, 0, StatusFlyweight.STATUS_LENGTH);
+        return StatusFlyweight.STATUS_LENGTH;
     }
 
-    /** A made-up session (a negative id: real ones are positive) on a real topic. */
+    /** The datagrams of a session it makes up: a heartbeat, or two DATA with a gap between them. */
     private void forgeSession() {
-        final int sessionId = -1 - random.nextInt(1 << 20);
-        final int topicId = topicIds[random.nextInt(topicIds.length)];
+        final long[] session = madeUp();
         if (random.nextBoolean()) {
-            final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
-            heartbeat.wrap(out, 0);
-            heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId,
-                random.nextInt(1 << 20));
-            heartbeat.oldestSequence(0).publisherId(random.nextLong());
-            network.send(id, SimNetwork.Port.DATA, out, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH);
+            send(SimNetwork.Port.DATA, writeHeartbeat((int) session[0], (int) session[1], random.nextInt(1 << 20)));
             return;
         }
-        final DataFlyweight data = new DataFlyweight();
-        final int length = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
-        data.wrap(out, 0);
-        final long sequence = random.nextInt(1 << 16);
         for (int i = 0; i < 2; i++) {
-            data.writeHeader(FrameType.DATA, length, sessionId, topicId, sequence + 2 * i);
-            data.completedMessages(sequence + 2 * i);
-            MessageFrame.write(out, DataFlyweight.DATA_HEADER_LENGTH, 8, MessageFrame.UNFRAGMENTED);
-            network.send(id, SimNetwork.Port.DATA, out, 0, length);
+            writeData((int) session[0], (int) session[1], session[2] + 2 * i);
+            send(SimNetwork.Port.DATA, DATA_LENGTH);
         }
+    }
+
+    private int writeHeartbeat(int sessionId, int topicId, long highestSequence) {
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+        heartbeat.wrap(out, 0);
+        heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, topicId,
+            highestSequence);
+        heartbeat.oldestSequence(0).publisherId(random.nextLong());
+        return HeartbeatFlyweight.HEARTBEAT_LENGTH;
+    }
+
+    /** A DATA datagram of one 8-byte message; {@link #DATA_LENGTH} long. */
+    private void writeData(int sessionId, int topicId, long sequence) {
+        final DataFlyweight data = new DataFlyweight();
+        data.wrap(out, 0);
+        data.writeHeader(FrameType.DATA, DATA_LENGTH, sessionId, topicId, sequence);
+        data.completedMessages(sequence);
+        MessageFrame.write(out, DataFlyweight.DATA_HEADER_LENGTH, 8, MessageFrame.UNFRAGMENTED);
     }
 }

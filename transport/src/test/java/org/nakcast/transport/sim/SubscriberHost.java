@@ -2,12 +2,16 @@ package org.nakcast.transport.sim;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DatagramCheck;
@@ -19,18 +23,27 @@ import org.nakcast.transport.receive.DeliveryTarget;
 import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverLog;
+import org.nakcast.transport.receive.SubscriptionSettings;
 import org.nakcast.transport.testing.TestCounters;
 
 /**
  * A subscribing process: the real {@link ReceiveDispatcher} fed by the simulated network and clock,
  * with the process's subscriptions, each checked by a {@link SubscriptionProbe}. A queued
- * subscription is polled by the application in each round, except while its poller is stopped.
+ * subscription is polled by the application in each round, except while its poller is stopped; a
+ * handler that throws on the poller's thread reaches the application, which counts it and polls on.
  * A restart is a new receiver: new subscriptions, new probes, joining the streams as they are then.
+ *
+ * <p>What the receiver decides is checked when it decides it, through its {@link ReceiverLog}
+ * (told of every loss and every stream end on the receiving thread, before any subscription hears
+ * of them): an {@code UNRECOVERABLE} loss only of datagrams its publisher no longer holds (or of a
+ * dead publisher), a stream ended as restarted only if its publisher died, or if another process
+ * publishing under the same id began anew while this receiver had not heard the stream for two
+ * heartbeats. Every stray datagram is checked too ({@link StrayCheck}).
  */
 final class SubscriberHost extends SimHost {
     /** One subscription this process makes. */
-    record Subscription(String topicName, int topicId, SubscriptionProbe.Kind kind, long queueBytes,
-        long pollStopFromNs, long pollStopUntilNs) {
+    record Subscription(String topicName, int topicId, SubscriptionProbe.Kind kind, boolean throwing,
+        long queueBytes, long pollStopFromNs, long pollStopUntilNs) {
     }
 
     private static final int POLL_LIMIT = 64;
@@ -50,8 +63,19 @@ final class SubscriberHost extends SimHost {
         new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
     private final TestCounters counters = new TestCounters();
     private final HeaderFlyweight traceHeader = new HeaderFlyweight();
+    /** When this host last read a datagram of each session on its data port (any incarnation). */
+    private final Long2LongHashMap lastReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    final StrayCheck strays;
+    /** The states the receiver reached, over its incarnations: see {@link StreamWatch}. */
+    final StreamWatch.Reached reached = new StreamWatch.Reached();
+    /** This incarnation's watch of each topic. */
+    private final Map<Integer, StreamWatch> watches = new HashMap<>();
     private ReceiveDispatcher dispatcher;
+    /** Exceptions handlers threw on the receiving thread, as the receiver reported them. */
     long handlerErrors;
+    /** Exceptions a queued subscription's handler threw at its poller. */
+    long pollerErrors;
+    long sendsRefused;
     private int incarnation;
 
     /** A queued subscription and when its application stops polling it. */
@@ -70,6 +94,7 @@ final class SubscriberHost extends SimHost {
         this.random = random;
         this.sendRefusal = sendRefusal;
         this.traced = traced;
+        this.strays = new StrayCheck(name, scheduler, violations, counters);
     }
 
     @Override
@@ -78,13 +103,20 @@ final class SubscriberHost extends SimHost {
     }
 
     @Override
+    long strays() {
+        return strays.strays;
+    }
+
+    @Override
     void onStart(long nowNs) {
         incarnation++;
-        dispatcher = new ReceiveDispatcher(counters.counters(), random.nextInt(), random.nextLong(), ReceiverLog.NONE,
+        dispatcher = new ReceiveDispatcher(counters.counters(), random.nextInt(), random.nextLong(), new Decisions(),
             error -> handlerErrors++);
         polled.clear();
+        watches.clear();
         final DatagramSink nakSink = (buffer, offset, length) -> {
             if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
+                sendsRefused++;
                 return false;
             }
             traceSent(buffer, offset, length);
@@ -95,18 +127,24 @@ final class SubscriberHost extends SimHost {
             final Subscription subscription = subscriptions.get(i);
             final String probeName = name + "#" + incarnation + "/" + i;
             final SubscriptionProbe probe = new SubscriptionProbe(probeName, subscription.topicId(),
-                subscription.kind(), scheduler, sessions, violations, tally,
+                subscription.kind(), subscription.throwing(), scheduler, sessions, violations, tally,
                 probeName.equals(traced) || "all".equals(traced) ? System.out::println : null);
             probes.add(probe);
+            DeliveryTarget target;
             if (subscription.kind() == SubscriptionProbe.Kind.QUEUED) {
                 final QueuedDelivery queue = new QueuedDelivery(subscription.queueBytes(), probe, probe);
                 polled.add(new Polled(queue, subscription));
-                dispatcher.addSubscription(settings.subscription(subscription.topicName()), queue, nakSink, nakBuffer,
-                    nowNs);
+                target = queue;
             } else {
-                dispatcher.addSubscription(settings.subscription(subscription.topicName()),
-                    DeliveryTarget.onReceivingThread(probe, probe), nakSink, nakBuffer, nowNs);
+                target = DeliveryTarget.onReceivingThread(probe, probe);
             }
+            if (!watches.containsKey(subscription.topicId())) {
+                final StreamWatch watch = new StreamWatch(target, scheduler, sessions, reached);
+                watches.put(subscription.topicId(), watch);
+                target = watch;
+            }
+            dispatcher.addSubscription(settings.subscription(subscription.topicName()), target, nakSink, nakBuffer,
+                nowNs);
         }
     }
 
@@ -122,11 +160,16 @@ final class SubscriberHost extends SimHost {
     int round(long nowNs) {
         int work = read(SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
             traceDatagram("data", buffer, length, nowNs);
-            dispatcher.onDataDatagram(buffer, 0, length, nowNs);
+            final boolean stray = strays.handOver(SimNetwork.Port.DATA, buffer, length, dispatcher::streamCount,
+                () -> dispatcher.onDataDatagram(buffer, 0, length, nowNs));
+            if (!stray) {
+                noteRead(HeaderFlyweight.sessionIdAt(buffer, 0), nowNs);
+            }
         });
         work += read(SimNetwork.Port.CONTROL, POLL_LIMIT, (buffer, length) -> {
             traceDatagram("control", buffer, length, nowNs);
-            dispatcher.onControlDatagram(buffer, 0, length, nowNs);
+            strays.handOver(SimNetwork.Port.CONTROL, buffer, length, dispatcher::streamCount,
+                () -> dispatcher.onControlDatagram(buffer, 0, length, nowNs));
         });
         work += dispatcher.poll(nowNs);
         for (int i = 0; i < polled.size(); i++) {
@@ -134,10 +177,73 @@ final class SubscriberHost extends SimHost {
             final boolean stopped = nowNs >= queued.subscription().pollStopFromNs()
                 && nowNs < queued.subscription().pollStopUntilNs();
             if (!stopped) {
-                work += queued.queue().poll(QUEUE_POLL_LIMIT);
+                work += pollQueue(queued.queue());
             }
         }
         return work;
+    }
+
+    /** Notes that a datagram of {@code sessionId} was read from the data port. */
+    private void noteRead(int sessionId, long nowNs) {
+        lastReadNs.put(sessionId, nowNs);
+        final PublishedSession session = sessions.get(sessionId);
+        final StreamWatch watch = session == null ? null : watches.get(session.topicId);
+        if (watch != null) {
+            watch.onRead(sessionId, nowNs);
+        }
+    }
+
+    /**
+     * What the application's poller does: polls, and when its handler throws, counts the failure and
+     * polls again later (the message it failed on counts as delivered).
+     */
+    private int pollQueue(QueuedDelivery queue) {
+        try {
+            return queue.poll(QUEUE_POLL_LIMIT);
+        } catch (SubscriptionProbe.HandlerFailure failure) {
+            pollerErrors++;
+            return 1;
+        }
+    }
+
+    /** Checks each loss and each stream end when the receiver decides it. */
+    private final class Decisions implements ReceiverLog {
+        @Override
+        public void onLoss(SubscriptionSettings topic, LossEvent event) {
+            final StreamWatch watch = watches.get(event.topicId());
+            if (watch != null) {
+                watch.onLossDecided(event);
+            }
+            final PublishedSession session = sessions.get(event.sessionId());
+            if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN || session.isDead()) {
+                return;
+            }
+            final long oldest = session.oldestRetained();
+            if (event.toSequence() >= oldest) {
+                violations.add(scheduler.nowNs(), "%s gave up datagrams %d..%d of session %d while its publisher"
+                    .formatted(name, event.fromSequence(), event.toSequence(), session.sessionId)
+                    + " still holds %d on (%s)".formatted(oldest, event.cause()));
+            }
+        }
+
+        @Override
+        public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
+            final PublishedSession session = sessions.get(event.sessionId());
+            if (session == null || event.cause() != PublisherGone.Cause.RESTARTED || session.isDead()) {
+                return;
+            }
+            final PublishedSession restarted = sessions.get(event.newSessionId());
+            final long nowNs = scheduler.nowNs();
+            if (restarted == null || restarted.publisherId != session.publisherId) {
+                violations.add(nowNs, "%s ended session %d of a live publisher as restarted by session %d"
+                    .formatted(name, session.sessionId, event.newSessionId()) + ", which is not of its publisher id");
+            } else if (lastReadNs.get(session.sessionId) > nowNs - 2 * topic.heartbeatNs()) {
+                violations.add(nowNs, ("%s ended session %d as restarted by session %d, which shares its publisher id,"
+                    + " though it heard it %.3f ms ago: two live publishers sharing an id ended each other")
+                    .formatted(name, session.sessionId, restarted.sessionId,
+                        (nowNs - lastReadNs.get(session.sessionId)) / 1e6));
+            }
+        }
     }
 
     /** Prints a NAK this host sends, when it is traced. */

@@ -1,6 +1,8 @@
 package org.nakcast.transport.sim;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -15,19 +17,27 @@ import org.nakcast.transport.receive.MessageBytesHandler;
 /**
  * One subscription's view of every stream, checked as it happens: each message is the one published
  * at its (session, index), comes in order and once, and any skipped message lies inside an exact
- * loss event (the counts add up) that is itself justified: the publisher no longer held the
- * datagrams, or is dead. A subscription that joined before a session began is owed that session
- * from its first message. Nothing of a session is delivered after it was reported restarted.
+ * loss event (the counts add up). A subscription that joined before a session began is owed that
+ * session from its first message. Nothing of a session is delivered after it was reported
+ * restarted. (Whether a loss was justified is checked when the receiver decides it: see
+ * {@link SubscriberHost}.) A throwing probe's handler throws on some messages after taking them.
  */
 final class SubscriptionProbe implements MessageBytesHandler, StreamEventListener {
     /** How a subscription takes its messages. */
     enum Kind {
         /** On the receiving thread. */
         CALLBACK,
-        /** On the receiving thread, throwing for some messages after taking them. */
-        THROWING,
         /** Through a queue the application polls. */
         QUEUED
+    }
+
+    /** What a throwing handler throws. */
+    static final class HandlerFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        HandlerFailure(long index) {
+            super("a subscriber's handler failed on message " + index, null, false, false);
+        }
     }
 
     /** What one subscription has had of one session. */
@@ -37,12 +47,19 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         boolean dropped;
         boolean restarted;
         boolean gone;
+        /** Whether the receiver keeps a stream of the session now: started, and not ended since. */
+        boolean live;
+        /** When the receiver first started a stream of the session, -1 before. */
+        long firstStartNs = -1;
+        /** The loss events, in order. */
+        final List<LossEvent> losses = new ArrayList<>();
         long delivered;
     }
 
     final String name;
     final int topicId;
     final Kind kind;
+    final boolean throwing;
     final long joinedAtNs;
     private final Scheduler scheduler;
     private final Map<Integer, PublishedSession> sessions;
@@ -67,11 +84,12 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         }
     }
 
-    SubscriptionProbe(String name, int topicId, Kind kind, Scheduler scheduler, Map<Integer, PublishedSession> sessions,
-        Violations violations, Tally tally, Consumer<String> trace) {
+    SubscriptionProbe(String name, int topicId, Kind kind, boolean throwing, Scheduler scheduler,
+        Map<Integer, PublishedSession> sessions, Violations violations, Tally tally, Consumer<String> trace) {
         this.name = name;
         this.topicId = topicId;
         this.kind = kind;
+        this.throwing = throwing;
         this.joinedAtNs = scheduler.nowNs();
         this.scheduler = scheduler;
         this.sessions = sessions;
@@ -137,9 +155,9 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         track.nextIndex = Math.max(track.nextIndex, index + 1);
         track.unaccountedLoss = 0;
         track.delivered++;
-        if (kind == Kind.THROWING && MessageContent.mix(session.sessionId, index, 7) % 13 == 0) {
+        if (throwing && MessageContent.mix(session.sessionId, index, 7) % 13 == 0) {
             tally.thrown++;
-            throw new IllegalStateException("a subscriber's handler failed on message " + index);
+            throw new HandlerFailure(index);
         }
     }
 
@@ -164,21 +182,12 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
                 .formatted(name, session.sessionId, event.firstMessage(), due));
         }
         track.unaccountedLoss += event.lostMessages();
+        track.losses.add(event);
         if (event.streamDropped()) {
             track.dropped = true;
         }
-        if (event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
-            if (kind != Kind.QUEUED) {
-                violations.add(nowNs, "%s: overrun, but it takes its messages on the receiving thread".formatted(name));
-            }
-            return;
-        }
-        if (!session.isDead()) {
-            final long oldest = session.oldestRetained();
-            if (event.toSequence() >= oldest) {
-                violations.add(nowNs, "%s: gave up datagrams %d..%d of session %d while its publisher still holds %d on"
-                    .formatted(name, event.fromSequence(), event.toSequence(), session.sessionId, oldest));
-            }
+        if (event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN && kind != Kind.QUEUED) {
+            violations.add(nowNs, "%s: overrun, but it takes its messages on the receiving thread".formatted(name));
         }
     }
 
@@ -187,6 +196,17 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         if (tracing) {
             trace.accept("%.6f %s stream of session %d started at datagram %d".formatted(scheduler.nowNs() / 1e9,
                 name, started.sessionId(), started.firstSequence()));
+        }
+        final int sessionId = started.sessionId();
+        final PublishedSession session = sessions.get(sessionId);
+        if (session == null) {
+            return;
+        }
+        final Track track = tracks.computeIfAbsent(sessionId, id -> new Track());
+        track.live = true;
+        track.gone = false;
+        if (track.firstStartNs < 0) {
+            track.firstStartNs = scheduler.nowNs();
         }
     }
 
@@ -202,6 +222,7 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         tally.publishersGone++;
         final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
         track.gone = true;
+        track.live = false;
         if (event.cause() == PublisherGone.Cause.RESTARTED) {
             track.restarted = true;
         }

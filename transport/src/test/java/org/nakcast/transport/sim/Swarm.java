@@ -21,9 +21,17 @@ import org.nakcast.transport.NodeContext;
  * Draws a {@link Scenario} from a seed, swarm style: each seed picks its own fault kinds (among those
  * allowed) and its own rates, sizes and timings, so that runs over many seeds cover both mild and
  * savage mixes, and the same seed always draws the same scenario.
+ *
+ * <p>What the swarm came to vary after the first seeds were kept as regression tests (a shared
+ * publisher id, which throwing handlers are queued) is drawn from a second stream of the seed, so
+ * that every earlier seed still draws the network, processes and timings it was kept for.
  */
 final class Swarm {
     private static final long MS = 1_000_000;
+    /** Salts the seed's second stream. */
+    private static final long LATER_DRAWS = 0x1A7E_D4A3_5EEDL;
+    /** Fault kinds added after seeds were kept: whether a seed uses one is drawn from the second stream. */
+    private static final Set<FaultKind> ADDED_LATER = EnumSet.of(FaultKind.SHARED_PUBLISHER_ID);
     private static final int[] DATAGRAM_SIZES = {128, 256, 512, 1408};
     private static final NodeSettings NODE = NodeConfig.embeddedDefault().node();
 
@@ -33,9 +41,10 @@ final class Swarm {
     /** The scenario of {@code seed}, using only the fault kinds in {@code allowed}. */
     static Scenario draw(long seed, Set<FaultKind> allowed) {
         final SplittableRandom random = new SplittableRandom(seed);
+        final SplittableRandom later = new SplittableRandom(seed ^ LATER_DRAWS);
         final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (FaultKind kind : allowed) {
-            if (random.nextInt(100) < 35) {
+            if ((ADDED_LATER.contains(kind) ? later : random).nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
@@ -66,14 +75,18 @@ final class Swarm {
         }
         final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
             .conclude();
+        final Timing timing =
+            new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
         final NodeContext context = new NodeContext().config(config)
             .offerBufferBytes(64 << 10)
             .reorderWindowCapacity(64 << random.nextInt(5));
 
-        final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, faultPhaseNs,
-            heartbeatNs, publisherTimeoutNs);
-        final List<Scenario.SubscriberPlan> subscribers = drawSubscribers(random, kinds, topics, datagramSize,
-            faultPhaseNs, heartbeatNs, publisherTimeoutNs);
+        final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, timing);
+        if (kinds.contains(FaultKind.SHARED_PUBLISHER_ID)) {
+            sharePublisherId(later, publishers);
+        }
+        final List<Scenario.SubscriberPlan> subscribers = drawSubscribers(random, later, kinds, topics, datagramSize,
+            timing);
         final NetworkFaults faults = drawFaults(random, kinds, publishers.size(), subscribers.size(), faultPhaseNs,
             publisherTimeoutNs);
         final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
@@ -83,8 +96,19 @@ final class Swarm {
             sendRefusal, faultPhaseNs, settleNs);
     }
 
+    /**
+     * A seed's timings.
+     *
+     * @param longestTimeoutNs the longest of the publisher timeout and every topic's flow-control and
+     *     delivery-queue timeouts: pauses reach three times past it
+     */
+    private record Timing(long faultPhaseNs, long heartbeatNs, long publisherTimeoutNs, long longestTimeoutNs) {
+    }
+
     private static List<Scenario.PublisherPlan> drawPublishers(SplittableRandom random, Set<FaultKind> kinds,
-        int topicCount, long faultPhaseNs, long heartbeatNs, long publisherTimeoutNs) {
+        int topicCount, Timing timing) {
+        final long faultPhaseNs = timing.faultPhaseNs();
+        final long heartbeatNs = timing.heartbeatNs();
         final int count = 1 + random.nextInt(3);
         final List<Scenario.PublisherPlan> plans = new ArrayList<>();
         for (int p = 0; p < count; p++) {
@@ -97,7 +121,7 @@ final class Swarm {
             }
             final List<Scenario.Pause> pauses = new ArrayList<>();
             if (kinds.contains(FaultKind.PUBLISHER_PAUSE) && random.nextBoolean()) {
-                pauses.add(pause(random, faultPhaseNs, publisherTimeoutNs));
+                pauses.add(pause(random, timing));
             }
             long crashAt = -1;
             long restartAt = -1;
@@ -110,8 +134,33 @@ final class Swarm {
         return plans;
     }
 
-    private static List<Scenario.SubscriberPlan> drawSubscribers(SplittableRandom random, Set<FaultKind> kinds,
-        List<TopicConfig> topics, int datagramSize, long faultPhaseNs, long heartbeatNs, long publisherTimeoutNs) {
+    /**
+     * Gives a second publishing process of a topic the publisher id of the first, if two publish one:
+     * neither may end the other's stream while both talk.
+     */
+    private static void sharePublisherId(SplittableRandom later, List<Scenario.PublisherPlan> publishers) {
+        final int start = later.nextInt(publishers.size());
+        for (int i = 0; i < publishers.size(); i++) {
+            final List<PublisherHost.Topic> first = publishers.get((start + i) % publishers.size()).topics();
+            for (int j = i + 1; j < publishers.size(); j++) {
+                final List<PublisherHost.Topic> second = publishers.get((start + j) % publishers.size()).topics();
+                for (PublisherHost.Topic topic : first) {
+                    for (int k = 0; k < second.size(); k++) {
+                        final PublisherHost.Topic other = second.get(k);
+                        if (other.topicId() == topic.topicId()) {
+                            second.set(k, new PublisherHost.Topic(other.name(), other.topicId(), topic.publisherId(),
+                                other.messages(), other.messagesPerMs()));
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<Scenario.SubscriberPlan> drawSubscribers(SplittableRandom random, SplittableRandom later,
+        Set<FaultKind> kinds, List<TopicConfig> topics, int datagramSize, Timing timing) {
+        final long faultPhaseNs = timing.faultPhaseNs();
         final boolean bigGroup = kinds.contains(FaultKind.SHARED_LOSS) && random.nextInt(4) == 0;
         final int count = bigGroup ? 8 + random.nextInt(25) : 1 + random.nextInt(5);
         final List<Scenario.SubscriberPlan> plans = new ArrayList<>();
@@ -123,21 +172,20 @@ final class Swarm {
                 }
                 final int perTopic = 1 + (random.nextInt(4) == 0 ? 1 : 0);
                 for (int k = 0; k < perTopic; k++) {
-                    subscriptions.add(subscription(random, kinds, topic, datagramSize, faultPhaseNs,
-                        publisherTimeoutNs));
+                    subscriptions.add(subscription(random, later, kinds, topic, datagramSize, timing));
                 }
             }
             final long joinAt = kinds.contains(FaultKind.LATE_JOIN) && random.nextBoolean()
                 ? random.nextLong(faultPhaseNs) : 0;
             final List<Scenario.Pause> pauses = new ArrayList<>();
             if (kinds.contains(FaultKind.SUBSCRIBER_PAUSE) && random.nextBoolean()) {
-                pauses.add(pause(random, faultPhaseNs, publisherTimeoutNs));
+                pauses.add(pause(random, timing));
             }
             long crashAt = -1;
             long restartAt = -1;
             if (kinds.contains(FaultKind.SUBSCRIBER_RESTART) && random.nextInt(3) == 0) {
                 crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
-                restartAt = crashAt + random.nextLong(1, 3 * heartbeatNs);
+                restartAt = crashAt + random.nextLong(1, 3 * timing.heartbeatNs());
             }
             plans.add(new Scenario.SubscriberPlan(shape(random, kinds, true), subscriptions, joinAt, pauses,
                 crashAt, restartAt));
@@ -145,12 +193,18 @@ final class Swarm {
         return plans;
     }
 
-    private static SubscriberHost.Subscription subscription(SplittableRandom random, Set<FaultKind> kinds,
-        TopicConfig topic, int datagramSize, long faultPhaseNs, long publisherTimeoutNs) {
+    /**
+     * One subscription: on the receiving thread or queued, its handler throwing or not, its poller
+     * stopping for a while or not. Whether a throwing handler is queued, and whether a queued one's
+     * poller stops, come from the second stream.
+     */
+    private static SubscriberHost.Subscription subscription(SplittableRandom random, SplittableRandom later,
+        Set<FaultKind> kinds, TopicConfig topic, int datagramSize, Timing timing) {
         final int draw = random.nextInt(10);
+        final boolean throwing = kinds.contains(FaultKind.THROWING_HANDLER) && draw < 3;
         final SubscriptionProbe.Kind kind;
-        if (kinds.contains(FaultKind.THROWING_HANDLER) && draw < 3) {
-            kind = SubscriptionProbe.Kind.THROWING;
+        if (throwing) {
+            kind = later.nextBoolean() ? SubscriptionProbe.Kind.QUEUED : SubscriptionProbe.Kind.CALLBACK;
         } else if (draw < 6 || kinds.contains(FaultKind.STOPPED_POLLING) && draw < 8) {
             kind = SubscriptionProbe.Kind.QUEUED;
         } else {
@@ -158,13 +212,16 @@ final class Swarm {
         }
         long stopFrom = Long.MAX_VALUE;
         long stopUntil = Long.MAX_VALUE;
+        final SplittableRandom stopDraws = throwing ? later : random;
         if (kind == SubscriptionProbe.Kind.QUEUED && kinds.contains(FaultKind.STOPPED_POLLING)
-            && random.nextBoolean()) {
-            stopFrom = random.nextLong(faultPhaseNs);
-            stopUntil = Math.min(faultPhaseNs, stopFrom + random.nextLong(1, 3 * publisherTimeoutNs));
+            && stopDraws.nextBoolean()) {
+            stopFrom = stopDraws.nextLong(timing.faultPhaseNs());
+            stopUntil = Math.min(timing.faultPhaseNs(),
+                stopFrom + stopDraws.nextLong(1, 3 * timing.publisherTimeoutNs()));
         }
         final long queueBytes = (long) datagramSize * (64 << random.nextInt(4));
-        return new SubscriberHost.Subscription(topic.name(), topic.id(), kind, queueBytes, stopFrom, stopUntil);
+        return new SubscriberHost.Subscription(topic.name(), topic.id(), kind, throwing, queueBytes, stopFrom,
+            stopUntil);
     }
 
     private static NetworkFaults drawFaults(SplittableRandom random, Set<FaultKind> kinds, int publishers,
@@ -207,9 +264,14 @@ final class Swarm {
         return faults;
     }
 
-    private static Scenario.Pause pause(SplittableRandom random, long faultPhaseNs, long publisherTimeoutNs) {
-        final long from = random.nextLong(faultPhaseNs);
-        return new Scenario.Pause(from, from + random.nextLong(publisherTimeoutNs / 2, 3 * publisherTimeoutNs));
+    /**
+     * A pause in the fault phase, from half the publisher timeout to three times the longest timeout:
+     * most pauses outlast every timeout (publisher, flow control, delivery queue), some only part.
+     */
+    private static Scenario.Pause pause(SplittableRandom random, Timing timing) {
+        final long from = random.nextLong(timing.faultPhaseNs());
+        return new Scenario.Pause(from,
+            from + random.nextLong(timing.publisherTimeoutNs() / 2, 3 * timing.longestTimeoutNs()));
     }
 
     private static HostShape shape(SplittableRandom random, Set<FaultKind> kinds, boolean subscriber) {
