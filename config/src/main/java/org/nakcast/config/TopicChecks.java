@@ -23,12 +23,10 @@ final class TopicChecks {
             + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
     private final Set<String> codecNames;
-    private final Map<String, String> codecsElsewhere;
     private final ProblemList problems;
 
-    TopicChecks(Set<String> codecNames, Map<String, String> codecsElsewhere, ProblemList problems) {
+    TopicChecks(Set<String> codecNames, ProblemList problems) {
         this.codecNames = codecNames;
-        this.codecsElsewhere = codecsElsewhere;
         this.problems = problems;
     }
 
@@ -48,13 +46,7 @@ final class TopicChecks {
             checkName(topic.name(), path, pathByName);
             checkId(topic.id(), path, pathById);
             checkKnown("transport", topic.transport(), transportByName.keySet(), path);
-            if (topic.codec() != null && codecsElsewhere.containsKey(topic.codec())) {
-                problems.add(KeyPaths.child(path, "codec"), "codec '" + topic.codec() + "' is not on the class path",
-                    "it comes with " + codecsElsewhere.get(topic.codec())
-                        + ": add that dependency (and its JVM flags)");
-            } else {
-                checkKnown("codec", topic.codec(), codecNames, path);
-            }
+            checkKnown("codec", topic.codec(), codecNames, path);
             checkHistory(topic.history(), transportByName.get(topic.transport()), path);
             checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
             if (topic.closeLinger().isNegative()) {

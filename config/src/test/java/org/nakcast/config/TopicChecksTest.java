@@ -1,7 +1,6 @@
 package org.nakcast.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.nakcast.config.TestConfigs.VALID;
 import static org.nakcast.config.TestConfigs.assertAt;
@@ -11,7 +10,6 @@ import static org.nakcast.config.TestConfigs.problemsOf;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -47,27 +45,11 @@ class TopicChecksTest {
     @Test
     void codecNamesTheApplicationRegisteredAreKnownWhenPassed() {
         String yaml = VALID.replace("codec: fst", "codec: protobuf");
-        ConcludeContext withProtobuf =
-            TestConfigs.FAKE_CONTEXT.withCodecs(Set.of("flyweight", "fst", "protobuf"), Map.of());
+        ConcludeContext withProtobuf = TestConfigs.FAKE_CONTEXT.withCodecNames(Set.of("flyweight", "fst", "protobuf"));
 
         assertThat(onlyProblemOf(yaml).message()).isEqualTo("unknown codec 'protobuf'");
         assertThat(NodeConfig.parse(yaml, TestConfigs.SOURCE, withProtobuf).topic("orders").codec())
             .isEqualTo("protobuf");
-    }
-
-    @Test
-    void aCodecThatComesWithAModuleNotOnTheClassPathNamesTheModule() {
-        ConcludeContext withoutFst = TestConfigs.FAKE_CONTEXT.withCodecs(Set.of("flyweight", "jdk"),
-            Map.of("fst", "org.nakcast:nakcast-codecs-fst"));
-
-        ConfigException failure = catchThrowableOfType(ConfigException.class,
-            () -> NodeConfig.parse(VALID, TestConfigs.SOURCE, withoutFst));
-
-        assertThat(failure.problems()).singleElement().satisfies(problem -> {
-            assertThat(problem.path()).isEqualTo("topics[1].codec");
-            assertThat(problem.message()).isEqualTo("codec 'fst' is not on the class path");
-            assertThat(problem.hint()).contains("org.nakcast:nakcast-codecs-fst");
-        });
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.nakcast.transport;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -106,6 +107,14 @@ public final class Node implements AutoCloseable {
             context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
             settings.name(), settings.threading(), settings.idleStrategy(), countersFile.path());
+        final Map<String, String> missing = this.context.codecs().missingModules();
+        for (TopicConfig topic : config.topics()) {
+            if (missing.containsKey(topic.codec())) {
+                LOG.warn("node {}: topic '{}' uses codec '{}', which comes with {}, not on the class path: publishing"
+                    + " or subscribing to it fails until that dependency is added", settings.name(), topic.name(),
+                    topic.codec(), missing.get(topic.codec()));
+            }
+        }
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.nakcast.transport;
 
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ThreadFactory;
 
 import org.agrona.ErrorHandler;
@@ -304,7 +306,9 @@ public final class NodeContext {
      */
     NodeContext conclude() {
         Objects.requireNonNull(config, "NodeContext.config is required");
-        config = config.conclude(ConcludeContext.system().withCodecs(codecs().names(), codecs().missingModules()));
+        final Set<String> codecNames = new TreeSet<>(codecs().names());
+        codecNames.addAll(codecs().missingModules().keySet());
+        config = config.conclude(ConcludeContext.system().withCodecNames(codecNames));
         Objects.requireNonNull(clock, "NodeContext.clock");
         Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
         Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");

@@ -272,11 +272,12 @@ public final class InboundStream {
     }
 
     /**
-     * Whether the stream's publisher ended it and every datagram up to its last was delivered (or,
-     * for a stream the loss policy dropped, is past caring).
+     * Whether the stream's publisher ended it and every datagram up to its last was delivered. A
+     * stream the loss policy dropped never ends so (its subscriptions were told it is dropped); it
+     * ends when it falls silent.
      */
     public boolean hasEnded() {
-        return started && (expected > lastSequence || dropped && lastSequence != Long.MAX_VALUE);
+        return started && !dropped && expected > lastSequence;
     }
 
     /**

@@ -47,7 +47,12 @@ enum FaultKind {
      */
     STRANGER,
     /** Two publishing processes that publish a topic under one publisher id, both alive. */
-    SHARED_PUBLISHER_ID;
+    SHARED_PUBLISHER_ID,
+    /**
+     * Publications closed once they have offered everything: each sends what is left, marks its end,
+     * answers repairs for its close-linger and frees its stream, whatever the network does meanwhile.
+     */
+    PUBLICATION_CLOSE;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

@@ -21,6 +21,8 @@ final class PublishedSession {
     long published;
     long lastPublishNs;
     long deadSinceNs = -1;
+    /** When its publication was closed, after offering everything; -1 while it is open. */
+    long closedAtNs = -1;
     /** The repair budget's settings, from the publication's. */
     int datagramLength;
     long repairRate;
@@ -88,5 +90,13 @@ final class PublishedSession {
     /** The oldest datagram the publisher can still resend, or -1 once it is gone. */
     long oldestRetained() {
         return isDead() ? -1 : host.oldestRetained(topicId, sessionId);
+    }
+
+    /**
+     * Whether the publisher holds nothing of the session any more: its process died, or its
+     * publication was closed and, its close-linger over, freed.
+     */
+    boolean isGone() {
+        return oldestRetained() < 0 && (isDead() || closedAtNs >= 0);
     }
 }

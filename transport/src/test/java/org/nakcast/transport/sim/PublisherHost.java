@@ -30,8 +30,17 @@ final class PublisherHost extends SimHost {
     /** How long a publication with nobody to send to counts as done offering. */
     private static final long NOBODY_THERE_NS = 50_000_000;
 
-    /** One topic this process publishes. */
-    record Topic(String name, int topicId, long publisherId, long messages, double messagesPerMs) {
+    /**
+     * One topic this process publishes.
+     *
+     * @param closeWhenDone whether the publication is closed once it has offered its messages
+     */
+    record Topic(String name, int topicId, long publisherId, long messages, double messagesPerMs,
+        boolean closeWhenDone) {
+        /** This topic, closed once its messages are offered. */
+        Topic closingWhenDone() {
+            return new Topic(name, topicId, publisherId, messages, messagesPerMs, true);
+        }
     }
 
     private static final int CONTROL_LIMIT = 64;
@@ -191,6 +200,11 @@ final class PublisherHost extends SimHost {
         }
         if (offered > 0) {
             publication.offers.requestFlush();
+        }
+        if (publication.topic.closeWhenDone() && session.published == publication.topic.messages()
+            && !publication.offers.isClosed()) {
+            publication.offers.close();
+            session.closedAtNs = nowNs;
         }
         return offered;
     }

@@ -230,6 +230,14 @@ final class Simulation {
     private void checkConvergence(SubscriptionProbe probe, PublishedSession session, boolean refusedAny,
         long nowNs) {
         final SubscriptionProbe.Track track = probe.tracks().get(session.sessionId);
+        if (session.isGone() && !session.isDead()) {
+            // closed and freed: told of its end (ENDED with everything, checked when told; or SILENT)
+            if (track != null && track.nextIndex >= 0 && !track.gone && !track.dropped) {
+                violations.add(nowNs, "%s: never told that session %d, closed and freed, ended".formatted(
+                    probe.name, session.sessionId));
+            }
+            return;
+        }
         if (session.isDead()) {
             if (track != null && track.nextIndex >= 0 && !track.gone && !track.dropped) {
                 violations.add(nowNs, "%s: never told that session %d died (at %.6f s)".formatted(
@@ -345,6 +353,8 @@ final class Simulation {
             .flatMap(plan -> plan.topics().stream())
             .collect(Collectors.groupingBy(topic -> topic.publisherId(), Collectors.counting()))
             .values().stream().filter(count -> count > 1).count());
+        injected.put(FaultKind.PUBLICATION_CLOSE, sessions.values().stream()
+            .filter(session -> session.closedAtNs >= 0).count());
         return injected;
     }
 

@@ -33,7 +33,8 @@ final class SimulationReport {
         Map.entry(FaultKind.STOPPED_POLLING, "pollers stopped for a while"),
         Map.entry(FaultKind.THROWING_HANDLER, "exceptions thrown by handlers"),
         Map.entry(FaultKind.STRANGER, "datagrams forged"),
-        Map.entry(FaultKind.SHARED_PUBLISHER_ID, "publisher ids shared by two processes")));
+        Map.entry(FaultKind.SHARED_PUBLISHER_ID, "publisher ids shared by two processes"),
+        Map.entry(FaultKind.PUBLICATION_CLOSE, "publications closed once they had offered everything")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);

@@ -75,7 +75,7 @@ class StoppedPastHistoryTest {
             new NodeConfig(NodeConfig.embeddedDefault().node(), List.of(transport), List.of(topic)).conclude();
         final NodeContext context = new NodeContext().config(config).offerBufferBytes(64 << 10);
         final Scenario.PublisherPlan publisher = new Scenario.PublisherPlan(new HostShape(256, 2_000, 50_000),
-            List.of(new PublisherHost.Topic("t1", 1, 1001, 2_000, 20)), List.of(), -1, -1);
+            List.of(new PublisherHost.Topic("t1", 1, 1001, 2_000, 20, false)), List.of(), -1, -1);
         final Scenario.SubscriberPlan subscriber = new Scenario.SubscriberPlan(new HostShape(8, 2_000, 50_000),
             List.of(new SubscriberHost.Subscription("t1", 1, SubscriptionProbe.Kind.CALLBACK, false, 1 << 20,
                 Long.MAX_VALUE, Long.MAX_VALUE)),

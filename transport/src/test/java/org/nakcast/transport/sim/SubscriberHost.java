@@ -215,7 +215,7 @@ final class SubscriberHost extends SimHost {
                 watch.onLossDecided(event);
             }
             final PublishedSession session = sessions.get(event.sessionId());
-            if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN || session.isDead()) {
+            if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN || session.isGone()) {
                 return;
             }
             final long oldest = session.oldestRetained();

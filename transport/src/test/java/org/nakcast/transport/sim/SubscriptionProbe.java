@@ -46,6 +46,8 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         long unaccountedLoss;
         boolean dropped;
         boolean restarted;
+        /** Whether the subscription was told its publisher ended the session ({@code ENDED}). */
+        boolean ended;
         boolean gone;
         /** Whether the receiver keeps a stream of the session now: started, and not ended since. */
         boolean live;
@@ -124,9 +126,9 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         }
         tally.delivered++;
         tally.trace(name.hashCode(), session.sessionId, index);
-        if (track.restarted) {
-            violations.add(nowNs, "%s: message %d of session %d delivered after the session was reported restarted"
-                .formatted(name, index, session.sessionId));
+        if (track.restarted || track.ended) {
+            violations.add(nowNs, "%s: message %d of session %d delivered after the session was reported %s"
+                .formatted(name, index, session.sessionId, track.ended ? "ended" : "restarted"));
         }
         if (track.dropped) {
             violations.add(nowNs, "%s: message %d of session %d delivered after the stream was dropped"
@@ -225,6 +227,22 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         track.live = false;
         if (event.cause() == PublisherGone.Cause.RESTARTED) {
             track.restarted = true;
+        } else if (event.cause() == PublisherGone.Cause.ENDED) {
+            track.ended = true;
+            checkEnded(session, track);
+        }
+    }
+
+    /**
+     * A session reported ended: its publication was closed, and this subscription has every message
+     * of it, or a loss event for it, up to the last one published.
+     */
+    private void checkEnded(PublishedSession session, Track track) {
+        final long reached = Math.max(0, track.nextIndex) + track.unaccountedLoss;
+        if (session.closedAtNs < 0 || reached != session.published) {
+            violations.add(scheduler.nowNs(), "%s: told session %d ended %s, with messages up to %d of %d published"
+                .formatted(name, session.sessionId, session.closedAtNs < 0 ? "though it was never closed" : "early",
+                    reached, session.published));
         }
     }
 }

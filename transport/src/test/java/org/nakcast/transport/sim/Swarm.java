@@ -31,7 +31,8 @@ final class Swarm {
     /** Salts the seed's second stream. */
     private static final long LATER_DRAWS = 0x1A7E_D4A3_5EEDL;
     /** Fault kinds added after seeds were kept: whether a seed uses one is drawn from the second stream. */
-    private static final Set<FaultKind> ADDED_LATER = EnumSet.of(FaultKind.SHARED_PUBLISHER_ID);
+    private static final Set<FaultKind> ADDED_LATER =
+        EnumSet.of(FaultKind.SHARED_PUBLISHER_ID, FaultKind.PUBLICATION_CLOSE);
     private static final int[] DATAGRAM_SIZES = {128, 256, 512, 1408};
     private static final NodeSettings NODE = NodeConfig.embeddedDefault().node();
 
@@ -73,6 +74,9 @@ final class Swarm {
                     Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))));
             topics.add(topic);
         }
+        if (kinds.contains(FaultKind.PUBLICATION_CLOSE)) {
+            topics.replaceAll(topic -> topic.withCloseLinger(Duration.ofNanos(heartbeatNs * later.nextInt(8))));
+        }
         final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
             .conclude();
         final Timing timing =
@@ -84,6 +88,9 @@ final class Swarm {
         final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, timing);
         if (kinds.contains(FaultKind.SHARED_PUBLISHER_ID)) {
             sharePublisherId(later, publishers);
+        }
+        if (kinds.contains(FaultKind.PUBLICATION_CLOSE)) {
+            closeSomePublications(later, publishers);
         }
         final List<Scenario.SubscriberPlan> subscribers = drawSubscribers(random, later, kinds, topics, datagramSize,
             timing);
@@ -116,7 +123,7 @@ final class Swarm {
             for (int t = 1; t <= topicCount; t++) {
                 if (random.nextInt(3) > 0 || t == 1 + p % topicCount) {
                     topics.add(new PublisherHost.Topic("t" + t, t, 1000L * (p + 1) + t, 50 + random.nextInt(1500),
-                        5 + random.nextInt(200)));
+                        5 + random.nextInt(200), false));
                 }
             }
             final List<Scenario.Pause> pauses = new ArrayList<>();
@@ -134,6 +141,13 @@ final class Swarm {
         return plans;
     }
 
+    /** Makes about half the topics of each publishing process close once they have offered everything. */
+    private static void closeSomePublications(SplittableRandom later, List<Scenario.PublisherPlan> publishers) {
+        for (Scenario.PublisherPlan plan : publishers) {
+            plan.topics().replaceAll(topic -> later.nextBoolean() ? topic.closingWhenDone() : topic);
+        }
+    }
+
     /**
      * Gives a second publishing process of a topic the publisher id of the first, if two publish one:
      * neither may end the other's stream while both talk.
@@ -149,7 +163,7 @@ final class Swarm {
                         final PublisherHost.Topic other = second.get(k);
                         if (other.topicId() == topic.topicId()) {
                             second.set(k, new PublisherHost.Topic(other.name(), other.topicId(), topic.publisherId(),
-                                other.messages(), other.messagesPerMs()));
+                                other.messages(), other.messagesPerMs(), other.closeWhenDone()));
                             return;
                         }
                     }
