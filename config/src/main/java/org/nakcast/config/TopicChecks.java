@@ -14,6 +14,12 @@ import java.util.regex.Pattern;
  * flow-control timeouts of at least two heartbeats, and class names that are class names.
  */
 final class TopicChecks {
+    /** The smallest offer buffer. */
+    private static final ByteSize MIN_OFFER_BUFFER = ByteSize.parse("4k");
+    /** The largest offer buffer and received message. */
+    private static final ByteSize MAX_BUFFER = ByteSize.parse("1g");
+    /** The largest reorder window, in datagrams. */
+    private static final int MAX_REORDER_WINDOW = 1 << 20;
     /** The fewest datagrams a delivery queue must hold. */
     static final int MIN_QUEUED_DATAGRAMS = 64;
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
@@ -71,6 +77,7 @@ final class TopicChecks {
                     "max-publishers must be at least 1 (was " + topic.maxPublishers() + ")");
             }
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
+            checkBuffers(topic, path);
         }
     }
 
@@ -112,6 +119,28 @@ final class TopicChecks {
             String message = name == null ? key + " must be set" : "unknown " + key + " '" + name + "'";
             problems.add(KeyPaths.child(path, key), message,
                 Spelling.hint(Objects.toString(name, ""), known, "known " + key + "s"));
+        }
+    }
+
+    /** The offer buffer, the largest received message, the reorder window and the linger. */
+    private void checkBuffers(TopicConfig topic, String path) {
+        final long offerBuffer = topic.offerBuffer().bytes();
+        if (offerBuffer < MIN_OFFER_BUFFER.bytes() || offerBuffer > MAX_BUFFER.bytes()) {
+            problems.add(KeyPaths.child(path, "offer-buffer"), "offer-buffer must be " + MIN_OFFER_BUFFER + " to "
+                + MAX_BUFFER + " (was " + topic.offerBuffer() + ")", "an eighth of it is the largest message");
+        }
+        if (topic.maxMessage().isZero() || topic.maxMessage().bytes() > MAX_BUFFER.bytes()) {
+            problems.add(KeyPaths.child(path, "max-message"), "max-message must be 1 to " + MAX_BUFFER + " bytes (was "
+                + topic.maxMessage() + ")");
+        }
+        final int window = topic.reorderWindow();
+        if (window < 0 || window > MAX_REORDER_WINDOW || window != 0 && Integer.bitCount(window) != 1) {
+            problems.add(KeyPaths.child(path, "reorder-window"), "reorder-window must be 0 or a power of two up to "
+                + MAX_REORDER_WINDOW + " datagrams (was " + window + ")", "0 sizes it from socket-receive-buffer");
+        }
+        if (topic.linger().isNegative()) {
+            problems.add(KeyPaths.child(path, "linger"), "linger must not be negative (was "
+                + Durations.format(topic.linger()) + ")");
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * One entry of {@code topics:}: a named stream of messages of one codec on one transport.
@@ -51,6 +52,19 @@ import java.util.List;
  * @param allowedClasses the classes an object codec (JDK, FST, Kryo) may decode, as binary
  *     class names; default none. Decoding untrusted bytes is an attack surface: list exactly the
  *     message classes
+ * @param offerBuffer each publication's hand-over from the application's thread to the sending
+ *     thread; default {@code 2m}. An eighth of it is the largest message a publication takes (and at
+ *     most half the history in fragments); more absorbs longer bursts of offers. At least {@code 4k}
+ * @param maxMessage the largest message a receiver reassembles; a longer one is dropped with a loss
+ *     event ({@code MESSAGE_TOO_LARGE}). Default {@code 1m}; it bounds the memory a forged run of
+ *     fragments can take
+ * @param reorderWindow how many datagrams ahead of a gap a receiver holds while the gap is repaired,
+ *     per publisher stream: a power of two, or 0 (the default) to size it from the transport, twice
+ *     the datagrams its socket receive buffer holds (a repair queues behind everything already in
+ *     that buffer, so a smaller window overflows while the repair is on its way)
+ * @param linger how long a partly filled datagram waits for more messages once the application
+ *     stops offering; default {@code 0}: it goes as soon as the offers run dry, the lowest latency.
+ *     A few microseconds trade latency for fuller datagrams at low rates
  */
 public record TopicConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -68,7 +82,11 @@ public record TopicConfig(
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
     @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
     @JsonProperty("max-publishers") Integer maxPublishers,
-    @JsonProperty("allowed-classes") List<String> allowedClasses) {
+    @JsonProperty("allowed-classes") List<String> allowedClasses,
+    @JsonProperty("offer-buffer") ByteSize offerBuffer,
+    @JsonProperty("max-message") ByteSize maxMessage,
+    @JsonProperty("reorder-window") Integer reorderWindow,
+    @JsonProperty("linger") Duration linger) {
 
     /** The default history per topic. */
     public static final ByteSize DEFAULT_HISTORY = ByteSize.parse("16m");
@@ -94,6 +112,14 @@ public record TopicConfig(
     public static final Duration DEFAULT_DELIVERY_QUEUE_TIMEOUT = Duration.ofMillis(100);
     /** The default number of publisher streams a receiver keeps per topic. */
     public static final int DEFAULT_MAX_PUBLISHERS = 64;
+    /** The default offer buffer per publication. */
+    public static final ByteSize DEFAULT_OFFER_BUFFER = ByteSize.parse("2m");
+    /** The default largest message a receiver reassembles. */
+    public static final ByteSize DEFAULT_MAX_MESSAGE = ByteSize.parse("1m");
+    /** The default reorder window: 0, sized from the transport's socket receive buffer. */
+    public static final int DEFAULT_REORDER_WINDOW = 0;
+    /** The default linger: none. */
+    public static final Duration DEFAULT_LINGER = Duration.ZERO;
 
     /** Applies the defaults for what is null and copies the class list. */
     public TopicConfig {
@@ -109,6 +135,10 @@ public record TopicConfig(
         deliveryQueueTimeout = deliveryQueueTimeout == null ? DEFAULT_DELIVERY_QUEUE_TIMEOUT : deliveryQueueTimeout;
         maxPublishers = maxPublishers == null ? DEFAULT_MAX_PUBLISHERS : maxPublishers;
         allowedClasses = Lists.copyOf(allowedClasses);
+        offerBuffer = offerBuffer == null ? DEFAULT_OFFER_BUFFER : offerBuffer;
+        maxMessage = maxMessage == null ? DEFAULT_MAX_MESSAGE : maxMessage;
+        reorderWindow = reorderWindow == null ? DEFAULT_REORDER_WINDOW : reorderWindow;
+        linger = linger == null ? DEFAULT_LINGER : linger;
     }
 
     /**
@@ -120,77 +150,53 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null);
+        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null);
     }
 
-    /**
-     * @param size the history size
-     * @return this topic with that history
-     */
+    /** @return this topic with that codec */
+    public TopicConfig withCodec(String codecName) {
+        return copy(c -> c.codec = codecName);
+    }
+
+    /** @return this topic with that history */
     public TopicConfig withHistory(ByteSize size) {
-        return new TopicConfig(name, id, transport, codec, size, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.history = size);
     }
 
-    /**
-     * @param interval the heartbeat interval
-     * @return this topic with that heartbeat
-     */
+    /** @return this topic with that heartbeat interval */
     public TopicConfig withHeartbeat(Duration interval) {
-        return new TopicConfig(name, id, transport, codec, history, interval, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.heartbeat = interval);
     }
 
-    /**
-     * @param mode the flow control mode
-     * @return this topic with that flow control
-     */
+    /** @return this topic with that flow control */
     public TopicConfig withFlowControl(FlowControlMode mode) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, mode,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.flowControl = mode);
     }
 
-    /**
-     * @param timeout how long a silent receiver holds a {@code min} publisher back
-     * @return this topic with that flow-control timeout
-     */
+    /** @return this topic with that flow-control timeout */
     public TopicConfig withFlowControlTimeout(Duration timeout) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            timeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.flowControlTimeout = timeout);
     }
 
-    /**
-     * @param policy the loss policy
-     * @return this topic with that loss policy
-     */
+    /** @return this topic with that loss policy */
     public TopicConfig withLossPolicy(LossPolicy policy) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, policy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.lossPolicy = policy);
     }
 
-    /**
-     * @param policy the late-join policy
-     * @return this topic with that late-join policy
-     */
+    /** @return this topic with that late-join policy */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, policy, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.lateJoin = policy);
     }
 
-    /**
-     * @param timeout how long to wait for a silent publisher
-     * @return this topic with that publisher timeout
-     */
+    /** @return this topic with that publisher timeout */
     public TopicConfig withPublisherTimeout(Duration timeout) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, timeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+        return copy(c -> c.publisherTimeout = timeout);
+    }
+
+    /** @return this topic with that close linger */
+    public TopicConfig withCloseLinger(Duration closeLingerTime) {
+        return copy(c -> c.closeLinger = closeLingerTime);
     }
 
     /**
@@ -199,38 +205,94 @@ public record TopicConfig(
      * @return this topic with that delivery queue
      */
     public TopicConfig withDeliveryQueue(ByteSize queue, Duration queueTimeout) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, queue, queueTimeout,
-            maxPublishers, allowedClasses);
+        return copy(c -> {
+            c.deliveryQueue = queue;
+            c.deliveryQueueTimeout = queueTimeout;
+        });
     }
 
-    /**
-     * @param classNames the binary names of the classes an object codec may decode
-     * @return this topic with that allow-list
-     */
+    /** @return this topic with that allow-list of binary class names */
     public TopicConfig withAllowedClasses(List<String> classNames) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, classNames);
+        return copy(c -> c.allowedClasses = classNames);
     }
 
-    /**
-     * @param streams the most publisher streams a receiver keeps on this topic at once
-     * @return this topic with that limit
-     */
+    /** @return this topic with that limit on publisher streams */
     public TopicConfig withMaxPublishers(int streams) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger,
-            deliveryQueue, deliveryQueueTimeout, streams, allowedClasses);
+        return copy(c -> c.maxPublishers = streams);
     }
 
-    /**
-     * @param linger how long a closed publication answers NAKs after its end-of-stream marker
-     * @return this topic with that close linger
-     */
-    public TopicConfig withCloseLinger(Duration linger) {
-        return new TopicConfig(name, id, transport, codec, history, heartbeat, flowControl,
-            flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, linger,
-            deliveryQueue, deliveryQueueTimeout, maxPublishers, allowedClasses);
+    /** @return this topic with that offer buffer */
+    public TopicConfig withOfferBuffer(ByteSize size) {
+        return copy(c -> c.offerBuffer = size);
+    }
+
+    /** @return this topic with that largest received message */
+    public TopicConfig withMaxMessage(ByteSize size) {
+        return copy(c -> c.maxMessage = size);
+    }
+
+    /** @return this topic with that reorder window, in datagrams (0: sized from the transport) */
+    public TopicConfig withReorderWindow(int datagrams) {
+        return copy(c -> c.reorderWindow = datagrams);
+    }
+
+    /** @return this topic with that linger */
+    public TopicConfig withLinger(Duration lingerTime) {
+        return copy(c -> c.linger = lingerTime);
+    }
+
+    private TopicConfig copy(Consumer<Fields> change) {
+        final Fields fields = new Fields(this);
+        change.accept(fields);
+        return fields.topic();
+    }
+
+    /** A topic's fields, to change some and make a new topic of them. */
+    private static final class Fields {
+        private String codec;
+        private ByteSize history;
+        private Duration heartbeat;
+        private FlowControlMode flowControl;
+        private Duration flowControlTimeout;
+        private LossPolicy lossPolicy;
+        private LateJoinPolicy lateJoin;
+        private Duration publisherTimeout;
+        private Duration closeLinger;
+        private ByteSize deliveryQueue;
+        private Duration deliveryQueueTimeout;
+        private Integer maxPublishers;
+        private List<String> allowedClasses;
+        private ByteSize offerBuffer;
+        private ByteSize maxMessage;
+        private Integer reorderWindow;
+        private Duration linger;
+        private final TopicConfig of;
+
+        private Fields(TopicConfig of) {
+            this.of = of;
+            codec = of.codec;
+            history = of.history;
+            heartbeat = of.heartbeat;
+            flowControl = of.flowControl;
+            flowControlTimeout = of.flowControlTimeout;
+            lossPolicy = of.lossPolicy;
+            lateJoin = of.lateJoin;
+            publisherTimeout = of.publisherTimeout;
+            closeLinger = of.closeLinger;
+            deliveryQueue = of.deliveryQueue;
+            deliveryQueueTimeout = of.deliveryQueueTimeout;
+            maxPublishers = of.maxPublishers;
+            allowedClasses = of.allowedClasses;
+            offerBuffer = of.offerBuffer;
+            maxMessage = of.maxMessage;
+            reorderWindow = of.reorderWindow;
+            linger = of.linger;
+        }
+
+        private TopicConfig topic() {
+            return new TopicConfig(of.name, of.id, of.transport, codec, history, heartbeat, flowControl,
+                flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, deliveryQueue,
+                deliveryQueueTimeout, maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
+        }
     }
 }

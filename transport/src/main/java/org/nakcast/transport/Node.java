@@ -151,7 +151,7 @@ public final class Node implements AutoCloseable {
             topicName, newSessionId(), publisherIds.next(countersFileStem(), topic.id()));
         final int datagramLength = settings.datagramLength();
         final OfferBuffer offers = new OfferBuffer(
-            context.offerBufferBytes(), PublisherStreams.maxMessageLength(settings), liveOffers::remove);
+            (int) topic.offerBuffer().bytes(), PublisherStreams.maxMessageLength(settings), liveOffers::remove);
         liveOffers.add(offers);
         sender.addPublication(settings, offers);
         final int historyDatagrams = PublisherStreams.historyDatagrams(settings);
@@ -159,7 +159,7 @@ public final class Node implements AutoCloseable {
                 + " configured), offer buffer {} bytes, max message {} bytes",
             config.node().name(), topicName, topic.id(), settings.sessionId(),
             settings.address().describeSetup(), historyDatagrams,
-            (long) historyDatagrams * datagramLength, topic.history().bytes(), context.offerBufferBytes(),
+            (long) historyDatagrams * datagramLength, topic.history().bytes(), topic.offerBuffer().bytes(),
             offers.maxMessageLength());
         return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,
             counters.get(SystemCounter.BACK_PRESSURE));
@@ -322,7 +322,7 @@ public final class Node implements AutoCloseable {
             throw new TransportException("topic '" + topic.name() + "': delivery-queue " + topic.deliveryQueue()
                 + " carries messages of at most " + Math.max(0, largest) + " bytes beside a datagram of "
                 + datagramLength + ", but this node takes messages of up to " + needed
-                + " bytes (NodeContext.maxReceivedMessageLength): raise delivery-queue or lower that");
+                + " bytes (its max-message): raise delivery-queue or lower max-message");
         }
         return new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener);
     }

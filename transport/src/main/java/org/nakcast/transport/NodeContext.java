@@ -12,21 +12,20 @@ import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.loss.LossGenerator;
-import org.nakcast.transport.receive.InboundStreamSettings;
 import org.nakcast.transport.receive.NakTiming;
 
 /**
- * Everything a {@link Node} is launched with: the configuration, plus the knobs that are not a
- * matter of YAML (a clock for tests, loss injection, protocol timings). Each node has its own
- * context, so two nodes in one JVM can differ; nothing is read from system properties.
+ * Everything a {@link Node} is launched with: the configuration (every per-topic and per-transport
+ * knob is there, in YAML), plus what is code's to give: a clock tests step, loss injection, the
+ * random seed, the codec registry, event listeners, a thread factory and an error handler, and the
+ * protocol's NAK timings and retransmit hold-off. Each node has its own context, so two nodes in
+ * one JVM can differ; nothing is read from system properties.
  *
  * <p>Setters return {@code this}; every knob has a default that suits a LAN.
  */
 public final class NodeContext {
     /** Default hold-off between two retransmits of one datagram: half the smallest NAK retry interval. */
     public static final long DEFAULT_RETRANSMIT_HOLD_OFF_NS = 50_000;
-    /** Default size of a publication's offer buffer: an eighth of it is the largest message. */
-    public static final int DEFAULT_OFFER_BUFFER_BYTES = 2 << 20;
 
     private NodeConfig config;
     private NanoClock clock = SystemNanoClock.INSTANCE;
@@ -34,11 +33,7 @@ public final class NodeContext {
     private PublisherEventListener publisherEvents = new PublisherEventListener() { };
     private LossGenerator sendLoss = LossGenerator.NONE;
     private LossGenerator receiveLoss = LossGenerator.NONE;
-    private long lingerNs;
     private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
-    private int offerBufferBytes = DEFAULT_OFFER_BUFFER_BYTES;
-    private int reorderWindowCapacity;
-    private int maxReceivedMessageLength = InboundStreamSettings.DEFAULT_MAX_MESSAGE_LENGTH;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
     private long seed = System.nanoTime();
     private ThreadFactory threadFactory = NodeContext::daemonThread;
@@ -140,22 +135,7 @@ public final class NodeContext {
         return receiveLoss;
     }
 
-    /**
-     * How long a partly filled datagram waits for more messages once the application stops
-     * offering. Default 0: it goes as soon as the offers run dry, the lowest latency; under load
-     * datagrams fill anyway. A few microseconds trade latency for fuller datagrams at low rates.
-     *
-     * @return this
-     */
-    public NodeContext lingerNs(long lingerNs) {
-        this.lingerNs = lingerNs;
-        return this;
-    }
 
-    /** The linger, in nanoseconds. */
-    public long lingerNs() {
-        return lingerNs;
-    }
 
     /**
      * A datagram resent less than this long ago is not resent for another NAK: receivers that
@@ -174,54 +154,11 @@ public final class NodeContext {
         return retransmitHoldOffNs;
     }
 
-    /**
-     * Bytes of each publication's offer buffer, the hand-over from the application thread to the
-     * sending thread; an eighth of it is the largest message. Default 2 MiB.
-     *
-     * @return this
-     */
-    public NodeContext offerBufferBytes(int bytes) {
-        this.offerBufferBytes = bytes;
-        return this;
-    }
 
-    /** The offer buffer size, in bytes. */
-    public int offerBufferBytes() {
-        return offerBufferBytes;
-    }
 
-    /**
-     * How many datagrams ahead of a gap a receiver holds while the gap is repaired; a power of two,
-     * or 0 (the default) to size it from the transport: twice the datagrams its socket receive
-     * buffer holds. A repair queues behind everything already in that buffer, so a smaller window
-     * overflows while the repair is on its way, and what overflows must be asked for again.
-     *
-     * @return this
-     */
-    public NodeContext reorderWindowCapacity(int datagrams) {
-        this.reorderWindowCapacity = datagrams;
-        return this;
-    }
 
-    /** The reorder window, in datagrams; 0 sizes it from the transport. */
-    public int reorderWindowCapacity() {
-        return reorderWindowCapacity;
-    }
 
-    /**
-     * The largest message a receiver reassembles; a longer one is dropped with a loss event.
-     *
-     * @return this
-     */
-    public NodeContext maxReceivedMessageLength(int bytes) {
-        this.maxReceivedMessageLength = bytes;
-        return this;
-    }
 
-    /** The largest message a receiver reassembles. */
-    public int maxReceivedMessageLength() {
-        return maxReceivedMessageLength;
-    }
 
     /**
      * When receivers send NAKs; see {@link NakTiming}.
@@ -313,10 +250,7 @@ public final class NodeContext {
         Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
         Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");
         Objects.requireNonNull(nakTiming, "NodeContext.nakTiming");
-        requireAtLeast("lingerNs", lingerNs, 0);
         requireAtLeast("retransmitHoldOffNs", retransmitHoldOffNs, 0);
-        requireAtLeast("offerBufferBytes", offerBufferBytes, 4096);
-        requireAtLeast("maxReceivedMessageLength", maxReceivedMessageLength, 1);
         if (retransmitHoldOffNs >= nakTiming.retryMinNs()) {
             throw new TransportException("NodeContext.retransmitHoldOffNs (" + retransmitHoldOffNs
                 + ") must be below nakTiming.retryMinNs (" + nakTiming.retryMinNs()

@@ -73,7 +73,7 @@ public final class SettingsResolver {
             transport.repairRateBytes(),
             transport.repairBurstBytes(),
             transport.repairPercentOfData(),
-            new StreamTiming(topic.heartbeat().toNanos(), context.lingerNs(), context.retransmitHoldOffNs(),
+            new StreamTiming(topic.heartbeat().toNanos(), topic.linger().toNanos(), context.retransmitHoldOffNs(),
                 topic.closeLinger().toNanos()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());
@@ -88,9 +88,9 @@ public final class SettingsResolver {
         final TopicConfig topic = topic(topicName);
         final TransportConfig transport = config.transport(topic.transport());
         final InboundStreamSettings streamSettings = new InboundStreamSettings(
-            reorderWindowCapacity(transport),
+            reorderWindowCapacity(topic, transport),
             (int) transport.datagramSize().bytes(),
-            context.maxReceivedMessageLength(),
+            (int) topic.maxMessage().bytes(),
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         return new SubscriptionSettings(
@@ -100,9 +100,9 @@ public final class SettingsResolver {
             topic.deliveryQueueTimeout().toNanos());
     }
 
-    private int reorderWindowCapacity(TransportConfig transport) {
-        if (context.reorderWindowCapacity() > 0) {
-            return context.reorderWindowCapacity();
+    private static int reorderWindowCapacity(TopicConfig topic, TransportConfig transport) {
+        if (topic.reorderWindow() > 0) {
+            return topic.reorderWindow();
         }
         final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
         return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));

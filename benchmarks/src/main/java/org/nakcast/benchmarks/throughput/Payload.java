@@ -56,11 +56,8 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
      * {@code allowedClasses} besides the message class.
      */
     static TopicConfig codecTopic(TopicConfig base, String codec, List<String> allowedClasses) {
-        return new TopicConfig(base.name(), base.id(), base.transport(), codec,
-            ByteSize.parse(RunSettings.HELD_HISTORY), base.heartbeat(),
-            FlowControlMode.MIN, base.flowControlTimeout(), base.lossPolicy(), base.lateJoin(),
-            base.publisherTimeout(), base.closeLinger(), base.deliveryQueue(), base.deliveryQueueTimeout(),
-            base.maxPublishers(), allowedClasses);
+        return base.withCodec(codec).withHistory(ByteSize.parse(RunSettings.HELD_HISTORY))
+            .withFlowControl(FlowControlMode.MIN).withAllowedClasses(allowedClasses);
     }
 
     /** {@value #RAW} or the codec's name. */

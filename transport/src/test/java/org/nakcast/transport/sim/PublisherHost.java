@@ -48,7 +48,6 @@ final class PublisherHost extends SimHost {
     private static final int FRAMING = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH;
 
     private final SettingsResolver settings;
-    private final int offerBufferBytes;
     private final List<Topic> topics;
     private final Map<Integer, PublishedSession> sessions;
     private final SplittableRandom random;
@@ -79,13 +78,12 @@ final class PublisherHost extends SimHost {
     }
 
     PublisherHost(Scheduler scheduler, SimNetwork network, String name, HostShape shape, SettingsResolver settings,
-        int offerBufferBytes, List<Topic> topics, Map<Integer, PublishedSession> sessions, SplittableRandom random,
+        List<Topic> topics, Map<Integer, PublishedSession> sessions, SplittableRandom random,
         double sendRefusal, Violations violations) {
         super(scheduler, network, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
         this.violations = violations;
         this.strays = new StrayCheck(name, scheduler, violations, counters);
         this.settings = settings;
-        this.offerBufferBytes = offerBufferBytes;
         this.topics = topics;
         this.sessions = sessions;
         this.random = random;
@@ -132,6 +130,7 @@ final class PublisherHost extends SimHost {
                 sessionId = 1 + random.nextInt(Integer.MAX_VALUE - 1);
             } while (sessions.containsKey(sessionId));
             final PublicationSettings publication = settings.publication(topic.name(), sessionId, topic.publisherId());
+            final int offerBufferBytes = (int) settings.topic(topic.name()).offerBuffer().bytes();
             final int maxLength = Math.min(PublisherStreams.maxMessageLength(publication), offerBufferBytes / 8);
             final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength, freed -> { });
             streams.add(publication, offers, sink);

@@ -51,11 +51,10 @@ final class Simulation {
         final SplittableRandom random = new SplittableRandom(scenario.seed() ^ 0x5EED_CAFEL);
         this.network = new SimNetwork(scheduler, random.split(), scenario.faults());
         final SettingsResolver settings = new SettingsResolver(scenario.config(), scenario.context());
-        final int offerBufferBytes = scenario.context().offerBufferBytes();
         for (int i = 0; i < scenario.publishers().size(); i++) {
             final Scenario.PublisherPlan plan = scenario.publishers().get(i);
             final PublisherHost host = new PublisherHost(scheduler, network, "pub" + i, plan.shape(), settings,
-                offerBufferBytes, plan.topics(), sessions, random.split(), scenario.sendRefusal(), violations);
+                plan.topics(), sessions, random.split(), scenario.sendRefusal(), violations);
             publishers.add(host);
             host.startAt(0);
             schedule(host, plan.pauses(), plan.crashAtNs(), plan.restartAtNs());

@@ -70,10 +70,11 @@ class StoppedPastHistoryTest {
             .withHeartbeat(Duration.ofMillis(5))
             .withPublisherTimeout(Duration.ofMillis(20))
             .withFlowControl(FlowControlMode.MAX)
-            .withLossPolicy(LossPolicy.CONTINUE);
+            .withLossPolicy(LossPolicy.CONTINUE)
+            .withOfferBuffer(new ByteSize(64 << 10));
         final NodeConfig config =
             new NodeConfig(NodeConfig.embeddedDefault().node(), List.of(transport), List.of(topic)).conclude();
-        final NodeContext context = new NodeContext().config(config).offerBufferBytes(64 << 10);
+        final NodeContext context = new NodeContext().config(config);
         final Scenario.PublisherPlan publisher = new Scenario.PublisherPlan(new HostShape(256, 2_000, 50_000),
             List.of(new PublisherHost.Topic("t1", 1, 1001, 2_000, 20, false)), List.of(), -1, -1);
         final Scenario.SubscriberPlan subscriber = new Scenario.SubscriberPlan(new HostShape(8, 2_000, 50_000),

@@ -71,19 +71,20 @@ final class Swarm {
                 .withLossPolicy(random.nextInt(5) == 0 ? LossPolicy.DROP : LossPolicy.CONTINUE)
                 .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS)
                 .withDeliveryQueue(TopicConfig.DEFAULT_DELIVERY_QUEUE,
-                    Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))));
+                    Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))))
+                .withOfferBuffer(new ByteSize(64 << 10));
             topics.add(topic);
         }
         if (kinds.contains(FaultKind.PUBLICATION_CLOSE)) {
             topics.replaceAll(topic -> topic.withCloseLinger(Duration.ofNanos(heartbeatNs * later.nextInt(8))));
         }
+        final int reorderWindow = 64 << random.nextInt(5);
+        topics.replaceAll(topic -> topic.withReorderWindow(reorderWindow));
         final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
             .conclude();
         final Timing timing =
             new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
-        final NodeContext context = new NodeContext().config(config)
-            .offerBufferBytes(64 << 10)
-            .reorderWindowCapacity(64 << random.nextInt(5));
+        final NodeContext context = new NodeContext().config(config);
 
         final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, timing);
         if (kinds.contains(FaultKind.SHARED_PUBLISHER_ID)) {

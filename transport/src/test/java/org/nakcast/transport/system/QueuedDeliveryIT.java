@@ -20,7 +20,6 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
@@ -62,8 +61,7 @@ class QueuedDeliveryIT {
     void aSlowPollerThroughASmallQueueSlowsItsStreamAndLosesNothing() throws InterruptedException {
         final Consumer consumer = new Consumer();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
-            Node subscriberNode = Node.launch(new NodeContext().config(queued("128k"))
-                .maxReceivedMessageLength(64 << 10))) {
+            Node subscriberNode = Node.launch(queued("128k", "64k"))) {
             final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
 
             final Thread publisher = new Thread(() ->
@@ -182,10 +180,15 @@ class QueuedDeliveryIT {
     }
 
     private static NodeConfig queued(String queueSize) {
+        return queued(queueSize, TopicConfig.DEFAULT_MAX_MESSAGE.toString());
+    }
+
+    /** The embedded default with that delivery queue and largest received message on every topic. */
+    private static NodeConfig queued(String queueSize, String maxMessage) {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> topic.withDeliveryQueue(ByteSize.parse(queueSize),
-                TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT))
+                TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT).withMaxMessage(ByteSize.parse(maxMessage)))
             .toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
     }
