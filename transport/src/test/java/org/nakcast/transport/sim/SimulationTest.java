@@ -79,12 +79,20 @@ class SimulationTest {
      *   <li>49, shared-publisher-id and publisher-restart: two live publishers share an id and one
      *       restarts; the rule that ended a stream silent for one heartbeat fails it (finding 8).
      *       Reaches: a shared id.</li>
+     *   <li>1, loss, burst, partition, stall, subscriber-pause, publication-close: the receiver told
+     *       a stream its loss policy had dropped that it ENDED with everything delivered. Reaches:
+     *       publications closed.</li>
+     *   <li>787, all: a late joiner started a closed session at its end and was told it ENDED with
+     *       nothing of it: what it is owed (nothing), which the invariant first did not allow.
+     *       Reaches: publications closed.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} ({1}) reaches {2}")
     @CsvSource({"11, loss, resumes", "32, burst, lossesAfterResume", "84, all, heldStarts",
         "119, all, lossesAfterResume", "359, all, resumes", "13, all, resumes", "19, all, strays",
-        "'49', 'shared-publisher-id,publisher-restart', sharedPublisherId"})
+        "'49', 'shared-publisher-id,publisher-restart', sharedPublisherId",
+        "'1', 'loss,burst,partition,stall,subscriber-pause,publication-close', publicationsClosed",
+        "787, all, publicationsClosed"})
     void seedsThatOnceFoundADefectStayCleanAndStillReachTheirState(long seed, String faults, String state) {
         final SimulationResult result = Simulation.runSeed(seed, FaultKind.parse(faults), null);
 
@@ -96,6 +104,7 @@ class SimulationTest {
             case "heldStarts" -> result.reached().heldStarts;
             case "strays" -> result.strays();
             case "sharedPublisherId" -> result.injectedByKind().get(FaultKind.SHARED_PUBLISHER_ID);
+            case "publicationsClosed" -> result.injectedByKind().get(FaultKind.PUBLICATION_CLOSE);
             default -> throw new IllegalArgumentException(state);
         };
         assertThat(reached).as("%s of seed %d", state, seed).isPositive();

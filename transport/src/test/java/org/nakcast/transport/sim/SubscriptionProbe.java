@@ -235,11 +235,13 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
 
     /**
      * A session reported ended: its publication was closed, and this subscription has every message
-     * of it, or a loss event for it, up to the last one published.
+     * of it, or a loss event for it, up to the last one published; a subscription that joined the
+     * session under way and started at its end (its live edge) may have had nothing of it.
      */
     private void checkEnded(PublishedSession session, Track track) {
         final long reached = Math.max(0, track.nextIndex) + track.unaccountedLoss;
-        if (session.closedAtNs < 0 || reached != session.published) {
+        final boolean joinedAtTheEnd = !owedFromStart(session) && track.nextIndex < 0 && track.unaccountedLoss == 0;
+        if (session.closedAtNs < 0 || reached != session.published && !joinedAtTheEnd) {
             violations.add(scheduler.nowNs(), "%s: told session %d ended %s, with messages up to %d of %d published"
                 .formatted(name, session.sessionId, session.closedAtNs < 0 ? "though it was never closed" : "early",
                     reached, session.published));
