@@ -10,7 +10,6 @@ import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.ByteSize;
@@ -20,6 +19,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -154,7 +154,8 @@ public final class LossAwareSubscriber {
         try (Node subscriberNode = Node.launch(subscriberContext);
             Node publisherNode = Node.launch(Examples.named(config, "paced-publisher"))) {
             final Book book = new Book();
-            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book,
+            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book),
+                book,
                 Delivery.ON_RECEIVING_THREAD);
 
             publish(publisherNode, updates);
@@ -167,13 +168,13 @@ public final class LossAwareSubscriber {
     }
 
     private static void publish(Node node, int updates) {
-        final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+        final FlyweightPublication prices =
+            node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
         final LongSupplier commit = prices::commit;
         final IdleStrategy idle = new BackoffIdleStrategy();
         for (int i = 0; i < updates; i++) {
             final int instrument = i % MNEMONICS.length;
-            prices.claim().qty(1_000_000).price(100.0 + i * 0.01)
+            prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(100.0 + i * 0.01)
                 .instrument().instrumentId(instrument).mnemonic(MNEMONICS[instrument]);
             Offers.offer(commit, idle);
         }

@@ -9,11 +9,11 @@ import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Delivery;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -106,7 +106,7 @@ public final class MarketDataFanOut {
                 final Node node = Node.launch(Examples.named(config, "md-subscriber-" + i));
                 nodes.add(node);
                 final Book book = new Book(node.config().node().name());
-                node.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, book, book,
+                node.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book), book,
                     Delivery.ON_RECEIVING_THREAD);
                 books.add(book);
             }
@@ -124,15 +124,15 @@ public final class MarketDataFanOut {
 
     /** Publishes the updates; returns the last price of each instrument. */
     private static double[] publish(Node node, int updates) {
-        final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+        final FlyweightPublication prices =
+            node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
         final LongSupplier commit = prices::commit;
         final IdleStrategy idle = new BackoffIdleStrategy();
         final double[] last = new double[MNEMONICS.length];
         for (int i = 0; i < updates; i++) {
             final int instrument = i % MNEMONICS.length;
             final double price = (BASE_PRICE_TICKS[instrument] + i / MNEMONICS.length % 100) / TICKS_PER_UNIT;
-            final PriceUpdateEncoder update = prices.claim();
+            final PriceUpdateEncoder update = prices.claim(PriceUpdateEncoder.class);
             update.instrument().instrumentId(FIRST_INSTRUMENT_ID + instrument).mnemonic(MNEMONICS[instrument]);
             update.qty(i).price(price);
             Offers.offer(commit, idle);

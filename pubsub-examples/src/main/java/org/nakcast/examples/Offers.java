@@ -14,7 +14,7 @@ import org.nakcast.transport.OfferResult;
  * <pre>{@code
  * IdleStrategy idle = new BackoffIdleStrategy();
  * LongSupplier commit = prices::commit;     // made once: a method reference per call would allocate
- * ... prices.claim().qty(100).price(1.0825);
+ * ... prices.claim(PriceUpdateEncoder.class).qty(100).price(1.0825);
  * Offers.offer(commit, idle);
  * }</pre>
  *

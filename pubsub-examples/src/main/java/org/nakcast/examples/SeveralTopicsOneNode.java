@@ -17,12 +17,12 @@ import org.nakcast.codecs.CodecException;
 import org.nakcast.codecs.sample.Instrument;
 import org.nakcast.codecs.sample.Order;
 import org.nakcast.codecs.sample.OrderLeg;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.Side;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Delivery;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
@@ -124,7 +124,8 @@ public final class SeveralTopicsOneNode {
         try (Node riskNode = Node.launch(Examples.named(config, "risk"));
             Node gatewayNode = Node.launch(Examples.named(config, "gateway"))) {
             final Risk risk = new Risk();
-            riskNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class, risk::onPrice, risk,
+            riskNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, risk::onPrice),
+                risk,
                 Delivery.ON_RECEIVING_THREAD);
             riskNode.subscribe("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
             riskNode.subscribe("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
@@ -144,8 +145,8 @@ public final class SeveralTopicsOneNode {
 
     /** Publishes on all three topics; returns the last trade. */
     private static Trade publish(Node node, int priceUpdates) {
-        final FlyweightPublication<PriceUpdateEncoder> prices =
-            node.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+        final FlyweightPublication prices =
+            node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
         final Publication<Order> orders = node.newPublication("orders", Order.class);
         final Publication<Trade> trades = node.newPublication("trades", Trade.class);
         final IdleStrategy idle = new BackoffIdleStrategy();
@@ -153,7 +154,8 @@ public final class SeveralTopicsOneNode {
         Trade trade = null;
         for (int i = 0; i < priceUpdates; i++) {
             final double price = 1.0825 + (i % 100) * 0.0001;
-            prices.claim().qty(1_000_000).price(price).instrument().instrumentId(42).mnemonic("EURUSD");
+            prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(price)
+                .instrument().instrumentId(42).mnemonic("EURUSD");
             Offers.offer(commitPrice, idle);
             if (i % PRICES_PER_ORDER == PRICES_PER_ORDER - 1) {
                 final long orderId = i / PRICES_PER_ORDER;

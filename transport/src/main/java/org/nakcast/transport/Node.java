@@ -1,6 +1,8 @@
 package org.nakcast.transport;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -179,19 +181,22 @@ public final class Node implements AutoCloseable {
 
     /**
      * Starts publishing flyweight messages on a topic, as a new publisher stream (see
-     * {@link #newPublication(String)}): claim the encoder, set its fields, commit.
+     * {@link #newPublication(String)}): claim a type's encoder, set its fields, commit. One
+     * publication carries every type it is made for, on one session, in the order committed.
      *
-     * @param messageClass the message type the topic's flyweight codec is bound to
-     * @param encoderClass the encoder flyweight that writes it
-     * @throws TransportException when the topic's codec has no flyweight path or another encoder
+     * @param encoderClasses the generated encoders of the message types to publish, at least one
+     * @throws TransportException when the topic's codec has no flyweight path or none of these encoders
      */
-    public <T, E> FlyweightPublication<E> newFlyweightPublication(
-        String topicName, Class<T> messageClass, Class<E> encoderClass) {
-        final FlyweightCodec<T, ?, ?> codec =
-            topicCodecs.flyweightCodec(topic(topicName), messageClass, encoderClass, true);
-        @SuppressWarnings("unchecked") // checked: the codec's encoder class is encoderClass
-        final FlyweightCodec<T, E, ?> typed = (FlyweightCodec<T, E, ?>) codec;
-        return new FlyweightPublication<>(newPublication(topicName), typed);
+    public FlyweightPublication newFlyweightPublication(String topicName, Class<?>... encoderClasses) {
+        if (encoderClasses == null || encoderClasses.length == 0) {
+            throw new IllegalArgumentException("topic '" + topicName + "': name at least one encoder class");
+        }
+        final TopicConfig topic = topic(topicName);
+        final Map<Class<?>, FlyweightCodec<?, ?, ?>> codecs = new HashMap<>();
+        for (Class<?> encoderClass : encoderClasses) {
+            codecs.put(encoderClass, topicCodecs.flyweightCodec(topic, encoderClass, true));
+        }
+        return new FlyweightPublication(newPublication(topicName), codecs);
     }
 
     /**
@@ -249,34 +254,35 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * Subscribes to a topic's messages as decoder flyweights wrapped over the received bytes (no
-     * copy, no object), delivered on {@link Subscription#poll}.
+     * Subscribes to a flyweight topic's messages, each type to its handler as its decoder wrapped
+     * over the received bytes (no copy, no object), delivered on {@link Subscription#poll}.
      *
-     * @see #subscribeFlyweight(String, Class, Class, MessageHandler, StreamEventListener, Delivery)
+     * @see #subscribeFlyweight(String, FlyweightHandlers, StreamEventListener, Delivery)
      */
-    public <T, D> Subscription subscribeFlyweight(String topicName, Class<T> messageClass, Class<D> decoderClass,
-        MessageHandler<? super D> handler, StreamEventListener events) {
-        return subscribeFlyweight(topicName, messageClass, decoderClass, handler, events, Delivery.ON_POLL);
+    public Subscription subscribeFlyweight(String topicName, FlyweightHandlers handlers, StreamEventListener events) {
+        return subscribeFlyweight(topicName, handlers, events, Delivery.ON_POLL);
     }
 
     /**
-     * Subscribes to a topic's messages as decoder flyweights wrapped over the received bytes (no
-     * copy, no object), delivered as {@code delivery} says. The decoder is reused; read it during
-     * the call.
+     * Subscribes to a flyweight topic's messages, each type to its handler, delivered as
+     * {@code delivery} says. The decoders are reused; read them during the call. A message of a
+     * type with no handler is counted and reported to {@code events} as undecodable.
      *
-     * @param messageClass the message type the topic's flyweight codec is bound to
-     * @param decoderClass the decoder flyweight that reads it
-     * @throws TransportException when the topic's codec has no flyweight path or another decoder
+     * @throws TransportException when the topic's codec has no flyweight path or not one of the decoders
      */
-    public <T, D> Subscription subscribeFlyweight(String topicName, Class<T> messageClass, Class<D> decoderClass,
-        MessageHandler<? super D> handler, StreamEventListener events, Delivery delivery) {
-        requireArguments(handler, events, delivery);
-        final FlyweightCodec<T, ?, ?> codec =
-            topicCodecs.flyweightCodec(topic(topicName), messageClass, decoderClass, false);
-        @SuppressWarnings("unchecked") // checked: the codec's decoder class is decoderClass
-        final FlyweightCodec<T, ?, D> typed = (FlyweightCodec<T, ?, D>) codec;
-        return subscribe(topicName, new DecodingHandler<>(typed::decoder, handler, events,
-            counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
+    public Subscription subscribeFlyweight(String topicName, FlyweightHandlers handlers, StreamEventListener events,
+        Delivery delivery) {
+        requireArguments(handlers, events, delivery);
+        final TopicConfig topic = topic(topicName);
+        final List<FlyweightCodec<?, ?, ?>> codecs = new ArrayList<>();
+        for (Class<?> decoderClass : handlers.decoderClasses()) {
+            codecs.add(topicCodecs.flyweightCodec(topic, decoderClass, false));
+        }
+        if (codecs.isEmpty()) {
+            throw new IllegalArgumentException("topic '" + topicName + "': the handlers handle no message type");
+        }
+        return subscribe(topicName, handlers.dispatch(codecs, events, counters.get(SystemCounter.UNDECODABLE_MESSAGES)),
+            events, delivery);
     }
 
     /**

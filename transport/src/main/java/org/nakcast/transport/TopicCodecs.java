@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecException;
+import org.nakcast.codecs.CodecFactory;
 import org.nakcast.codecs.CodecSpec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.TopicConfig;
@@ -31,25 +32,43 @@ final class TopicCodecs {
                 throw mismatch(topic, messageClass, "it carries " + codec.messageClass().getName());
             }
             return codec;
+        } catch (TransportException ex) {
+            throw ex;
         } catch (CodecException ex) {
             throw mismatch(topic, messageClass, ex.getMessage(), ex);
+        } catch (RuntimeException ex) {
+            // a codec library that fails in its own way (FST on a class that is not Serializable)
+            throw mismatch(topic, messageClass, ex.toString(), ex);
         }
     }
 
     /**
-     * The topic's flyweight codec for {@code messageClass}, checked to use {@code flyweightClass}
-     * as its encoder (or decoder, as {@code encoder} says).
+     * The topic's flyweight codec whose encoder (or decoder, as {@code encoder} says) is
+     * {@code flyweightClass}: one message type of the topic.
      */
-    <T, F> FlyweightCodec<T, ?, ?> flyweightCodec(
-        TopicConfig topic, Class<T> messageClass, Class<F> flyweightClass, boolean encoder) {
-        final Codec<T> codec = codec(topic, messageClass);
-        if (!(codec instanceof FlyweightCodec<T, ?, ?> flyweight)) {
-            throw mismatch(topic, messageClass, "codec '" + topic.codec() + "' has no flyweight path");
+    FlyweightCodec<?, ?, ?> flyweightCodec(TopicConfig topic, Class<?> flyweightClass, boolean encoder) {
+        final Codec<?> codec;
+        try {
+            final CodecFactory factory = context.codecs().factory(topic.codec());
+            if (!factory.makesFlyweights()) {
+                throw mismatch(topic, flyweightClass, "codec '" + topic.codec() + "' has no flyweight path");
+            }
+            codec = factory.create(new CodecSpec<>(topic.codec(), flyweightClass, allowedClasses(topic)));
+        } catch (TransportException ex) {
+            throw ex;
+        } catch (CodecException ex) {
+            throw mismatch(topic, flyweightClass, ex.getMessage(), ex);
+        } catch (RuntimeException ex) {
+            throw mismatch(topic, flyweightClass, ex.toString(), ex);
+        }
+        if (!(codec instanceof FlyweightCodec<?, ?, ?> flyweight)) {
+            throw mismatch(topic, flyweightClass, "codec '" + topic.codec() + "' has no flyweight path");
         }
         final Class<?> actual = encoder ? flyweight.encoderClass() : flyweight.decoderClass();
         if (!actual.equals(flyweightClass)) {
-            throw mismatch(topic, messageClass, "its " + (encoder ? "encoder" : "decoder") + " is "
-                + actual.getName() + ", not " + flyweightClass.getName());
+            throw mismatch(topic, flyweightClass, "it is no " + (encoder ? "encoder" : "decoder") + " of the"
+                + " topic's codec (the " + (encoder ? "encoder" : "decoder") + " of " + codec.messageClass().getName()
+                + " is " + actual.getName() + ")");
         }
         return flyweight;
     }

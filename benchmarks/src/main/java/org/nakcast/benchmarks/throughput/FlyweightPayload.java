@@ -4,11 +4,11 @@ import java.util.List;
 
 import org.nakcast.benchmarks.codec.PriceUpdateFields;
 import org.nakcast.codecs.CodecRegistry;
-import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
@@ -33,26 +33,26 @@ record FlyweightPayload() implements Payload {
 
     @Override
     public SequencedPublisher publish(Node node, String topic) {
-        return new Publisher(node.newFlyweightPublication(topic, PriceUpdate.class, PriceUpdateEncoder.class));
+        return new Publisher(node.newFlyweightPublication(topic, PriceUpdateEncoder.class));
     }
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribeFlyweight(topic, PriceUpdate.class, PriceUpdateDecoder.class, new Listener(checker), checker,
-            Delivery.ON_RECEIVING_THREAD);
+        node.subscribeFlyweight(topic, new FlyweightHandlers().on(PriceUpdateDecoder.class, new Listener(checker)),
+            checker, Delivery.ON_RECEIVING_THREAD);
     }
 
     /** Claims, writes the fields, commits. */
     private static final class Publisher implements SequencedPublisher {
-        private final FlyweightPublication<PriceUpdateEncoder> publication;
+        private final FlyweightPublication publication;
 
-        Publisher(FlyweightPublication<PriceUpdateEncoder> publication) {
+        Publisher(FlyweightPublication publication) {
             this.publication = publication;
         }
 
         @Override
         public long offer(long sequence) {
-            PriceUpdateFields.write(publication.claim(), sequence, SamplePrice.VALUES);
+            PriceUpdateFields.write(publication.claim(PriceUpdateEncoder.class), sequence, SamplePrice.VALUES);
             return publication.commit();
         }
     }

@@ -15,4 +15,12 @@ public interface CodecFactory {
      * @throws CodecConfigurationException if the codec cannot carry the spec's classes
      */
     <T> Codec<T> create(CodecSpec<T> spec);
+
+    /**
+     * Whether the codecs it makes have a flyweight path ({@link FlyweightCodec}): made for an
+     * encoder or decoder class, they write and read messages in place.
+     */
+    default boolean makesFlyweights() {
+        return false;
+    }
 }

@@ -67,4 +67,15 @@ public interface FlyweightCodec<T, E, D> extends Codec<T> {
      * @throws UnknownClassException   if the header names another message or schema
      */
     D decoder(DirectBuffer buffer, int offset, int length);
+
+    /**
+     * Whether a message's header names this codec's message type: how a topic that carries several
+     * types finds the decoder for each message. Reads only the header; a region too short for it
+     * is no message of any type.
+     *
+     * @param buffer the received datagram
+     * @param offset the first byte of the message
+     * @param length the length of the message
+     */
+    boolean carries(DirectBuffer buffer, int offset, int length);
 }

@@ -5,6 +5,7 @@ import java.time.Duration;
 import com.example.quotes.sbe.QuoteDecoder;
 import com.example.quotes.sbe.QuoteEncoder;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
@@ -41,13 +42,12 @@ public final class QuoteService {
             // Subscriber: each quote is read from the received datagram, no copy, no object, on the
             // thread that polls (this one).
             final Subscription quotesIn =
-                subscriber.subscribeFlyweight("prices", Quote.class, QuoteDecoder.class, checker, checker);
+                subscriber.subscribeFlyweight("prices", new FlyweightHandlers().on(QuoteDecoder.class, checker), checker);
 
             // Publisher: claim the encoder, set the fields in place, commit.
-            final FlyweightPublication<QuoteEncoder> quotes =
-                publisher.newFlyweightPublication("prices", Quote.class, QuoteEncoder.class);
+            final FlyweightPublication quotes = publisher.newFlyweightPublication("prices", QuoteEncoder.class);
             for (long sequence = 0; sequence < count; sequence++) {
-                quotes.claim().sequence(sequence).instrumentId(42).bidTicks(10_824).askTicks(10_826);
+                quotes.claim(QuoteEncoder.class).sequence(sequence).instrumentId(42).bidTicks(10_824).askTicks(10_826);
                 long result;
                 while ((result = quotes.commit()) == OfferResult.BACK_PRESSURED
                     || result == OfferResult.NOT_CONNECTED) {

@@ -1,12 +1,14 @@
 package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -18,10 +20,14 @@ import org.nakcast.codecs.sample.Order;
 import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.nakcast.codecs.sample.sbe.InstrumentDecoder;
+import org.nakcast.codecs.sample.sbe.InstrumentEncoder;
+import org.nakcast.codecs.sample.sbe.OrderDecoder;
+import org.nakcast.codecs.sample.sbe.OrderEncoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Delivery;
+import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
@@ -46,18 +52,18 @@ class TypedTopicsIT {
         final long[] received = new long[2];
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribeFlyweight("prices", PriceUpdate.class, PriceUpdateDecoder.class,
-                (PriceUpdateDecoder price, MessageHeader header) -> {
+            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
+                (price, header) -> {
                     if (price.qty() == received[0] && price.instrument().instrumentId() == 42) {
                         received[1]++;
                     }
                     received[0]++;
-                }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final FlyweightPublication<PriceUpdateEncoder> prices =
-                publisherNode.newFlyweightPublication("prices", PriceUpdate.class, PriceUpdateEncoder.class);
+                }), StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            final FlyweightPublication prices = publisherNode.newFlyweightPublication("prices",
+                PriceUpdateEncoder.class);
 
             for (int i = 0; i < COUNT; i++) {
-                final PriceUpdateEncoder price = prices.claim();
+                final PriceUpdateEncoder price = prices.claim(PriceUpdateEncoder.class);
                 price.instrument().instrumentId(42).mnemonic("EURUSD");
                 price.qty(i).price(1.0825);
                 assertThat(UntilTaken.offer(prices::commit, BUSY)).isPositive();
@@ -116,19 +122,63 @@ class TypedTopicsIT {
     }
 
     @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void oneFlyweightTopicCarriesSeveralMessageTypesInTheOrderTheyWereCommitted() throws InterruptedException {
+        final List<String> received = new CopyOnWriteArrayList<>();
+        final List<String> pricesOnly = new CopyOnWriteArrayList<>();
+        final List<CodecException> undecodable = new CopyOnWriteArrayList<>();
+        try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
+            Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
+            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers()
+                    .on(PriceUpdateDecoder.class, (price, header) -> received.add("price " + price.qty()))
+                    .on(OrderDecoder.class, (order, header) -> received.add("order " + order.orderId())),
+                StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers()
+                    .on(PriceUpdateDecoder.class, (price, header) -> pricesOnly.add("price " + price.qty())),
+                new StreamEventListener() {
+                    @Override
+                    public void onUndecodable(MessageHeader header, CodecException error) {
+                        undecodable.add(error);
+                    }
+                }, Delivery.ON_RECEIVING_THREAD);
+            final FlyweightPublication prices =
+                publisherNode.newFlyweightPublication("prices", PriceUpdateEncoder.class, OrderEncoder.class);
+
+            for (int i = 0; i < 99; i++) {
+                if (i % 3 == 0) {
+                    prices.claim(OrderEncoder.class).orderId(i).legsCount(0);
+                } else {
+                    prices.claim(PriceUpdateEncoder.class).qty(i).instrument().instrumentId(1).mnemonic("EURUSD");
+                }
+                assertThat(UntilTaken.offer(prices::commit, BUSY)).isPositive();
+            }
+            awaitSize(received, 99);
+            awaitSize(pricesOnly, 66);
+
+            assertThat(received).as("each message to its type's handler, in the order committed")
+                .containsExactlyElementsOf(IntStream.range(0, 99)
+                    .mapToObj(i -> (i % 3 == 0 ? "order " : "price ") + i).toList());
+            assertThat(undecodable).as("a type with no handler is reported, not delivered").hasSize(33);
+            assertThatIllegalArgumentException().isThrownBy(() -> prices.claim(InstrumentEncoder.class))
+                .withMessageContaining("was not made for " + InstrumentEncoder.class.getName());
+        }
+    }
+
+    @Test
     void classesThatDoNotFitTheTopicsCodecFailAtPublicationAndSubscribe() {
         try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
             assertThatThrownBy(() -> node.newPublication("prices", String.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("topic 'prices'").hasMessageContaining("java.lang.String");
-            assertThatThrownBy(() -> node.newFlyweightPublication("orders", Order.class, PriceUpdateEncoder.class))
+            assertThatThrownBy(() -> node.newFlyweightPublication("orders", PriceUpdateEncoder.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("codec 'fst' has no flyweight path");
-            assertThatThrownBy(() -> node.subscribeFlyweight("prices", PriceUpdate.class, InstrumentDecoder.class,
-                (decoder, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
+            assertThatThrownBy(() -> node.subscribeFlyweight("prices",
+                new FlyweightHandlers().on(InstrumentDecoder.class, (decoder, header) -> { }),
+                StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
-                .hasMessageContaining(PriceUpdateDecoder.class.getName())
-                .hasMessageContaining(InstrumentDecoder.class.getName());
+                .hasMessageContaining(InstrumentDecoder.class.getName())
+                .hasMessageContaining("no SBE binding");
             assertThatThrownBy(() -> node.newPublication("quotes", PriceUpdate.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("quotes");

@@ -178,6 +178,14 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
         }
     }
 
+    /** The schema and template ids in the SBE header, checked to match the decoder's. */
+    @Override
+    public boolean carries(DirectBuffer buffer, int offset, int length) {
+        return length >= HEADER_LENGTH
+            && (buffer.getShort(offset + TEMPLATE_ID_OFFSET, BYTE_ORDER) & 0xFFFF) == decoder.sbeTemplateId()
+            && (buffer.getShort(offset + SCHEMA_ID_OFFSET, BYTE_ORDER) & 0xFFFF) == decoder.sbeSchemaId();
+    }
+
     @Override
     public T decode(DirectBuffer buffer, int offset, int length) {
         final D checked = decoder(buffer, offset, length);

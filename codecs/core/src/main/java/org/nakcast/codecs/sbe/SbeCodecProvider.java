@@ -11,8 +11,10 @@ import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
 /**
- * Makes {@code flyweight} codecs: finds the {@link SbeBinding} whose message class is the spec's.
- * The spec's further classes are not used (the schema fixes the layout).
+ * Makes {@code flyweight} codecs: finds the {@link SbeBinding} the spec's class belongs to: its
+ * message class (the object path), or its generated encoder or decoder (the flyweight path, where
+ * a topic may carry several message types, one binding each). The spec's further classes are not
+ * used (the schema fixes the layout).
  */
 public final class SbeCodecProvider implements CodecProvider {
     private final List<SbeBinding<?, ?, ?>> bindings;
@@ -37,15 +39,22 @@ public final class SbeCodecProvider implements CodecProvider {
     }
 
     @Override
+    public boolean makesFlyweights() {
+        return true;
+    }
+
+    @Override
     @SuppressWarnings({"unchecked", "rawtypes"})
     public <T> Codec<T> create(CodecSpec<T> spec) {
+        final Class<T> asked = spec.messageClass();
         for (final SbeBinding<?, ?, ?> binding : bindings) {
-            if (binding.messageClass() == spec.messageClass()) {
+            if (binding.messageClass() == asked || binding.encoderClass() == asked || binding.decoderClass() == asked) {
                 return new SbeCodec<>((SbeBinding) binding);
             }
         }
-        throw new CodecConfigurationException("flyweight: no SBE binding for " + spec.messageClass().getName()
-            + "; list one in META-INF/services/" + SbeBinding.class.getName());
+        throw new CodecConfigurationException("flyweight: no SBE binding for " + asked.getName()
+            + " (a message class, or a generated encoder or decoder); list one in META-INF/services/"
+            + SbeBinding.class.getName());
     }
 
     private static List<SbeBinding<?, ?, ?>> discover() {

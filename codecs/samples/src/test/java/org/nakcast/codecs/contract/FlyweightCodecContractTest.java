@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.management.ManagementFactory;
+import java.nio.ByteOrder;
 
 import org.agrona.MutableDirectBuffer;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +20,7 @@ import org.nakcast.codecs.sample.PriceUpdate;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
+import org.nakcast.codecs.sbe.SbeCodec;
 
 /**
  * The codec contract for {@value CodecRegistry#FLYWEIGHT}, plus its zero-copy path: header checks
@@ -67,6 +69,21 @@ final class FlyweightCodecContractTest extends CodecContractTest {
         assertThat(decoder.instrument().instrumentId()).isEqualTo(42);
         assertThat(decoder.instrument().mnemonic()).isEqualTo("EURUSD");
         assertThat(flyweights.decode(datagram, OFFSET, length).qty()).isEqualTo(7);
+    }
+
+    @Test
+    void carriesWhatItsHeaderNamesOnly() {
+        flyweights.encoder(datagram, OFFSET, 64).qty(7);
+        final int length = flyweights.encodedLength();
+
+        assertThat(flyweights.carries(datagram, OFFSET, length)).isTrue();
+        assertThat(flyweights.carries(datagram, OFFSET,
+            SbeCodec.HEADER_LENGTH - 1)).as("no room for a header").isFalse();
+        datagram.putShort(OFFSET + TEMPLATE_ID, (short) 2, ByteOrder.LITTLE_ENDIAN);
+        assertThat(flyweights.carries(datagram, OFFSET, length)).as("another template").isFalse();
+        datagram.putShort(OFFSET + TEMPLATE_ID, (short) 1, ByteOrder.LITTLE_ENDIAN);
+        datagram.putShort(OFFSET + SCHEMA_ID, (short) 902, ByteOrder.LITTLE_ENDIAN);
+        assertThat(flyweights.carries(datagram, OFFSET, length)).as("another schema").isFalse();
     }
 
     @Test
