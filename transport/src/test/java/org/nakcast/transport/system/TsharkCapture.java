@@ -3,6 +3,10 @@ package org.nakcast.transport.system;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +24,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class TsharkCapture implements AutoCloseable {
     private static final long START_TIMEOUT_MS = 20_000;
+    /** Where {@link #start} sends the datagrams that prove the capture runs: the discard port. */
+    private static final int PROBE_PORT = 9;
 
     private final Path pcap;
     private final Path log;
@@ -32,22 +38,30 @@ final class TsharkCapture implements AutoCloseable {
     }
 
     /**
-     * Starts capturing UDP on {@code lo} into {@code directory}, and returns once tshark says it
-     * captures. Refuses outside a private network namespace: it never captures on a host's network.
+     * Starts capturing UDP on {@code lo} into {@code directory}, and returns once the capture has
+     * seen a probe datagram: tshark saying it captures is no proof that its filter is already in
+     * place. Probes go to {@link #PROBE_PORT} and are left out of {@link #decode}. Refuses outside a
+     * private network namespace: it never captures on a host's network.
      */
     static TsharkCapture start(Path directory) throws IOException, InterruptedException {
         assertThat(System.getenv("NAKCAST_PRIVATE_NETNS"))
             .as("captures only inside a private network namespace (ops/netns/bin/java)").isEqualTo("1");
         final Path pcap = directory.resolve("nakcast.pcap");
         final Path log = directory.resolve("tshark-capture.log");
-        final Process process = new ProcessBuilder(tshark(), "-i", "lo", "-f", "udp", "-w", pcap.toString())
-            .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        final Process process = new ProcessBuilder(tshark(), "-i", "lo", "-f", "udp", "-w", pcap.toString(),
+            "-P", "-l").redirectErrorStream(true).redirectOutput(log.toFile()).start();
         final long deadlineMs = System.currentTimeMillis() + START_TIMEOUT_MS;
-        while (!Files.readString(log).contains("Capturing on")) {
-            assertThat(process.isAlive()).as("tshark ended before capturing:%n%s", Files.readString(log)).isTrue();
-            assertThat(System.currentTimeMillis()).as("tshark starting:%n%s", Files.readString(log))
-                .isLessThan(deadlineMs);
-            Thread.sleep(20);
+        try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
+            final DatagramPacket datagram = new DatagramPacket(new byte[1], 1,
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), PROBE_PORT));
+            while (!Files.readString(log).contains(" " + PROBE_PORT + " Len=")) {
+                assertThat(process.isAlive()).as("tshark ended before capturing:%n%s", Files.readString(log))
+                    .isTrue();
+                assertThat(System.currentTimeMillis()).as("tshark starting:%n%s", Files.readString(log))
+                    .isLessThan(deadlineMs);
+                probe.send(datagram);
+                Thread.sleep(20);
+            }
         }
         return new TsharkCapture(pcap, log, process);
     }
@@ -74,7 +88,8 @@ final class TsharkCapture implements AutoCloseable {
     /**
      * Stops the capture if it still runs and decodes it with the dissector, its port preference set
      * to {@code dataPort}; with 0 the dissector is a heuristic only, so it must find nakcast by the
-     * magic alone, and judges no ports. Decodes the same capture as often as asked.
+     * magic alone, and judges no ports. Decodes the same capture as often as asked; the probes
+     * {@link #start} sent are not in it.
      *
      * @param fields the display fields to read, e.g. {@code nakcast.type}
      * @return one packet per captured datagram, in capture order
@@ -84,6 +99,7 @@ final class TsharkCapture implements AutoCloseable {
         stop();
         final List<String> command = new ArrayList<>(List.of(tshark(), "-r", pcap.toString(),
             "-X", "lua_script:" + dissector, "-o", "nakcast.port:" + dataPort,
+            "-Y", "udp.dstport != " + PROBE_PORT,
             "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"));
         fields.forEach(field -> command.addAll(List.of("-e", field)));
         final Path out = pcap.resolveSibling("decoded.tsv");
