@@ -178,6 +178,7 @@ public final class ReceiveDispatcher {
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
             stream.onHeartbeat(header.sequence(), nowNs);
+            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
             stream.onOldestHeld(heartbeat.oldestSequence());
             if (heartbeat.isEndOfStream()) {
                 stream.onEndOfStream(header.sequence());

@@ -314,6 +314,34 @@ class ReceiveDispatcherTest {
         assertThat(counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS)).isOne();
     }
 
+    /**
+     * A publisher crashes and comes back as a new session whose announcing heartbeat is lost: its
+     * first DATA decides where it starts, and its next heartbeats still prove the restart.
+     */
+    @Test
+    void aRestartIsFoundWhenTheNewSessionsFirstDataDecidedItsStart() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        final int crashed = SESSION + 5;
+        heartbeat(crashed, -1, 0, 77);
+        pollFor(HEARTBEAT_NS);
+        heartbeat(crashed, -1, HEARTBEAT_NS, 77);
+        pollFor(HEARTBEAT_NS);
+        final long restartNs = nowNs;
+
+        data(0, 0, false);
+        for (int beat = 1; beat <= 3; beat++) {
+            pollFor(HEARTBEAT_NS);
+            heartbeat(SESSION, 0, nowNs - restartNs, 77);
+        }
+
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement().satisfies(event -> {
+            assertThat(((PublisherGone) event).sessionId()).isEqualTo(crashed);
+            assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
+            assertThat(((PublisherGone) event).newSessionId()).isEqualTo(SESSION);
+        });
+        assertThat(delivered()).containsExactly(0L);
+    }
+
     @Test
     void naksAndStatusOnADataPortAreMalformedAndMakeNoStream() throws Exception {
         subscribe(LateJoinPolicy.NOW);
