@@ -15,9 +15,9 @@ import java.util.Objects;
  * A node's whole configuration: the {@code node:} section, the {@code transports:} and the
  * {@code topics:}. It is read from YAML ({@link #load(Path)}, {@link #parse(String, String)},
  * {@link #embeddedDefault()}) or built in code, and is used only once concluded: every way to load
- * one returns it concluded, a node concludes whatever it is launched with against the codecs it
- * has (built in, found on the class path, registered in code), and {@link #conclude()} checks a
- * config built in code at once.
+ * one returns it concluded, {@link #conclude()} checks a config built in code at once, and a node
+ * concludes whatever it is launched with again, its topics' codec names against the codecs it has
+ * (built in, found on the class path, registered in code): no list of codec names is given twice.
  *
  * <pre>{@code
  * NodeConfig config = NodeConfig.load(Path.of("config/nakcast.yaml"));
@@ -40,7 +40,8 @@ public record NodeConfig(
     public static final String EMBEDDED_DEFAULT_RESOURCE = "org/nakcast/config/nakcast.yaml";
     /** The classpath resource of the commented LAN example, a copy of {@code config/lan-example.yaml}. */
     public static final String LAN_EXAMPLE_RESOURCE = "org/nakcast/config/lan-example.yaml";
-    private static final String BUILT_IN_CODE = "NodeConfig built in code";
+    /** How problems found by {@link #conclude(ConcludeContext)} name the config: it may be built in code or loaded. */
+    private static final String CONCLUDED = "NodeConfig";
 
     /** Applies the defaults for what is null and copies the lists. */
     public NodeConfig {
@@ -50,7 +51,8 @@ public record NodeConfig(
     }
 
     /**
-     * Reads, checks and concludes a config file against the built-in codecs and this machine.
+     * Reads, checks and concludes a config file against this machine; the node it launches checks
+     * the topics' codec names against the codecs it has.
      *
      * @param file a YAML config file
      * @return the concluded config
@@ -79,7 +81,8 @@ public record NodeConfig(
     }
 
     /**
-     * Reads, checks and concludes a config given as text, against the built-in codecs and this machine.
+     * Reads, checks and concludes a config given as text, against this machine; the node it
+     * launches checks the topics' codec names against the codecs it has.
      *
      * @param yaml the config as YAML
      * @param sourceName where the text came from, for error messages
@@ -123,7 +126,8 @@ public record NodeConfig(
     }
 
     /**
-     * Checks this config against the built-in codecs and this machine and fills in what is derived.
+     * Checks this config against this machine and fills in what is derived; the node it launches
+     * checks the topics' codec names against the codecs it has.
      *
      * @return the concluded config
      * @throws ConfigException naming every problem by key path
@@ -141,7 +145,7 @@ public record NodeConfig(
      * @throws ConfigException naming every problem by key path
      */
     public NodeConfig conclude(ConcludeContext context) {
-        return Conclusion.conclude(this, context, new ProblemList(ConfigSource.withoutLocations(BUILT_IN_CODE)));
+        return Conclusion.conclude(this, context, new ProblemList(ConfigSource.withoutLocations(CONCLUDED)));
     }
 
     /**

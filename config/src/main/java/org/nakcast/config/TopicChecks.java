@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -28,10 +29,10 @@ final class TopicChecks {
         Pattern.compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
             + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
-    private final Set<String> codecNames;
+    private final Optional<Set<String>> codecNames;
     private final ProblemList problems;
 
-    TopicChecks(Set<String> codecNames, ProblemList problems) {
+    TopicChecks(Optional<Set<String>> codecNames, ProblemList problems) {
         this.codecNames = codecNames;
         this.problems = problems;
     }
@@ -52,7 +53,11 @@ final class TopicChecks {
             checkName(topic.name(), path, pathByName);
             checkId(topic.id(), path, pathById);
             checkKnown("transport", topic.transport(), transportByName.keySet(), path);
-            checkKnown("codec", topic.codec(), codecNames, path);
+            if (codecNames.isPresent()) {
+                checkKnown("codec", topic.codec(), codecNames.get(), path);
+            } else if (topic.codec() == null) {
+                problems.add(KeyPaths.child(path, "codec"), "codec must be set");
+            }
             checkHistory(topic.history(), transportByName.get(topic.transport()), path);
             checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
             if (topic.closeLinger().isNegative()) {

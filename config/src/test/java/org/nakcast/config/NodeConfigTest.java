@@ -230,7 +230,7 @@ class NodeConfigTest {
         assertThat(failure.problems()).extracting(Problem::path).containsExactly(
             "transports[0].ttl", "topics[0].heartbeat", "topics[1].name", "topics[1].id", "topics[1].transport");
         assertThat(failure.problems()).noneMatch(Problem::hasLocation);
-        assertThat(failure.getMessage()).startsWith("NodeConfig built in code: 5 problems")
+        assertThat(failure.getMessage()).startsWith("NodeConfig: 5 problems")
             .contains("  - ttl must be in 0..255 (was 300) at transports[0].ttl" + System.lineSeparator());
     }
 

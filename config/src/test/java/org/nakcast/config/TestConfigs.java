@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Set;
 
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 
@@ -39,7 +40,12 @@ final class TestConfigs {
         new NetworkInterfaceInfo("eth0", List.of(address("192.168.10.21"), address("fd00::21")), 1500, true),
         new NetworkInterfaceInfo("eth1", List.of(address("10.20.0.5")), 1500, false)));
 
-    static final ConcludeContext FAKE_CONTEXT = ConcludeContext.system().withNetworkInterfaces(FAKE_MACHINE);
+    /** The codecs a node with every codec module has, as a node passes them to conclude(). */
+    static final Set<String> NODE_CODECS = Set.of("flyweight", "fst", "fst-unshared", "jdk", "jdk-externalizable",
+        "kryo");
+
+    static final ConcludeContext FAKE_CONTEXT =
+        ConcludeContext.system().withNetworkInterfaces(FAKE_MACHINE).withCodecNames(NODE_CODECS);
 
     private TestConfigs() {
     }

@@ -1,6 +1,7 @@
 package org.nakcast.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.nakcast.config.TestConfigs.VALID;
 import static org.nakcast.config.TestConfigs.assertAt;
@@ -30,7 +31,7 @@ class TopicChecksTest {
     }
 
     @Test
-    void anUnknownCodecSuggestsTheClosestBuiltInOne() {
+    void anUnknownCodecSuggestsTheClosestOneTheNodeHas() {
         String yaml = VALID.replace("codec: fst", "codec: fts");
 
         Problem problem = onlyProblemOf(yaml);
@@ -38,7 +39,7 @@ class TopicChecksTest {
         assertThat(problem.path()).isEqualTo("topics[1].codec");
         assertThat(problem.message()).isEqualTo("unknown codec 'fts'");
         assertThat(problem.hint()).startsWith("did you mean 'fst'? known codecs: fst, ")
-            .contains(ConcludeContext.BUILT_IN_CODEC_NAMES);
+            .contains(TestConfigs.NODE_CODECS);
         assertAt(problem, yaml, "fts");
     }
 
@@ -50,6 +51,24 @@ class TopicChecksTest {
         assertThat(onlyProblemOf(yaml).message()).isEqualTo("unknown codec 'protobuf'");
         assertThat(NodeConfig.parse(yaml, TestConfigs.SOURCE, withProtobuf).topic("orders").codec())
             .isEqualTo("protobuf");
+    }
+
+    @Test
+    void withoutCodecNamesAnyCodecIsLeftToTheNodeButOneMustBeNamed() {
+        ConcludeContext withoutCodecs = ConcludeContext.system().withNetworkInterfaces(TestConfigs.FAKE_MACHINE);
+        String protobuf = VALID.replace("codec: fst", "codec: protobuf");
+        String missing = VALID.replace("    codec: fst\n", "");
+
+        assertThat(withoutCodecs.codecNames()).isEmpty();
+        assertThat(NodeConfig.parse(protobuf, TestConfigs.SOURCE, withoutCodecs).topic("orders").codec())
+            .isEqualTo("protobuf");
+        assertThatThrownBy(() -> NodeConfig.parse(missing, TestConfigs.SOURCE, withoutCodecs))
+            .isInstanceOf(ConfigException.class).hasMessageContaining("missing required key 'codec' at topics[1]");
+        NodeConfig inCode = NodeConfig.parse(VALID, TestConfigs.SOURCE, withoutCodecs);
+        NodeConfig noCodec = new NodeConfig(inCode.node(), inCode.transports(),
+            List.of(inCode.topic("orders").withCodec(null)));
+        assertThatThrownBy(() -> noCodec.conclude(withoutCodecs))
+            .isInstanceOf(ConfigException.class).hasMessageContaining("codec must be set at topics[0].codec");
     }
 
     @Test

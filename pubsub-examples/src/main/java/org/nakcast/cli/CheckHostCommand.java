@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.ConfigException;
 import org.nakcast.config.NetworkInterfaceInfo;
@@ -69,13 +70,15 @@ final class CheckHostCommand implements Callable<Integer> {
     }
 
     /**
-     * The config, concluded against this machine's interfaces by name and address, but with their
-     * MTU and state left for {@link HostCheck} to judge: a datagram too large for the MTU or an
-     * interface that is down is a finding with its fix here, not a config that refuses to load.
+     * The config, concluded against the codecs a node here would have and this machine's
+     * interfaces by name and address, but with their MTU and state left for {@link HostCheck} to
+     * judge: a datagram too large for the MTU or an interface that is down is a finding with its
+     * fix here, not a config that refuses to load.
      */
     private NodeConfig loadConfig() {
         final ConcludeContext context = ConcludeContext.system().withNetworkInterfaces(
-            new NamesAndAddressesOnly(NetworkInterfaces.system()));
+            new NamesAndAddressesOnly(NetworkInterfaces.system())).withCodecNames(
+            CodecRegistry.create().namesTopicsMayUse());
         if (config != null) {
             return NodeConfig.load(config, context);
         }

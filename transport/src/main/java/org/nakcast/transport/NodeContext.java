@@ -1,8 +1,6 @@
 package org.nakcast.transport;
 
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ThreadFactory;
 
 import org.agrona.ErrorHandler;
@@ -243,9 +241,7 @@ public final class NodeContext {
      */
     NodeContext conclude() {
         Objects.requireNonNull(config, "NodeContext.config is required");
-        final Set<String> codecNames = new TreeSet<>(codecs().names());
-        codecNames.addAll(codecs().missingModules().keySet());
-        config = config.conclude(ConcludeContext.system().withCodecNames(codecNames));
+        config = config.conclude(ConcludeContext.system().withCodecNames(codecs().namesTopicsMayUse()));
         Objects.requireNonNull(clock, "NodeContext.clock");
         Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
         Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");

@@ -145,4 +145,15 @@ public final class CodecRegistry {
         });
         return missing;
     }
+
+    /**
+     * @return the names a topic may use with this registry: those registered and nakcast's optional
+     *     codecs whose module is missing (a topic naming one fails where it is used, naming the
+     *     module), sorted
+     */
+    public Set<String> namesTopicsMayUse() {
+        final Set<String> names = names();
+        names.addAll(OPTIONAL_MODULES.keySet());
+        return names;
+    }
 }

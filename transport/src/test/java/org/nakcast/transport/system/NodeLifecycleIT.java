@@ -3,9 +3,14 @@ package org.nakcast.transport.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +19,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.codecs.CodecRegistry;
@@ -104,6 +110,29 @@ class NodeLifecycleIT {
                 .as("a codec whose module is missing fails where it is used, naming the dependency")
                 .hasMessageContaining("org.nakcast:nakcast-codecs-fst");
         }
+    }
+
+    @Test
+    void aConfigFileNamingACodecRegisteredInCodeLoadsAsItIsAndLaunchesWithTheRegistryThatHasIt(@TempDir Path dir)
+        throws IOException {
+        final Path file = dir.resolve("custom.yaml");
+        try (InputStream embedded = NodeConfig.class.getClassLoader()
+            .getResourceAsStream(NodeConfig.EMBEDDED_DEFAULT_RESOURCE)) {
+            Files.writeString(file, new String(embedded.readAllBytes(), StandardCharsets.UTF_8)
+                .replace("codec: flyweight", "codec: custom"));
+        }
+        final CodecRegistry custom = CodecRegistry.builtIns().register("custom",
+            CodecRegistry.builtIns().factory("flyweight"));
+
+        final NodeConfig config = NodeConfig.load(file);
+        try (Node node = Node.launch(new NodeContext().config(config).codecs(custom))) {
+            assertThat(node.config().topic("prices").codec()).isEqualTo("custom");
+        }
+        assertThatThrownBy(() -> Node.launch(new NodeContext().config(config).codecs(CodecRegistry.builtIns())))
+            .as("a node without it names the codec and the ones it has")
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("unknown codec 'custom' at topics[0].codec; known codecs: ")
+            .hasMessageContaining("flyweight");
     }
 
     @Test
