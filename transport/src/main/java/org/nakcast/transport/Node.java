@@ -14,14 +14,12 @@ import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.CountersManager;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
-import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
@@ -35,10 +33,8 @@ import org.nakcast.transport.receive.MessageBytesHandler;
 import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiveDispatcher;
 import org.nakcast.transport.receive.ReceiverAgent;
-import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.receive.SubscriptionSettings;
 import org.nakcast.transport.status.CountersFile;
-import org.nakcast.transport.status.StaleCountersFiles;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 import org.slf4j.Logger;
@@ -59,9 +55,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
-    private static final int LOSS_LINES_PER_SECOND = 10;
-    private static final String COUNTERS_SUFFIX = CountersFile.SUFFIX;
-    private static final int MAX_COUNTERS_FILE_ATTEMPTS = 100;
 
     private final NodeContext context;
     private final NodeConfig config;
@@ -85,13 +78,13 @@ public final class Node implements AutoCloseable {
         this.topicCodecs = new TopicCodecs(this.context);
         this.settingsResolver = new SettingsResolver(config, this.context);
         final NodeSettings settings = config.node();
-        this.countersFile = openCountersFile(settings);
+        this.countersFile = NodeCountersFile.open(settings);
         this.counters = new SystemCounters(
             new CountersManager(countersFile.metadataBuffer(), countersFile.valuesBuffer()));
         final DistinctErrorLog errorLog =
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
         this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
-            loggingPublisherEvents(settings.name(), context.publisherEvents()));
+            NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();
         final ErrorHandler errorHandler = error -> {
             LOG.error("node {}: {}", settings.name(), error.toString(), error);
@@ -104,19 +97,12 @@ public final class Node implements AutoCloseable {
         };
         this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
-                loggingReceiverEvents(settings.name(), this.context.clock()), errorHandler));
+                NodeEventLog.receiverEvents(settings.name(), this.context.clock()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
             settings.name(), settings.threading(), settings.idleStrategy(), countersFile.path());
-        final Map<String, String> missing = this.context.codecs().missingModules();
-        for (TopicConfig topic : config.topics()) {
-            if (missing.containsKey(topic.codec())) {
-                LOG.warn("node {}: topic '{}' uses codec '{}', which comes with {}, not on the class path: publishing"
-                    + " or subscribing to it fails until that dependency is added", settings.name(), topic.name(),
-                    topic.codec(), missing.get(topic.codec()));
-            }
-        }
+        NodeEventLog.codecModulesMissing(settings.name(), config.topics(), this.context.codecs().missingModules());
     }
 
     /**
@@ -150,7 +136,7 @@ public final class Node implements AutoCloseable {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final PublicationSettings settings = settingsResolver.publication(
-            topicName, newSessionId(), publisherIds.next(countersFileStem(), topic.id()));
+            topicName, newSessionId(), publisherIds.next(NodeCountersFile.stem(countersFile.path()), topic.id()));
         final int datagramLength = settings.datagramLength();
         final OfferBuffer offers = new OfferBuffer(
             (int) topic.offerBuffer().bytes(), PublisherStreams.maxMessageLength(settings), liveOffers::remove);
@@ -295,7 +281,8 @@ public final class Node implements AutoCloseable {
         final TopicConfig topic = topic(topicName);
         final SubscriptionSettings settings = settingsResolver.subscription(topicName);
         final InboundStreamSettings streamSettings = settings.streamSettings();
-        final QueuedDelivery queue = delivery == Delivery.ON_POLL ? queueFor(topic, settings, handler, events) : null;
+        final QueuedDelivery queue = delivery == Delivery.ON_POLL
+            ? new QueuedDelivery(settingsResolver.deliveryQueueBytes(topicName), handler, events) : null;
         final DeliveryTarget target = queue == null ? DeliveryTarget.onReceivingThread(handler, events) : queue;
         receiver.addSubscription(settings, target);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
@@ -315,25 +302,6 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * A subscription's queue, if it can carry the largest message this node reassembles.
-     *
-     * @throws TransportException naming the topic's {@code delivery-queue} and the size it needs otherwise
-     */
-    private QueuedDelivery queueFor(
-        TopicConfig topic, SubscriptionSettings settings, MessageBytesHandler handler, StreamEventListener listener) {
-        final int datagramLength = settings.streamSettings().maxDatagramLength();
-        final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), datagramLength);
-        final int needed = settings.streamSettings().maxMessageLength();
-        if (largest < needed) {
-            throw new TransportException("topic '" + topic.name() + "': delivery-queue " + topic.deliveryQueue()
-                + " carries messages of at most " + Math.max(0, largest) + " bytes beside a datagram of "
-                + datagramLength + ", but this node takes messages of up to " + needed
-                + " bytes (its max-message): raise delivery-queue or lower max-message");
-        }
-        return new QueuedDelivery(topic.deliveryQueue().bytes(), handler, listener);
-    }
-
-    /**
      * Does one round of sending and receiving on the caller's thread: for threading mode
      * {@code invoker}, where the application drives the node.
      *
@@ -342,17 +310,6 @@ public final class Node implements AutoCloseable {
      */
     public int doWork() {
         return threads.invoke();
-    }
-
-    /**
-     * The counters file's name without its suffix: the node's name, made unique among the live nodes
-     * of this host (a second live node of one name gets {@code name-2}), and the same again when a
-     * node of that name restarts. Publisher ids derive from it.
-     */
-    private String countersFileStem() {
-        final String fileName = countersFile.path().getFileName().toString();
-        return fileName.endsWith(COUNTERS_SUFFIX) ? fileName.substring(0, fileName.length() - COUNTERS_SUFFIX.length())
-            : fileName;
     }
 
     /** The file other processes read this node's counters and errors from. */
@@ -373,8 +330,9 @@ public final class Node implements AutoCloseable {
     /**
      * Closes every publication this node made (each sends what was offered, marks its end and
      * lingers for repairs, as {@link RawPublication#close()} does; this waits for them, at most
-     * {@link #closeWaitNs()}), then stops the threads and closes every socket. Later offers answer
-     * {@link OfferResult#CLOSED}; later publications and subscriptions are refused. Idempotent.
+     * {@link SettingsResolver#closeWaitNs()}), then stops the threads and closes every socket.
+     * Later offers answer {@link OfferResult#CLOSED}; later publications and subscriptions are
+     * refused. Idempotent.
      */
     @Override
     public void close() {
@@ -389,10 +347,11 @@ public final class Node implements AutoCloseable {
 
     /**
      * Waits until the sending thread has finished every closed publication, driving the node itself
-     * when the application drives it (threading {@code invoker}); gives up after {@link #closeWaitNs()}.
+     * when the application drives it (threading {@code invoker}); gives up after
+     * {@link SettingsResolver#closeWaitNs()}.
      */
     private void awaitPublicationsFinished() {
-        final long deadlineNs = System.nanoTime() + closeWaitNs();
+        final long deadlineNs = System.nanoTime() + settingsResolver.closeWaitNs();
         final IdleStrategy idle = new BackoffIdleStrategy();
         while (!allPublicationsFinished() && System.nanoTime() - deadlineNs < 0) {
             if (threads.isInvoker()) {
@@ -403,7 +362,7 @@ public final class Node implements AutoCloseable {
         }
         if (!allPublicationsFinished()) {
             LOG.warn("node {}: closed before every publication had sent all it was offered and lingered its"
-                + " close-linger (waited {} ms)", config.node().name(), closeWaitNs() / 1_000_000);
+                + " close-linger (waited {} ms)", config.node().name(), settingsResolver.closeWaitNs() / 1_000_000);
         }
     }
 
@@ -416,21 +375,6 @@ public final class Node implements AutoCloseable {
         return true;
     }
 
-    /**
-     * The longest {@link #close()} waits for its publications: the longest close-linger of a topic,
-     * plus its flow-control timeout under {@code min} (a silent receiver may hold the last datagrams
-     * back that long), plus a second to send what is queued.
-     */
-    private long closeWaitNs() {
-        long longest = 0;
-        for (TopicConfig topic : config.topics()) {
-            final long flowControlNs =
-                topic.flowControl() == FlowControlMode.MIN ? topic.flowControlTimeout().toNanos() : 0;
-            longest = Math.max(longest, topic.closeLinger().toNanos() + flowControlNs);
-        }
-        return longest + 1_000_000_000L;
-    }
-
     private void requireOpen() {
         if (closed) {
             throw new IllegalStateException("node " + config.node().name() + " is closed");
@@ -439,82 +383,6 @@ public final class Node implements AutoCloseable {
 
     private TopicConfig topic(String topicName) {
         return settingsResolver.topic(topicName);
-    }
-
-    /** The receiving side's events, to this node's log; loss events at most ten a second. */
-    private static ReceiverLog loggingReceiverEvents(String nodeName, NanoClock clock) {
-        final LogThrottle lossLines = new LogThrottle(LOSS_LINES_PER_SECOND);
-        return new ReceiverLog() {
-            @Override
-            public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
-                LOG.info("node {}: {}", nodeName, event.describe());
-            }
-
-            @Override
-            public void onLoss(SubscriptionSettings topic, LossEvent event) {
-                final long leftOut = lossLines.admit(clock.nanoTime());
-                if (leftOut > 0) {
-                    LOG.warn("node {}: {} ({} more loss events since the last logged, not logged: see the counters)",
-                        nodeName, event.describe(), leftOut);
-                } else if (leftOut == 0) {
-                    LOG.warn("node {}: {}", nodeName, event.describe());
-                }
-            }
-
-            @Override
-            public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
-                LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
-                        + " session {} and any other new session are dropped (counted as '{}') until a stream ends",
-                    nodeName, topic.topicName(), topic.topicId(), streams, sessionId,
-                    SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
-            }
-        };
-    }
-
-    /** The application's publisher events, each logged first. */
-    private static PublisherEventListener loggingPublisherEvents(String nodeName, PublisherEventListener events) {
-        return new PublisherEventListener() {
-            @Override
-            public void onReceiverDropped(ReceiverDropped event) {
-                LOG.warn("node {}: {}", nodeName, event.describe());
-                events.onReceiverDropped(event);
-            }
-
-            @Override
-            public void onReceiverOutrun(ReceiverOutrun event) {
-                LOG.warn("node {}: {}", nodeName, event.describe());
-                events.onReceiverOutrun(event);
-            }
-        };
-    }
-
-    /**
-     * The node's counters file, or, while a live node of this process or another holds it (two
-     * nodes of one name: the default name is per process), the first free {@code name-2},
-     * {@code name-3}, ... beside it. The counters files of stopped nodes in that directory go first
-     * ({@link StaleCountersFiles}).
-     */
-    private static CountersFile openCountersFile(NodeSettings settings) {
-        final Path configured = settings.countersFile();
-        final List<Path> removed = StaleCountersFiles.remove(configured.toAbsolutePath().getParent());
-        if (!removed.isEmpty()) {
-            LOG.info("node {}: removed {} counters files of stopped nodes from {}", settings.name(), removed.size(),
-                configured.toAbsolutePath().getParent());
-        }
-        final String fileName = configured.getFileName().toString();
-        final String stem = fileName.endsWith(COUNTERS_SUFFIX)
-            ? fileName.substring(0, fileName.length() - COUNTERS_SUFFIX.length()) : fileName;
-        IllegalStateException firstRefusal = null;
-        for (int attempt = 1; attempt <= MAX_COUNTERS_FILE_ATTEMPTS; attempt++) {
-            final Path path = attempt == 1 ? configured
-                : configured.resolveSibling(stem + "-" + attempt + COUNTERS_SUFFIX);
-            try {
-                return CountersFile.create(path, settings.name(), settings.keepCountersFile());
-            } catch (IllegalStateException ex) {
-                firstRefusal = firstRefusal == null ? ex : firstRefusal;
-            }
-        }
-        throw firstRefusal;
     }
 
     private static int newSessionId() {

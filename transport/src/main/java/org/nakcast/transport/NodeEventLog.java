@@ -1,0 +1,88 @@
+package org.nakcast.transport;
+
+import java.util.List;
+import java.util.Map;
+
+import org.agrona.concurrent.NanoClock;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.receive.ReceiverLog;
+import org.nakcast.transport.receive.SubscriptionSettings;
+import org.nakcast.transport.status.SystemCounter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a node writes to its log about the streams it publishes and receives: every publisher
+ * gone, every receiver dropped or outrun, loss events at most {@value #LOSS_LINES_PER_SECOND} a
+ * second (the rest are counted), sessions refused for a full topic, and codecs whose module is
+ * missing. Logs under {@link Node}'s logger, where operators look for a node's lines.
+ */
+final class NodeEventLog {
+    private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+    private static final int LOSS_LINES_PER_SECOND = 10;
+
+    private NodeEventLog() {
+    }
+
+    /** The receiving side's events, to the log of node {@code nodeName}. */
+    static ReceiverLog receiverEvents(String nodeName, NanoClock clock) {
+        final LogThrottle lossLines = new LogThrottle(LOSS_LINES_PER_SECOND);
+        return new ReceiverLog() {
+            @Override
+            public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
+                LOG.info("node {}: {}", nodeName, event.describe());
+            }
+
+            @Override
+            public void onLoss(SubscriptionSettings topic, LossEvent event) {
+                final long leftOut = lossLines.admit(clock.nanoTime());
+                if (leftOut > 0) {
+                    LOG.warn("node {}: {} ({} more loss events since the last logged, not logged: see the counters)",
+                        nodeName, event.describe(), leftOut);
+                } else if (leftOut == 0) {
+                    LOG.warn("node {}: {}", nodeName, event.describe());
+                }
+            }
+
+            @Override
+            public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
+                LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
+                        + " session {} and any other new session are dropped (counted as '{}') until a stream ends",
+                    nodeName, topic.topicName(), topic.topicId(), streams, sessionId,
+                    SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
+            }
+        };
+    }
+
+    /** The application's publisher events, each logged first to the log of node {@code nodeName}. */
+    static PublisherEventListener publisherEvents(String nodeName, PublisherEventListener events) {
+        return new PublisherEventListener() {
+            @Override
+            public void onReceiverDropped(ReceiverDropped event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+                events.onReceiverDropped(event);
+            }
+
+            @Override
+            public void onReceiverOutrun(ReceiverOutrun event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+                events.onReceiverOutrun(event);
+            }
+        };
+    }
+
+    /**
+     * Warns of every topic whose codec comes with a module not on the class path.
+     *
+     * @param missing the module each codec name not on the class path comes with
+     */
+    static void codecModulesMissing(String nodeName, List<TopicConfig> topics, Map<String, String> missing) {
+        for (TopicConfig topic : topics) {
+            if (missing.containsKey(topic.codec())) {
+                LOG.warn("node {}: topic '{}' uses codec '{}', which comes with {}, not on the class path: publishing"
+                    + " or subscribing to it fails until that dependency is added", nodeName, topic.name(),
+                    topic.codec(), missing.get(topic.codec()));
+            }
+        }
+    }
+}
