@@ -120,8 +120,8 @@ public final class NakcastMetrics implements MeterBinder, AutoCloseable {
      * The meters of the node whose counters file is {@code countersFile}, typically a node of another
      * process on this host ({@code <java.io.tmpdir>/nakcast/<node name>.counters} by default). The file
      * is mapped read-only until {@link #close()}. For a node of this process use {@link #of(Node)}: a
-     * file's locks belong to its process, and closing a second mapping of it here would release its
-     * node's lock.
+     * file's locks belong to its process, and the channel this opens on the file, closed once the file
+     * is mapped, would release its node's lock.
      *
      * @throws IllegalArgumentException naming the file if it is not a counters file of this layout
      * @throws UncheckedIOException naming the file if it cannot be read (missing, not readable)

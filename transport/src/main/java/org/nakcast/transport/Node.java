@@ -321,9 +321,9 @@ public final class Node implements AutoCloseable {
     /**
      * A read-only view of every counter in this node's counters file, system and stream counters alike,
      * as {@code nakcast-stat} sees them from another process: for exporting them from this process.
-     * It reads this node's own mapping of the file; opening the file again here
-     * ({@link CountersFile#open}) would, once closed, release this node's lock on it, since a file's
-     * locks belong to the process. The view stays readable after the node closed (its last values).
+     * It reads this node's own mapping of the file: opening the file again in this process
+     * ({@link CountersFile#open}) would release this node's lock on it when its channel closes, since a
+     * file's locks belong to the process. The view stays readable after the node closed (its last values).
      */
     public CountersReader countersReader() {
         return new CountersReader(countersFile.metadataBuffer(), countersFile.valuesBuffer());
