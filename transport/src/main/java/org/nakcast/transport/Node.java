@@ -18,6 +18,7 @@ import org.agrona.concurrent.SystemEpochClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.errors.DistinctErrorLog;
 import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.NodeConfig;
@@ -315,6 +316,17 @@ public final class Node implements AutoCloseable {
     /** The file other processes read this node's counters and errors from. */
     public Path countersFile() {
         return countersFile.path();
+    }
+
+    /**
+     * A read-only view of every counter in this node's counters file, system and stream counters alike,
+     * as {@code nakcast-stat} sees them from another process: for exporting them from this process.
+     * It reads this node's own mapping of the file: opening the file again in this process
+     * ({@link CountersFile#open}) would release this node's lock on it when its channel closes, since a
+     * file's locks belong to the process. The view stays readable after the node closed (its last values).
+     */
+    public CountersReader countersReader() {
+        return new CountersReader(countersFile.metadataBuffer(), countersFile.valuesBuffer());
     }
 
     /** The node's counters. */

@@ -40,6 +40,9 @@ public final class StreamCounters {
     /** Offset of the session id in a stream counter's key. */
     public static final int KEY_SESSION_ID_OFFSET = 4;
 
+    /** What comes between what a stream counter counts and its topic's name in its label. */
+    private static final String TOPIC_NAME_START = ": topic '";
+
     private final CountersManager manager;
     private final AtomicCounter unavailable;
 
@@ -89,6 +92,26 @@ public final class StreamCounters {
 
     /** The label a reading tool prints, e.g. {@code receiver position: topic 'prices' (1), session 42}. */
     static String label(String what, String topicName, int topicId, int sessionId) {
-        return what + ": topic '" + topicName + "' (" + topicId + "), session " + sessionId;
+        return what + TOPIC_NAME_START + topicName + topicNameEnd(topicId, sessionId);
+    }
+
+    /**
+     * The topic's name, read back from the label of a stream counter whose key holds {@code topicId}
+     * and {@code sessionId}: the key has the topic's id only, the label its name too.
+     *
+     * @return the name, or null if the label does not have this class's form for that stream (a label
+     *     cut short because the name was too long for a counter label, or a counter of another kind)
+     */
+    public static String topicName(String label, int topicId, int sessionId) {
+        final int start = label.indexOf(TOPIC_NAME_START);
+        final String end = topicNameEnd(topicId, sessionId);
+        if (start < 0 || !label.endsWith(end) || label.length() - end.length() < start + TOPIC_NAME_START.length()) {
+            return null;
+        }
+        return label.substring(start + TOPIC_NAME_START.length(), label.length() - end.length());
+    }
+
+    private static String topicNameEnd(int topicId, int sessionId) {
+        return "' (" + topicId + "), session " + sessionId;
     }
 }

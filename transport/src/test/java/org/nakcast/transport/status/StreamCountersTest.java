@@ -66,6 +66,23 @@ class StreamCountersTest {
         assertThat(labels()).hasSize(ROOM_FOR_COUNTERS);
     }
 
+    @Test
+    void theTopicNameIsReadBackFromTheLabelOfItsStream() {
+        assertThat(StreamCounters.topicName(StreamCounters.label("receiver lag", "prices", 1, 42), 1, 42))
+            .isEqualTo("prices");
+        assertThat(StreamCounters.topicName(StreamCounters.label("publisher position", "it's (1)", 7, -3), 7, -3))
+            .isEqualTo("it's (1)");
+    }
+
+    @Test
+    void aLabelNotOfItsStreamHasNoTopicName() {
+        final String label = StreamCounters.label("receiver position", "prices", 1, 42);
+
+        assertThat(StreamCounters.topicName(label, 1, 43)).isNull();
+        assertThat(StreamCounters.topicName(label.substring(0, label.length() - 4), 1, 42)).isNull();
+        assertThat(StreamCounters.topicName("datagrams sent", 1, 42)).isNull();
+    }
+
     private List<String> labels() {
         final List<String> labels = new ArrayList<>();
         manager.forEach((counterId, label) -> labels.add(label));
