@@ -223,8 +223,10 @@ final class Simulation {
 
     /**
      * One session at one subscription after healing. A subscription that joined the session under
-     * way is owed what was published well after it joined, or, if its receiver refused sessions for
-     * want of room ({@code refusedAny}), well after its receiver first took the session.
+     * way is owed what was published well after it joined and its host first heard the session (a
+     * stalled or partitioned link may keep the session from it for a while: late join {@code now}
+     * starts at the first datagram heard), or, if its receiver refused sessions for want of room
+     * ({@code refusedAny}), well after its receiver first took the session.
      */
     private void checkConvergence(SubscriptionProbe probe, PublishedSession session, boolean refusedAny,
         long nowNs) {
@@ -247,8 +249,8 @@ final class Simulation {
         if (track != null && track.dropped) {
             return;
         }
-        final long heardSinceNs = refusedAny && track != null ? Math.max(probe.joinedAtNs, track.firstStartNs)
-            : probe.joinedAtNs;
+        final long heardSinceNs = refusedAny && track != null
+            ? Math.max(probe.heardSinceNs(session), track.firstStartNs) : probe.heardSinceNs(session);
         final boolean owed = probe.owedFromStart(session)
             || session.lastPublishNs > heardSinceNs + scenario.settleNs() / 2;
         final long reached = track == null ? 0 : Math.max(0, track.nextIndex) + track.unaccountedLoss;

@@ -85,6 +85,14 @@ class SimulationTest {
      *   <li>787, all: a late joiner started a closed session at its end and was told it ENDED with
      *       nothing of it: what it is owed (nothing), which the invariant first did not allow.
      *       Reaches: publications closed.</li>
+     *   <li>69545, all: a late joiner whose first word of a session was a loss event (its queue
+     *       stayed full) was told the session ENDED; the probe took the loss for the session's
+     *       start at message 0 and saw an early end. Reaches: publications closed.</li>
+     *   <li>72810, all: a late joiner's link stalled, so the first it heard of a session was a
+     *       heartbeat after the last message; late join {@code now} rightly starts there, but the
+     *       check owed it everything published since it joined. Reaches: a late join. 80691 (all)
+     *       is the same for a restarted subscriber partitioned from a session. Reaches: starts
+     *       held.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} ({1}) reaches {2}")
@@ -92,7 +100,8 @@ class SimulationTest {
         "119, all, lossesAfterResume", "359, all, resumes", "13, all, resumes", "19, all, strays",
         "'49', 'shared-publisher-id,publisher-restart', sharedPublisherId",
         "'1', 'loss,burst,partition,stall,subscriber-pause,publication-close', publicationsClosed",
-        "787, all, publicationsClosed"})
+        "787, all, publicationsClosed", "69545, all, publicationsClosed", "72810, all, lateJoins",
+        "80691, all, heldStarts"})
     void seedsThatOnceFoundADefectStayCleanAndStillReachTheirState(long seed, String faults, String state) {
         final SimulationResult result = Simulation.runSeed(seed, FaultKind.parse(faults), null);
 
@@ -105,6 +114,7 @@ class SimulationTest {
             case "strays" -> result.strays();
             case "sharedPublisherId" -> result.injectedByKind().get(FaultKind.SHARED_PUBLISHER_ID);
             case "publicationsClosed" -> result.injectedByKind().get(FaultKind.PUBLICATION_CLOSE);
+            case "lateJoins" -> result.injectedByKind().get(FaultKind.LATE_JOIN);
             default -> throw new IllegalArgumentException(state);
         };
         assertThat(reached).as("%s of seed %d", state, seed).isPositive();

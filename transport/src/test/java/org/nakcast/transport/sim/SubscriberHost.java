@@ -191,6 +191,13 @@ final class SubscriberHost extends SimHost {
         if (watch != null) {
             watch.onRead(sessionId, nowNs);
         }
+        if (session != null) {
+            for (int i = 0; i < probes.size(); i++) {
+                if (probes.get(i).topicId == session.topicId) {
+                    probes.get(i).heard(sessionId, nowNs);
+                }
+            }
+        }
     }
 
     /**

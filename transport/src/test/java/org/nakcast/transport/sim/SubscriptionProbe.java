@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 import org.agrona.DirectBuffer;
+import org.agrona.collections.Long2LongHashMap;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -68,6 +69,8 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
     private final Violations violations;
     private final Tally tally;
     private final Map<Integer, Track> tracks = new LinkedHashMap<>();
+    /** When this subscription's host first read a datagram of each session on its data port, since it joined. */
+    private final Long2LongHashMap firstHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
     private final Consumer<String> trace;
     private final boolean tracing;
 
@@ -103,6 +106,22 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
 
     Map<Integer, Track> tracks() {
         return tracks;
+    }
+
+    /** The host read a datagram of {@code sessionId} on its data port at {@code nowNs}. */
+    void heard(int sessionId, long nowNs) {
+        if (firstHeardNs.get(sessionId) == Long.MIN_VALUE) {
+            firstHeardNs.put(sessionId, nowNs);
+        }
+    }
+
+    /**
+     * When a subscription that joined {@code session} under way could first know of it: when it
+     * joined, or later, when its host first read a datagram of it. A late joiner with {@code now}
+     * starts at the first datagram it hears, so only what was published after that is owed to it.
+     */
+    long heardSinceNs(PublishedSession session) {
+        return Math.max(joinedAtNs, firstHeardNs.get(session.sessionId));
     }
 
     /** Whether this subscription was there before {@code session} began: it is owed all of it. */
@@ -182,6 +201,10 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         if (event.lostMessages() > 0 && due >= 0 && event.firstMessage() != due) {
             violations.add(nowNs, "%s: loss event of session %d names messages from %d, but the next one due is %d"
                 .formatted(name, session.sessionId, event.firstMessage(), due));
+        }
+        if (due < 0 && event.lostMessages() > 0) {
+            // a late joiner whose first word of the session is a loss: the session starts for it there
+            track.nextIndex = event.firstMessage();
         }
         track.unaccountedLoss += event.lostMessages();
         track.losses.add(event);
