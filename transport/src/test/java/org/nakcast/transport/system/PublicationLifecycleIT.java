@@ -2,7 +2,6 @@ package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -19,7 +18,6 @@ import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.status.CountersFile;
 import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -76,7 +74,7 @@ class PublicationLifecycleIT {
                 }
                 events.awaitGone(cycle, System.currentTimeMillis() + 10_000);
             }
-            awaitNoPublisherPositions(publisherNode.countersFile(), System.currentTimeMillis() + 10_000);
+            awaitNoPublisherPositions(publisherNode, System.currentTimeMillis() + 10_000);
 
             assertThat(events.gone).hasSize(cycles)
                 .allSatisfy(gone -> assertThat(gone.cause()).isEqualTo(PublisherGone.Cause.ENDED));
@@ -84,7 +82,7 @@ class PublicationLifecycleIT {
                 .allSatisfy(session -> assertThat(checkers.session(session).count()).isEqualTo(100));
             assertThat(subscriberNode.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get())
                 .as("each ended stream made room for the next").isZero();
-            assertThat(countOf(publisherNode.countersFile(), StreamCounters.PUBLISHER_POSITION_TYPE_ID))
+            assertThat(countOf(publisherNode, StreamCounters.PUBLISHER_POSITION_TYPE_ID))
                 .as("every stream freed its counters").isZero();
         }
         checkers.sessions().forEach(session -> assertThat(checkers.session(session).errors()).isEmpty());
@@ -124,24 +122,22 @@ class PublicationLifecycleIT {
         assertThat(checker.errors()).isEmpty();
     }
 
-    private static void awaitNoPublisherPositions(Path file, long deadlineMs) throws InterruptedException {
-        while (countOf(file, StreamCounters.PUBLISHER_POSITION_TYPE_ID) > 0
+    private static void awaitNoPublisherPositions(Node node, long deadlineMs) throws InterruptedException {
+        while (countOf(node, StreamCounters.PUBLISHER_POSITION_TYPE_ID) > 0
             && System.currentTimeMillis() < deadlineMs) {
             Thread.sleep(5);
         }
     }
 
-    /** How many counters of {@code typeId} the counters file holds. */
-    private static int countOf(Path file, int typeId) {
-        try (CountersFile.View view = CountersFile.open(file)) {
-            final int[] count = {0};
-            view.counters().forEach((counterId, type, key, label) -> {
-                if (type == typeId) {
-                    count[0]++;
-                }
-            });
-            return count[0];
-        }
+    /** How many counters of {@code typeId} the node's counters file holds, read through its own mapping. */
+    private static int countOf(Node node, int typeId) {
+        final int[] count = {0};
+        node.countersReader().forEach((counterId, type, key, label) -> {
+            if (type == typeId) {
+                count[0]++;
+            }
+        });
+        return count[0];
     }
 
     /** The publisher-gone events a subscription heard. */

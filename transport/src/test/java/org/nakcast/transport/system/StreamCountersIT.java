@@ -2,9 +2,9 @@ package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
@@ -12,7 +12,6 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.status.CountersFile;
 import org.nakcast.transport.status.StreamCounters;
 
 /** The position and lag of each stream, read from the counters files as another process would. */
@@ -38,32 +37,34 @@ class StreamCountersIT {
             long received;
             do {
                 published =
-                    read(publisherNode.countersFile(), StreamCounters.PUBLISHER_POSITION_TYPE_ID, topicId, session);
+                    read(publisherNode, StreamCounters.PUBLISHER_POSITION_TYPE_ID, topicId, session);
                 received =
-                    read(subscriberNode.countersFile(), StreamCounters.RECEIVER_POSITION_TYPE_ID, topicId, session);
+                    read(subscriberNode, StreamCounters.RECEIVER_POSITION_TYPE_ID, topicId, session);
                 Thread.sleep(10);
             } while (published != received && System.currentTimeMillis() < deadline);
 
             assertThat(published).as("datagrams of %d messages of 70 bytes", count).isBetween(count / 18L, count / 2L);
             assertThat(received).isEqualTo(published);
-            assertThat(read(subscriberNode.countersFile(), StreamCounters.RECEIVER_LAG_TYPE_ID, topicId, session))
+            assertThat(read(subscriberNode, StreamCounters.RECEIVER_LAG_TYPE_ID, topicId, session))
                 .isZero();
             publication.close();
         }
         assertThat(checker.errors()).isEmpty();
     }
 
-    /** The value of the stream counter of that type and stream, or {@link #MISSING}. */
-    private static long read(Path file, int typeId, int topicId, int sessionId) {
-        try (CountersFile.View view = CountersFile.open(file)) {
-            final long[] value = {MISSING};
-            view.counters().forEach((counterId, type, key, label) -> {
-                if (type == typeId && key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) == topicId
-                    && key.getInt(StreamCounters.KEY_SESSION_ID_OFFSET) == sessionId) {
-                    value[0] = view.counters().getCounterValue(counterId);
-                }
-            });
-            return value[0];
-        }
+    /**
+     * The value of the node's stream counter of that type and stream, or {@link #MISSING}: read
+     * through the node's own mapping (opening its file again here would release its lock).
+     */
+    private static long read(Node node, int typeId, int topicId, int sessionId) {
+        final CountersReader counters = node.countersReader();
+        final long[] value = {MISSING};
+        counters.forEach((counterId, type, key, label) -> {
+            if (type == typeId && key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) == topicId
+                && key.getInt(StreamCounters.KEY_SESSION_ID_OFFSET) == sessionId) {
+                value[0] = counters.getCounterValue(counterId);
+            }
+        });
+        return value[0];
     }
 }
