@@ -25,21 +25,11 @@ final class TopicCodecs {
 
     /** The topic's codec for {@code messageClass}. */
     <T> Codec<T> codec(TopicConfig topic, Class<T> messageClass) {
-        try {
-            final Codec<T> codec = context.codecs().factory(topic.codec())
-                .create(new CodecSpec<>(topic.codec(), messageClass, allowedClasses(topic)));
-            if (!codec.messageClass().equals(messageClass)) {
-                throw mismatch(topic, messageClass, "it carries " + codec.messageClass().getName());
-            }
-            return codec;
-        } catch (TransportException ex) {
-            throw ex;
-        } catch (CodecException ex) {
-            throw mismatch(topic, messageClass, ex.getMessage(), ex);
-        } catch (RuntimeException ex) {
-            // a codec library that fails in its own way (FST on a class that is not Serializable)
-            throw mismatch(topic, messageClass, ex.toString(), ex);
+        final Codec<T> codec = create(topic, messageClass, false);
+        if (!codec.messageClass().equals(messageClass)) {
+            throw mismatch(topic, messageClass, "it carries " + codec.messageClass().getName());
         }
+        return codec;
     }
 
     /**
@@ -47,20 +37,7 @@ final class TopicCodecs {
      * {@code flyweightClass}: one message type of the topic.
      */
     FlyweightCodec<?, ?, ?> flyweightCodec(TopicConfig topic, Class<?> flyweightClass, boolean encoder) {
-        final Codec<?> codec;
-        try {
-            final CodecFactory factory = context.codecs().factory(topic.codec());
-            if (!factory.makesFlyweights()) {
-                throw mismatch(topic, flyweightClass, "codec '" + topic.codec() + "' has no flyweight path");
-            }
-            codec = factory.create(new CodecSpec<>(topic.codec(), flyweightClass, allowedClasses(topic)));
-        } catch (TransportException ex) {
-            throw ex;
-        } catch (CodecException ex) {
-            throw mismatch(topic, flyweightClass, ex.getMessage(), ex);
-        } catch (RuntimeException ex) {
-            throw mismatch(topic, flyweightClass, ex.toString(), ex);
-        }
+        final Codec<?> codec = create(topic, flyweightClass, true);
         if (!(codec instanceof FlyweightCodec<?, ?, ?> flyweight)) {
             throw mismatch(topic, flyweightClass, "codec '" + topic.codec() + "' has no flyweight path");
         }
@@ -71,6 +48,27 @@ final class TopicCodecs {
                 + " is " + actual.getName() + ")");
         }
         return flyweight;
+    }
+
+    /**
+     * A new codec of the topic's codec name for {@code messageClass}, from a factory that makes
+     * flyweights if {@code flyweight}; whatever goes wrong names the topic, the codec and the class.
+     */
+    private <T> Codec<T> create(TopicConfig topic, Class<T> messageClass, boolean flyweight) {
+        try {
+            final CodecFactory factory = context.codecs().factory(topic.codec());
+            if (flyweight && !factory.makesFlyweights()) {
+                throw mismatch(topic, messageClass, "codec '" + topic.codec() + "' has no flyweight path");
+            }
+            return factory.create(new CodecSpec<>(topic.codec(), messageClass, allowedClasses(topic)));
+        } catch (TransportException ex) {
+            throw ex;
+        } catch (CodecException ex) {
+            throw mismatch(topic, messageClass, ex.getMessage(), ex);
+        } catch (RuntimeException ex) {
+            // a codec library that fails in its own way (FST on a class that is not Serializable)
+            throw mismatch(topic, messageClass, ex.toString(), ex);
+        }
     }
 
     private List<Class<?>> allowedClasses(TopicConfig topic) {
