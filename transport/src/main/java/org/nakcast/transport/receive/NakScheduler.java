@@ -11,8 +11,9 @@ import java.util.SplittableRandom;
  * <p>One deadline serves all gaps: a NAK lists every gap the stream has, so a new gap found while
  * a retry is armed is asked for together with the older ones, at whichever time comes first.
  *
- * <p>Repair time is measured Karn's way: only a datagram that the latest NAK asked for for the
- * first time gives a sample, so a repair is never matched to the wrong NAK.
+ * <p>Repair time is measured Karn's way: only a datagram that the latest NAK, sent or heard, asked
+ * for for the first time gives a sample, so a repair is never matched to the wrong NAK; a repair
+ * that came after the round was repeated keeps the doubling reached for the next gaps.
  */
 final class NakScheduler {
     /** The deadline when no NAK is due: no gap, or the stream was dropped. */
@@ -25,6 +26,7 @@ final class NakScheduler {
     private long deadlineNs = NO_DEADLINE;
     private boolean firstNakPending;
     private int retries;
+    private int keptRetries;
     private long askedUpTo = -1;
     private long lastNakHighest = -1;
     private boolean inRound;
@@ -35,6 +37,7 @@ final class NakScheduler {
     private long sampleFrom;
     private long sampleTo;
     private long sampleSentNs;
+    private boolean sampleHeard;
 
     /**
      * @param timing the bounds
@@ -97,13 +100,7 @@ final class NakScheduler {
     /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
     void onNakSent(long highestAsked, long nowNs) {
         lastNakHighest = highestAsked;
-        sampling = highestAsked > askedUpTo;
-        if (sampling) {
-            sampleFrom = askedUpTo + 1;
-            sampleTo = highestAsked;
-            sampleSentNs = nowNs;
-            askedUpTo = highestAsked;
-        }
+        startSample(highestAsked, nowNs, false);
         startRound(nowNs, 0);
         deadlineNs = nowNs + roundWaitNs;
     }
@@ -125,13 +122,31 @@ final class NakScheduler {
      * first NAK in a group of {@code groupSize}: of the receivers waiting, about one asks first.
      */
     void onSuppressed(long highestAsked, long nowNs, int groupSize) {
-        sampling = false;
+        startSample(highestAsked, nowNs, true);
         firstNakPending = false;
-        askedUpTo = Math.max(askedUpTo, highestAsked);
         if (!inRound || nowNs - roundStartNs >= roundWaitNs / 2) {
             startRound(nowNs, firstNakDelayNs(groupSize));
         }
         deadlineNs = Math.max(deadlineNs, nowNs + roundWaitNs + roundJitterNs);
+    }
+
+    /**
+     * A NAK asking for sequences up to {@code highestAsked} was sent, or heard from another receiver,
+     * at {@code nowNs}: if it asks for some for the first time, their first repair times it. A
+     * receiver whose NAKs the others mostly suppress learns the repair time from theirs: the NAK
+     * took about as long to reach it as the repair takes to come back, so twice what it waits for
+     * the repair after hearing the NAK stands for the whole. A repair read in the same round as the
+     * NAK it answers (both waited in the sockets) tells nothing of the time and gives no sample.
+     */
+    private void startSample(long highestAsked, long nowNs, boolean heard) {
+        sampling = highestAsked > askedUpTo;
+        if (sampling) {
+            sampleFrom = askedUpTo + 1;
+            sampleTo = highestAsked;
+            sampleSentNs = nowNs;
+            sampleHeard = heard;
+            askedUpTo = highestAsked;
+        }
     }
 
     /** A round of NAKs began at {@code nowNs}: wait the next retry interval, and {@code jitterNs} more. */
@@ -143,19 +158,39 @@ final class NakScheduler {
     }
 
     /**
-     * A datagram that was missing arrived; a retransmit that the latest NAK asked for first gives a
-     * repair time sample. While repairs keep arriving the retry waits: a long range comes back at
+     * A datagram that was missing arrived; a retransmit is timed (see {@link #timeRepair}), and the
+     * doubling starts over from what that keeps. While repairs keep arriving the retry waits: a long range comes back at
      * the publisher's pace, and asking again for what is still on its way only brings it twice.
      * The retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
+        if (retransmit) {
+            timeRepair(sequence, nowNs);
+        }
         startOver();
         if (deadlineNs != NO_DEADLINE && !firstNakPending) {
             deadlineNs = Math.max(deadlineNs, nowNs + retryIntervalNs());
         }
-        if (sampling && retransmit && sequence >= sampleFrom && sequence <= sampleTo) {
-            estimator.sample(nowNs - sampleSentNs);
+    }
+
+    /**
+     * Karn's rule, both halves. A repair of what the latest NAK (sent or heard) asked for first is a
+     * sample. A repair that came only after the round was repeated answers no NAK that can be told:
+     * it is no sample, and the doubling reached is kept for the next gaps until a sample comes. Without
+     * that, a receiver whose first estimate is below the real repair time (a publisher short of CPU
+     * answers in milliseconds) would ask again before every repair could arrive, and never measure one.
+     */
+    private void timeRepair(long sequence, long nowNs) {
+        if (sampling && sequence >= sampleFrom && sequence <= sampleTo) {
+            if (!sampleHeard) {
+                estimator.sample(nowNs - sampleSentNs);
+            } else if (nowNs > sampleSentNs) {
+                estimator.sample(2 * (nowNs - sampleSentNs));
+            }
             sampling = false;
+            keptRetries = 0;
+        } else if (retries > 1) {
+            keptRetries = retries - 1;
         }
     }
 
@@ -177,8 +212,9 @@ final class NakScheduler {
         }
     }
 
-    /** The stream moved past missing datagrams without them (they were unrecoverable): back-off starts over. */
+    /** The stream moved past missing datagrams without them (they were unrecoverable): the back-off starts over. */
     void onSkipped() {
+        sampling = false;
         startOver();
     }
 
@@ -191,17 +227,21 @@ final class NakScheduler {
         startOver();
     }
 
+    /** The doubling starts over, from the level Karn's rule keeps: none once a repair was timed. */
     private void startOver() {
-        retries = 0;
+        retries = keptRetries;
         inRound = false;
     }
 
     /**
      * The wait before a NAK is repeated, before any doubling: max({@code retryMinNs}, 2 x the
-     * repair estimate). A NAK's repair that has not come after this long is taken as lost.
+     * repair estimate, the estimate + 4 x its deviation). A NAK's repair that has not come after
+     * this long is taken as lost; where repairs come late now and then (a busy host), the deviation
+     * keeps a group from asking again for what is still on its way.
      */
     long retryIntervalNs() {
-        return Math.max(timing.retryMinNs(), 2 * estimator.estimateNs());
+        final long estimate = estimator.estimateNs();
+        return Math.max(timing.retryMinNs(), Math.max(2 * estimate, estimate + 4 * estimator.deviationNs()));
     }
 
     private long nextRetryIntervalNs() {

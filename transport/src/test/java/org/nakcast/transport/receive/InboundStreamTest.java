@@ -426,13 +426,23 @@ class InboundStreamTest {
         }
 
         @Test
-        void anyRepairStartsTheBackOffOver() {
+        void aRepairThatCameOnlyAfterRepeatedNaksKeepsTheBackOffReached() {
             h.data(0, 0, "0").data(2, 2, "2").data(4, 4, "4").pollAtDeadline().pollAtDeadline().pollAtDeadline();
             assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(400_000);
 
             h.advance(1_000).retransmit(1, 1, "1").pollAtDeadline();
 
             assertThat(h.lastNakRanges()).containsExactly(new Range(3, 3));
+            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(400_000);
+        }
+
+        @Test
+        void aRepairTimedAgainstItsNakStartsTheBackOffOver() {
+            h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().pollAtDeadline().pollAtDeadline();
+            h.advance(1_000).retransmit(1, 1, "1").data(4, 4, "4").pollAtDeadline();
+            h.advance(20_000).retransmit(3, 3, "3").data(6, 6, "6").pollAtDeadline();
+
+            assertThat(h.lastNakRanges()).containsExactly(new Range(5, 5));
             assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(100_000);
         }
 
@@ -476,7 +486,8 @@ class InboundStreamTest {
             final long gapFoundAt = h.nowNs;
             assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 300_000);
             h.pollAtDeadline();
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(600_000);
+            assertThat(h.stream.nakDeadlineNs() - h.nowNs).as("the estimate and four deviations (half the one sample)")
+                .isEqualTo(Math.min(TIMING.retryMaxNs(), 300_000 + 4 * 150_000));
         }
 
         @Test

@@ -129,6 +129,59 @@ class NakSchedulerTest {
     }
 
     @Test
+    void aRepairThatCameOnlyAfterARetryKeepsTheDoublingForTheNextGapUntilASampleComes() {
+        scheduler.onGapFound(NOW, 1);
+        long now = scheduler.deadlineNs();
+        scheduler.onNakSent(10, now);
+        now = scheduler.deadlineNs();
+        scheduler.onNakSent(10, now);
+        scheduler.onRepaired(10, true, now + 10_000);
+        scheduler.cancel();
+        now += 1_000_000;
+
+        scheduler.onNakSent(40, now);
+        assertThat(scheduler.deadlineNs() - now).as("kept from the last repeated round").isEqualTo(200_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+
+        scheduler.onRepaired(40, true, now + 150_000);
+        scheduler.cancel();
+        scheduler.onNakSent(50, now + 1_000_000);
+        assertThat(scheduler.deadlineNs() - now - 1_000_000).as("a sample starts the doubling over")
+            .isEqualTo(scheduler.retryIntervalNs());
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(150_000);
+    }
+
+    @Test
+    void aNakHeardIsTimedAsTwiceTheWaitForItsRepairUnlessBothCameInOneRound() {
+        scheduler.onSuppressed(10, NOW, 2);
+        scheduler.onRepaired(5, true, NOW);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+
+        scheduler.onSuppressed(20, NOW + 1_000, 2);
+        scheduler.onRepaired(15, true, NOW + 31_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(60_000);
+    }
+
+    @Test
+    void aRetryWaitsTwoEstimatesWhenRepairsComeSteadilyAndLongerWhenTheyVary() {
+        final NakScheduler steady = new NakScheduler(TIMING, new SplittableRandom(1));
+        final NakScheduler varying = new NakScheduler(TIMING, new SplittableRandom(1));
+        long now = NOW;
+        for (int i = 0; i < 40; i++) {
+            steady.onNakSent(i, now);
+            steady.onRepaired(i, true, now + 100_000);
+            varying.onNakSent(i, now);
+            varying.onRepaired(i, true, now + (i % 2 == 0 ? 40_000 : 160_000));
+            now += 1_000_000;
+        }
+
+        assertThat(steady.repairEstimateNs()).isEqualTo(100_000);
+        assertThat(steady.retryIntervalNs()).isEqualTo(200_000);
+        assertThat(varying.repairEstimateNs()).isBetween(80_000L, 120_000L);
+        assertThat(varying.retryIntervalNs()).isGreaterThan(varying.repairEstimateNs() + 4 * 45_000);
+    }
+
+    @Test
     void aSecondGapDoesNotMoveAPendingFirstNak() {
         scheduler.onGapFound(NOW, 1);
         final long deadline = scheduler.deadlineNs();
@@ -163,7 +216,7 @@ class NakSchedulerTest {
         scheduler.onNakSent(10, NOW + 3);
         scheduler.onNakSent(10, NOW + 3);
         final long farRetry = scheduler.deadlineNs();
-        scheduler.onRepaired(9, true, NOW + 4);
+        scheduler.onRepaired(9, false, NOW + 4);
         scheduler.onSuppressed(10, NOW + 5, 2);
         assertThat(scheduler.deadlineNs()).isEqualTo(farRetry);
     }
@@ -212,7 +265,7 @@ class NakSchedulerTest {
 
     @Test
     void inAGroupTheWindowWidensWithTheLogOfItsSizeAndLaterTimesAreLikelier() {
-        final long window = (long) (50_000 * (1 + Math.log(16)));
+        final long window = GROUP_OF_16_WINDOW;
         final long[] delays = firstDelays(16, 2_000);
 
         assertThat(Arrays.stream(delays).min().orElseThrow()).isGreaterThanOrEqualTo(0);
