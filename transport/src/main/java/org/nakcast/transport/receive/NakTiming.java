@@ -8,6 +8,8 @@ package org.nakcast.transport.receive;
  * <p>A fixed delay is the trap to avoid: with a 10 ms NAK back-off, every loss stalls delivery for
  * 10 ms behind the gap, which cost Aeron 87% of its multicast throughput at 1% loss on our
  * machines. Every bound below is therefore in microseconds, and only the cap is in milliseconds.
+ * On a LAN the estimate stays near the round trip; the cap matters only where repairs really are
+ * slow (a publisher's host short of CPU), and there the estimate must be free to follow them.
  *
  * <ul>
  *   <li>The first NAK for a newly found gap waits a random delay in a window
@@ -20,11 +22,19 @@ package org.nakcast.transport.receive;
  *       NORM does, the window widens to W x (1 + ln N), capped at max(W, {@code retryMaxNs}), and
  *       the delay follows a truncated exponential whose density rises N-fold across it: about one
  *       receiver draws an early time, whatever N.</li>
- *   <li>A NAK not answered is repeated after max({@code retryMinNs}, 2 x estimate), doubling on
- *       each repeat up to {@code retryMaxNs}; any repair resets the doubling. NAKs heard from
+ *   <li>A NAK not answered is repeated after max({@code retryMinNs}, 2 x estimate, estimate + 4 x
+ *       its mean deviation), doubling on each repeat up to {@code retryMaxNs}. NAKs heard from
  *       other receivers for everything this one misses postpone its NAK by that interval plus a
  *       random group delay; they double it only once per round that went unanswered, not once
  *       per NAK heard.</li>
+ *   <li>The estimate is measured Karn's way, both halves. A repair of what the latest NAK asked
+ *       for first is a sample: from sending it, or twice the wait from hearing another receiver's
+ *       (the NAK took about as long to arrive as the repair takes to come back), so a receiver
+ *       whose NAKs the others suppress measures too. A repair that came only after the round was
+ *       repeated answers no NAK that can be told apart: it is no sample, and the doubling reached
+ *       is kept for the next gaps until a sample comes; any other repair starts the doubling over.
+ *       Without the kept doubling a receiver whose first guess is below the real repair time
+ *       would ask again before every repair could come, and never measure one.</li>
  * </ul>
  *
  * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of
@@ -35,12 +45,14 @@ package org.nakcast.transport.receive;
  * @param retryMinNs the shortest wait before a NAK is repeated; default 100 us: long enough for a
  *     busy publisher to answer, short enough that a lost NAK costs little
  * @param retryMaxNs the longest wait before a NAK is repeated, and the largest repair time the
- *     estimate may take; default 5 ms: bounds the stall after a lost repair and the NAK rate a
- *     struggling publisher sees from one receiver (200 per second per stream)
+ *     estimate may take; default 50 ms: above what a publisher whose host is short of CPU takes to
+ *     answer (5 to 50 ms measured, 17 processes on two cores), so the group waits for repairs on
+ *     their way instead of asking again for each; it bounds the stall after a lost repair and the
+ *     NAK rate a stalled publisher sees from one receiver (20 per second per stream)
  */
 public record NakTiming(long delayFloorNs, long initialRepairEstimateNs, long retryMinNs, long retryMaxNs) {
     /** The default timing; see the parameters for why. */
-    public static final NakTiming DEFAULTS = new NakTiming(20_000, 50_000, 100_000, 5_000_000);
+    public static final NakTiming DEFAULTS = new NakTiming(20_000, 50_000, 100_000, 50_000_000);
 
     /** Checks the bounds. */
     public NakTiming {

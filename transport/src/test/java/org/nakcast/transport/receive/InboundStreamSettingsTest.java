@@ -18,7 +18,7 @@ class InboundStreamSettingsTest {
     @Test
     void defaultsAreTheDocumentedOnes() {
         assertThat(DEFAULTS).isEqualTo(new InboundStreamSettings(1024, 1408, 1 << 20, false, NakTiming.DEFAULTS));
-        assertThat(NakTiming.DEFAULTS).isEqualTo(new NakTiming(20_000, 50_000, 100_000, 5_000_000));
+        assertThat(NakTiming.DEFAULTS).isEqualTo(new NakTiming(20_000, 50_000, 100_000, 50_000_000));
     }
 
     @Test
