@@ -159,9 +159,9 @@ final class NakScheduler {
 
     /**
      * A datagram that was missing arrived; a retransmit is timed (see {@link #timeRepair}), and the
-     * doubling starts over from what that keeps. While repairs keep arriving the retry waits: a long range comes back at
-     * the publisher's pace, and asking again for what is still on its way only brings it twice.
-     * The retry goes out after one retry interval without progress.
+     * doubling starts over from what that keeps. While repairs keep arriving the retry waits: a
+     * long range comes back at the publisher's pace, and asking again for what is still on its way
+     * only brings it twice. The retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
         if (retransmit) {
