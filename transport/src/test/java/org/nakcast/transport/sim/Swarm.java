@@ -99,7 +99,7 @@ final class Swarm {
             publisherTimeoutNs);
         final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
         final double sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + random.nextDouble() * 0.05 : 0;
-        final long settleNs = Math.max(50 * MS, 4 * publisherTimeoutNs);
+        final long settleNs = Math.max(4 * context.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
         return new Scenario(seed, kinds, config, context, publishers, subscribers, faults, strangerIntervalNs,
             sendRefusal, faultPhaseNs, settleNs);
     }
