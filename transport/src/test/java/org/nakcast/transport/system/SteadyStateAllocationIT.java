@@ -29,9 +29,8 @@ import org.nakcast.transport.status.SystemCounter;
 /**
  * Two invoker-mode nodes driven by the test thread over real sockets, the subscriber losing 1% of
  * data: once warm, offering, claiming, packing, sending, receiving, NAKing, retransmitting,
- * reordering, reassembling fragmented messages and delivering allocate nothing on that thread per
- * message, datagram, NAK, repair or heartbeat; a few rounds of a window may allocate a few bytes
- * ({@link #MAX_ALLOCATING_ROUNDS}, a rare allocation whose cause is still open).
+ * reordering, reassembling fragmented messages and delivering allocate nothing at all on that
+ * thread: not a byte over a window of a hundred thousand rounds and ten heartbeats.
  */
 class SteadyStateAllocationIT {
     private static final int SMALL = 70;
@@ -41,15 +40,6 @@ class SteadyStateAllocationIT {
     /** Long enough for ten heartbeats of the default 100 ms and about a hundred NAKs and repairs. */
     private static final long WINDOW_MS = 1_000;
     private static final int MAX_SETTLING_WINDOWS = 10;
-    /**
-     * Rounds of a window that may allocate: fewer than its heartbeats. About one run in two here saw
-     * one to three rounds of a 350 ms window allocate 64 to 1,584 bytes together, JFR placing one in
-     * the publisher's retransmit send ({@code MulticastSender.send} from
-     * {@code OutboundStream.retransmit}); the cause is still open. Anything the data path allocates
-     * per message, datagram, NAK, repair or heartbeat shows in ten or more rounds of a window.
-     */
-    private static final int MAX_ALLOCATING_ROUNDS = 8;
-    private static final long MAX_RARE_ALLOCATION_BYTES = 4_096;
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -81,8 +71,8 @@ class SteadyStateAllocationIT {
             final String window = String.format("a steady-state window (%d rounds and %d ms at least, after %d settling"
                 + " windows): %d rounds allocated %d bytes%n%s", ROUNDS, WINDOW_MS, settlingWindows,
                 driver.allocatingRounds, driver.allocatedBytes, counters);
-            assertThat(driver.allocatingRounds).as(window).isLessThanOrEqualTo(MAX_ALLOCATING_ROUNDS);
-            assertThat(driver.allocatedBytes).as(window).isLessThanOrEqualTo(MAX_RARE_ALLOCATION_BYTES);
+            System.out.println(window);
+            assertThat(driver.allocatedBytes).as(window).isZero();
         }
     }
 
@@ -97,15 +87,16 @@ class SteadyStateAllocationIT {
     }
 
     /**
-     * Runs windows until one keeps within {@link #MAX_ALLOCATING_ROUNDS}, at most
-     * {@value #MAX_SETTLING_WINDOWS}: the JIT may still be compiling after the warm-up.
+     * Runs windows until one allocates nothing, at most {@value #MAX_SETTLING_WINDOWS}: the JIT may
+     * still be compiling after the warm-up, and a method compiled anew may allocate once as it is
+     * first run.
      *
      * @return how many windows it took
      */
     private static int settle(Driver driver) {
         int windows = 1;
         driver.runWindow();
-        while (driver.allocatingRounds > MAX_ALLOCATING_ROUNDS && windows < MAX_SETTLING_WINDOWS) {
+        while (driver.allocatedBytes > 0 && windows < MAX_SETTLING_WINDOWS) {
             driver.runWindow();
             windows++;
         }
