@@ -13,11 +13,12 @@ import java.util.SplittableRandom;
  *
  * <p>Repair time is measured Karn's way: only a datagram that the latest NAK, sent or heard, asked
  * for for the first time gives a sample, so a repair is never matched to the wrong NAK; a repair
- * that came after the round was repeated keeps the doubling reached for the next gaps.
+ * that came after a retry gives only a lower bound, taken when it is above the estimate.
  */
 final class NakScheduler {
     /** The deadline when no NAK is due: no gap, or the stream was dropped. */
     static final long NO_DEADLINE = Long.MAX_VALUE;
+    private static final long NO_RETRY = Long.MIN_VALUE;
 
     private final NakTiming timing;
     private final RepairTimeEstimator estimator;
@@ -26,7 +27,6 @@ final class NakScheduler {
     private long deadlineNs = NO_DEADLINE;
     private boolean firstNakPending;
     private int retries;
-    private int keptRetries;
     private long askedUpTo = -1;
     private long lastNakHighest = -1;
     private boolean inRound;
@@ -38,6 +38,7 @@ final class NakScheduler {
     private long sampleTo;
     private long sampleSentNs;
     private boolean sampleHeard;
+    private long retriedAtNs = NO_RETRY;
 
     /**
      * @param timing the bounds
@@ -100,6 +101,7 @@ final class NakScheduler {
     /** A NAK asking for sequences up to {@code highestAsked} went out: wait for the repair, then retry. */
     void onNakSent(long highestAsked, long nowNs) {
         lastNakHighest = highestAsked;
+        retriedAtNs = highestAsked <= askedUpTo ? nowNs : NO_RETRY;
         startSample(highestAsked, nowNs, false);
         startRound(nowNs, 0);
         deadlineNs = nowNs + roundWaitNs;
@@ -159,7 +161,7 @@ final class NakScheduler {
 
     /**
      * A datagram that was missing arrived; a retransmit is timed (see {@link #timeRepair}), and the
-     * doubling starts over from what that keeps. While repairs keep arriving the retry waits: a
+     * doubling starts over. While repairs keep arriving the retry waits: a
      * long range comes back at the publisher's pace, and asking again for what is still on its way
      * only brings it twice. The retry goes out after one retry interval without progress.
      */
@@ -174,11 +176,15 @@ final class NakScheduler {
     }
 
     /**
-     * Karn's rule, both halves. A repair of what the latest NAK (sent or heard) asked for first is a
-     * sample. A repair that came only after the round was repeated answers no NAK that can be told:
-     * it is no sample, and the doubling reached is kept for the next gaps until a sample comes. Without
-     * that, a receiver whose first estimate is below the real repair time (a publisher short of CPU
-     * answers in milliseconds) would ask again before every repair could arrive, and never measure one.
+     * Times a repair. One of what the latest NAK (sent or heard) asked for first is a sample (Karn's
+     * rule: it answers that NAK and no other). The first one after this stream asked again (a NAK
+     * with nothing new) answers the first NAK or a later one, which cannot be told; but however it
+     * was, the repair took at least as long as it took after that retry, so that lower bound is a
+     * sample when it is above the estimate, and nothing otherwise. Without it a receiver whose first estimate is
+     * below the real repair time (a publisher short of CPU answers in milliseconds) would ask again
+     * before every repair could come, and never measure one; with it, the estimate only ever grows
+     * towards the truth from such repairs, so a receiver that loses repairs (its own socket buffer
+     * overflowing) does not learn to wait longer for them.
      */
     private void timeRepair(long sequence, long nowNs) {
         if (sampling && sequence >= sampleFrom && sequence <= sampleTo) {
@@ -188,9 +194,11 @@ final class NakScheduler {
                 estimator.sample(2 * (nowNs - sampleSentNs));
             }
             sampling = false;
-            keptRetries = 0;
-        } else if (retries > 1) {
-            keptRetries = retries - 1;
+        } else if (retriedAtNs != NO_RETRY && sequence <= askedUpTo) {
+            if (nowNs - retriedAtNs > estimator.estimateNs()) {
+                estimator.sample(nowNs - retriedAtNs);
+            }
+            retriedAtNs = NO_RETRY;
         }
     }
 
@@ -224,12 +232,12 @@ final class NakScheduler {
         lastNakHighest = -1;
         firstNakPending = false;
         sampling = false;
+        retriedAtNs = NO_RETRY;
         startOver();
     }
 
-    /** The doubling starts over, from the level Karn's rule keeps: none once a repair was timed. */
     private void startOver() {
-        retries = keptRetries;
+        retries = 0;
         inRound = false;
     }
 

@@ -27,14 +27,16 @@ package org.nakcast.transport.receive;
  *       other receivers for everything this one misses postpone its NAK by that interval plus a
  *       random group delay; they double it only once per round that went unanswered, not once
  *       per NAK heard.</li>
- *   <li>The estimate is measured Karn's way, both halves. A repair of what the latest NAK asked
- *       for first is a sample: from sending it, or twice the wait from hearing another receiver's
- *       (the NAK took about as long to arrive as the repair takes to come back), so a receiver
- *       whose NAKs the others suppress measures too. A repair that came only after the round was
- *       repeated answers no NAK that can be told apart: it is no sample, and the doubling reached
- *       is kept for the next gaps until a sample comes; any other repair starts the doubling over.
- *       Without the kept doubling a receiver whose first guess is below the real repair time
- *       would ask again before every repair could come, and never measure one.</li>
+ *   <li>The estimate is measured Karn's way: a repair of what the latest NAK asked for first is
+ *       a sample, from sending it, or twice the wait from hearing another receiver's (the NAK took
+ *       about as long to arrive as the repair takes to come back), so a receiver whose NAKs the
+ *       others suppress measures too. A repair that came after a retry answers no NAK that can be
+ *       told apart, but took at least as long as it took after the retry: that lower bound is a
+ *       sample when it is above the estimate. Without it a receiver whose first guess is below the
+ *       real repair time would ask again before every repair could come, and never measure one;
+ *       since it only ever raises the estimate towards the truth, a receiver whose repairs are lost
+ *       (its socket buffer overflowing) does not learn to wait longer. Any repair starts the
+ *       doubling over.</li>
  * </ul>
  *
  * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of

@@ -129,26 +129,19 @@ class NakSchedulerTest {
     }
 
     @Test
-    void aRepairThatCameOnlyAfterARetryKeepsTheDoublingForTheNextGapUntilASampleComes() {
-        scheduler.onGapFound(NOW, 1);
-        long now = scheduler.deadlineNs();
-        scheduler.onNakSent(10, now);
-        now = scheduler.deadlineNs();
-        scheduler.onNakSent(10, now);
-        scheduler.onRepaired(10, true, now + 10_000);
-        scheduler.cancel();
-        now += 1_000_000;
+    void aRepairAfterARetryTookAtLeastTheTimeSinceTheRetryWhichCountsWhenAboveTheEstimate() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onNakSent(10, NOW + 100_000);
+        scheduler.onRepaired(4, true, NOW + 400_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(300_000);
 
-        scheduler.onNakSent(40, now);
-        assertThat(scheduler.deadlineNs() - now).as("kept from the last repeated round").isEqualTo(200_000);
-        assertThat(scheduler.repairEstimateNs()).isEqualTo(50_000);
+        scheduler.onRepaired(5, true, NOW + 900_000);
+        assertThat(scheduler.repairEstimateNs()).as("only the first repair after a retry").isEqualTo(300_000);
 
-        scheduler.onRepaired(40, true, now + 150_000);
-        scheduler.cancel();
-        scheduler.onNakSent(50, now + 1_000_000);
-        assertThat(scheduler.deadlineNs() - now - 1_000_000).as("a sample starts the doubling over")
-            .isEqualTo(scheduler.retryIntervalNs());
-        assertThat(scheduler.repairEstimateNs()).isEqualTo(150_000);
+        scheduler.onNakSent(20, NOW + 1_000_000);
+        scheduler.onNakSent(20, NOW + 1_010_000);
+        scheduler.onRepaired(11, true, NOW + 1_030_000);
+        assertThat(scheduler.repairEstimateNs()).as("a bound below the estimate tells nothing").isEqualTo(300_000);
     }
 
     @Test

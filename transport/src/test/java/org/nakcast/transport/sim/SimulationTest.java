@@ -93,10 +93,13 @@ class SimulationTest {
      *       check owed it everything published since it joined. Reaches: a late join. 80691 (all)
      *       is the same for a restarted subscriber partitioned from a session. Reaches: starts
      *       held.</li>
-     *   <li>2533, all: after bursts, overflow and a publisher restart a receiver's repairs came only
-     *       after retries, so it kept its doubled retry wait; one wait at the 50 ms cap outlasted
-     *       the 50 ms the run then waited for progress, and the check ended the run early. The run
-     *       now waits four retry caps. Reaches: resumes.</li>
+     *   <li>2533, all: after bursts, overflow and a publisher restart a receiver's retries doubled
+     *       to the 50 ms cap; one wait at the cap outlasted the 50 ms the run then waited for
+     *       progress, and the check ended the run early. The run now waits four retry caps.
+     *       Reaches: resumes.</li>
+     *   <li>40683, all: a receiver whose full socket queue lost most of every repair burst kept its
+     *       retry wait doubled from one gap to the next and fell too far behind to converge; a
+     *       repair after a retry now only bounds the repair time from below. Reaches: resumes.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} ({1}) reaches {2}")
@@ -105,7 +108,7 @@ class SimulationTest {
         "'49', 'shared-publisher-id,publisher-restart', sharedPublisherId",
         "'1', 'loss,burst,partition,stall,subscriber-pause,publication-close', publicationsClosed",
         "787, all, publicationsClosed", "69545, all, publicationsClosed", "72810, all, lateJoins",
-        "80691, all, heldStarts", "2533, all, resumes"})
+        "80691, all, heldStarts", "2533, all, resumes", "40683, all, resumes"})
     void seedsThatOnceFoundADefectStayCleanAndStillReachTheirState(long seed, String faults, String state) {
         final SimulationResult result = Simulation.runSeed(seed, FaultKind.parse(faults), null);
 
