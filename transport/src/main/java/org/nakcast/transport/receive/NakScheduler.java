@@ -189,14 +189,14 @@ final class NakScheduler {
     private void timeRepair(long sequence, long nowNs) {
         if (sampling && sequence >= sampleFrom && sequence <= sampleTo) {
             if (!sampleHeard) {
-                estimator.sample(nowNs - sampleSentNs);
+                sample(nowNs - sampleSentNs);
             } else if (nowNs > sampleSentNs) {
-                estimator.sample(2 * (nowNs - sampleSentNs));
+                sample(2 * (nowNs - sampleSentNs));
             }
             sampling = false;
         } else if (retriedAtNs != NO_RETRY && sequence <= askedUpTo) {
             if (nowNs - retriedAtNs > estimator.estimateNs()) {
-                estimator.sample(nowNs - retriedAtNs);
+                sample(nowNs - retriedAtNs);
             }
             retriedAtNs = NO_RETRY;
         }
@@ -218,6 +218,16 @@ final class NakScheduler {
             firstNakPending = true;
             deadlineNs = Math.min(deadlineNs, nowNs + firstNakDelayNs(groupSize));
         }
+    }
+
+    /**
+     * Feeds a repair time to the estimate, counting it for at most twice the retry interval in
+     * force: a publisher that stalled once (a pause, a partition) cannot lift the estimate to the
+     * cap with one repair and leave the receiver slow to ask for long after, while repairs that
+     * really are slow still raise it by half or more with each sample until retries stop.
+     */
+    private void sample(long repairNs) {
+        estimator.sample(Math.min(repairNs, 2 * retryIntervalNs()));
     }
 
     /** The stream moved past missing datagrams without them (they were unrecoverable): the back-off starts over. */

@@ -35,8 +35,9 @@ package org.nakcast.transport.receive;
  *       sample when it is above the estimate. Without it a receiver whose first guess is below the
  *       real repair time would ask again before every repair could come, and never measure one;
  *       since it only ever raises the estimate towards the truth, a receiver whose repairs are lost
- *       (its socket buffer overflowing) does not learn to wait longer. Any repair starts the
- *       doubling over.</li>
+ *       (its socket buffer overflowing) does not learn to wait longer. A sample counts for at
+ *       most twice the retry interval in force, so one stalled repair cannot lift the estimate to
+ *       the cap at once. Any repair starts the doubling over.</li>
  * </ul>
  *
  * @param delayFloorNs the smallest random window for a first NAK; default 20 us: the order of

@@ -468,16 +468,16 @@ class InboundStreamTest {
         @Test
         void theFirstRepairTimeMeasuredReplacesTheGuess() {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline();
-            h.advance(300_000).retransmit(1, 1, "1");
+            h.advance(150_000).retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(300_000);
+            assertThat(h.stream.repairEstimateNs()).isEqualTo(150_000);
 
             h.data(4, 4, "4");
             final long gapFoundAt = h.nowNs;
-            assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 300_000);
+            assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 150_000);
             h.pollAtDeadline();
             assertThat(h.stream.nakDeadlineNs() - h.nowNs).as("the estimate and four deviations (half the one sample)")
-                .isEqualTo(Math.min(TIMING.retryMaxNs(), 300_000 + 4 * 150_000));
+                .isEqualTo(150_000 + 4 * 75_000);
         }
 
         @Test
@@ -533,13 +533,13 @@ class InboundStreamTest {
         }
 
         @Test
-        void aStalledRepairStretchesTheEstimateNoFurtherThanTheRetryCap() {
+        void aStalledRepairStretchesTheEstimateNoFurtherThanTwiceTheRetryInterval() {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline();
             final long sentAt = h.nowNs;
             h.nowNs = sentAt + 50_000_000;
             h.retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(TIMING.retryMaxNs());
+            assertThat(h.stream.repairEstimateNs()).isEqualTo(2 * TIMING.retryMinNs());
         }
     }
 

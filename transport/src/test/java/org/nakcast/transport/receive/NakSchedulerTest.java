@@ -132,16 +132,28 @@ class NakSchedulerTest {
     void aRepairAfterARetryTookAtLeastTheTimeSinceTheRetryWhichCountsWhenAboveTheEstimate() {
         scheduler.onNakSent(10, NOW);
         scheduler.onNakSent(10, NOW + 100_000);
-        scheduler.onRepaired(4, true, NOW + 400_000);
-        assertThat(scheduler.repairEstimateNs()).isEqualTo(300_000);
+        scheduler.onRepaired(4, true, NOW + 250_000);
+        assertThat(scheduler.repairEstimateNs()).isEqualTo(150_000);
 
         scheduler.onRepaired(5, true, NOW + 900_000);
-        assertThat(scheduler.repairEstimateNs()).as("only the first repair after a retry").isEqualTo(300_000);
+        assertThat(scheduler.repairEstimateNs()).as("only the first repair after a retry").isEqualTo(150_000);
 
         scheduler.onNakSent(20, NOW + 1_000_000);
         scheduler.onNakSent(20, NOW + 1_010_000);
         scheduler.onRepaired(11, true, NOW + 1_030_000);
-        assertThat(scheduler.repairEstimateNs()).as("a bound below the estimate tells nothing").isEqualTo(300_000);
+        assertThat(scheduler.repairEstimateNs()).as("a bound below the estimate tells nothing").isEqualTo(150_000);
+    }
+
+    @Test
+    void aRepairCountsForAtMostTwiceTheRetryIntervalSoOneStallCannotLiftTheEstimateToTheCap() {
+        scheduler.onNakSent(10, NOW);
+        scheduler.onRepaired(4, true, NOW + 700_000);
+        assertThat(scheduler.repairEstimateNs()).as("twice the first retry interval of 100 us").isEqualTo(200_000);
+
+        scheduler.onNakSent(20, NOW + 1_000_000);
+        scheduler.onRepaired(11, true, NOW + 1_500_000);
+        assertThat(scheduler.repairEstimateNs()).as("within twice the 600 us retry interval now: counted whole")
+            .isEqualTo(200_000 + (500_000 - 200_000) / 8);
     }
 
     @Test
