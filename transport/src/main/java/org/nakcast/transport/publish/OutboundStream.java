@@ -50,11 +50,11 @@ import org.nakcast.transport.status.SystemCounters;
  * <p>Heartbeats: the first datagram of a stream is one; a busy stream sends one every heartbeat
  * interval; and once the stream falls quiet (at its start, and after each burst of data) it sends
  * them at short, doubling intervals from {@link #QUICK_HEARTBEAT_NS} up to the heartbeat interval
- * (the first of each quiet spell always, the others at most {@link #QUICK_HEARTBEATS_PER_INTERVAL}
- * per interval), so that a receiver that lost the start or the tail learns of it within about a
- * round trip instead of a heartbeat interval, for a handful of small datagrams per quiet spell.
- * Each carries the session's age, and each DATA datagram its age class, so receivers can tell
- * whether they were there when the session began.
+ * (at most {@link #QUICK_HEARTBEATS_PER_INTERVAL} per interval), so that a receiver that lost the
+ * start or the tail learns of it within about a round trip instead of a heartbeat interval, for a
+ * handful of small datagrams per quiet spell. Each carries
+ * the session's age, and each DATA datagram its age class, so receivers can tell whether they were
+ * there when the session began.
  *
  * <p>Closing: once its publication is closed, the stream sends what is left in the ring, then
  * marks its heartbeats end-of-stream (the first at once, then the quick ones) and keeps answering
@@ -82,9 +82,8 @@ final class OutboundStream implements ControlledMessageHandler {
     /** The first wait for a heartbeat once the stream falls quiet; each next one doubles. */
     static final long QUICK_HEARTBEAT_NS = 100_000;
     /**
-     * The most quick heartbeats per heartbeat interval beyond the first of each quiet spell: a stream
-     * that falls quiet often (one datagram now and then) announces each tail once, at most one small
-     * datagram per burst of data, and its longer silences share this budget.
+     * The most quick heartbeats per heartbeat interval: a stream that falls quiet often (one datagram
+     * now and then) sends a few small datagrams more per interval, never one per datagram.
      */
     static final int QUICK_HEARTBEATS_PER_INTERVAL = 10;
     /**
@@ -135,7 +134,6 @@ final class OutboundStream implements ControlledMessageHandler {
     private long quietGapNs;
     private long nextQuietHeartbeatNs = Long.MAX_VALUE;
     private int quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
-    private boolean tailAnnounced;
     private long quickHeartbeatsSinceNs;
     private long nowNs;
     private long sendLimit = Long.MAX_VALUE;
@@ -309,14 +307,11 @@ final class OutboundStream implements ControlledMessageHandler {
             quickHeartbeatsSinceNs = nowNs;
             quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
         }
-        final boolean quickDue = nowNs >= nextQuietHeartbeatNs && (!tailAnnounced || quickHeartbeatsLeft > 0);
+        final boolean quickDue = nowNs >= nextQuietHeartbeatNs && quickHeartbeatsLeft > 0;
         if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE || quickDue) {
             final int sent = sendHeartbeat();
             if (sent > 0 && nowNs >= nextQuietHeartbeatNs) {
-                if (tailAnnounced) {
-                    quickHeartbeatsLeft--;
-                }
-                tailAnnounced = true;
+                quickHeartbeatsLeft--;
                 quietGapNs *= 2;
                 nextQuietHeartbeatNs = quietGapNs < timing.heartbeatIntervalNs() ? nowNs + quietGapNs : Long.MAX_VALUE;
             }
@@ -329,13 +324,8 @@ final class OutboundStream implements ControlledMessageHandler {
         return work;
     }
 
-    /**
-     * Data just went out: if nothing follows, quick heartbeats tell receivers where the stream ends.
-     * The first always goes, so a tail lost in a stream that pauses often (a request and its answer)
-     * is found in about a round trip, never only at the next heartbeat interval.
-     */
+    /** Data just went out: if nothing follows, quick heartbeats tell receivers where the stream ends. */
     private void fellQuiet() {
-        tailAnnounced = false;
         quietGapNs = Math.min(QUICK_HEARTBEAT_NS, timing.heartbeatIntervalNs());
         nextQuietHeartbeatNs = nowNs + quietGapNs;
     }

@@ -277,28 +277,6 @@ class OutboundStreamTest {
     }
 
     @Test
-    void everyQuietSpellAnnouncesItsTailHoweverManyComeInOneInterval() {
-        stream.doWork(nowNs);
-        final int spells = 3 * OutboundStream.QUICK_HEARTBEATS_PER_INTERVAL;
-        long at = nowNs;
-        int announced = 0;
-        for (int spell = 0; spell < spells; spell++) {
-            at += 10_000;
-            offer(message(spell, 100));
-            stream.doWork(at);
-            at += OutboundStream.QUICK_HEARTBEAT_NS + 50_000;
-            final int before = sink.ofType(FrameType.HEARTBEAT).size();
-            stream.doWork(at);
-            announced += sink.ofType(FrameType.HEARTBEAT).size() - before;
-        }
-
-        assertThat(at - nowNs).isLessThan(HEARTBEAT_NS);
-        assertThat(sink.ofType(FrameType.DATA)).hasSize(spells);
-        assertThat(announced).as("one quick heartbeat after each burst, %d in one interval", spells)
-            .isEqualTo(spells);
-    }
-
-    @Test
     void dataCarriesTheSessionsAgeClassWhenFirstSent() {
         stream.doWork(nowNs);
         nowNs += 5_000_000;
