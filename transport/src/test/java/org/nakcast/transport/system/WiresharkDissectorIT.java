@@ -72,9 +72,10 @@ class WiresharkDissectorIT {
     /**
      * How much older than the age it carries a datagram may look by the capture's clock: the
      * publisher reads its clock once per round of sends, and on a busy host its thread may be
-     * preempted between reading it and sending (25 ms seen on a shared two-core host).
+     * preempted between reading it and sending (25 ms seen on a shared two-core host, 167 ms with
+     * both cores saturated by other work). Still well short of the second or so the run lasts.
      */
-    private static final long LATE_NS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long LATE_NS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final List<String> FIELDS = List.of(TIME, "udp.dstport", "udp.length", "nakcast.magic",
         "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.data.age_class", "nakcast.length",
         "nakcast.session_id", "nakcast.topic_id", "nakcast.sequence", "nakcast.data.completed_messages",
@@ -114,7 +115,7 @@ class WiresharkDissectorIT {
         assertHeartbeats(packets);
         final Map<Long, Long> sessionStarts = sessionStarts(packets);
         assertSessionAges(packets, sessionStarts);
-        assertAgeClasses(packets, sessionStarts);
+        assertAgeClasses(packets, sessionStarts, sessionOfTopic.get(2));
         assertNaks(byType.get(FrameType.NAK));
         assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
         assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
@@ -224,9 +225,15 @@ class WiresharkDissectorIT {
             .contains("0xc0", "0x80", "0x00", "0x40");
     }
 
-    /** A RETRANSMIT is the DATA datagram of that sequence again, field for field, and was NAKed. */
+    /**
+     * A RETRANSMIT is the DATA datagram of that sequence again, field for field, and was asked
+     * for: NAKed, or one of the oldest datagrams held that a NAK's datagrams below the history stood
+     * for (as many as its UNRECOVERABLE covers, from the one after it: on a slow host the prices
+     * publisher may still hold some of 10..59 when the NAK comes, and then resends some beyond 59).
+     */
     private static void assertRetransmits(Map<FrameType, List<DissectedPacket>> byType) {
         final List<DissectedPacket> retransmits = byType.get(FrameType.RETRANSMIT);
+        final Map<Long, Set<Long>> askedOfTopic = askedForByTopic(byType);
         for (DissectedPacket retransmit : retransmits) {
             final long sequence = retransmit.number("nakcast.sequence");
             final DissectedPacket data = of(byType, FrameType.DATA, (int) retransmit.number("nakcast.topic_id"))
@@ -236,10 +243,34 @@ class WiresharkDissectorIT {
                 "nakcast.frame.flags")) {
                 assertThat(retransmit.text(field)).as("%s of %s", field, retransmit).isEqualTo(data.text(field));
             }
-            assertThat(sequence).as("%s", retransmit).isBetween(FIRST_LOST, LAST_LOST);
+            assertThat(askedOfTopic.get(retransmit.number("nakcast.topic_id"))).as("asked for: %s", retransmit)
+                .contains(sequence);
         }
         assertThat(of(byType, FrameType.RETRANSMIT, 2).stream().map(packet -> packet.number("nakcast.sequence")))
             .as("orders arrived whole: each lost datagram came again").containsAll(lost());
+    }
+
+    /**
+     * By topic, the sequences a NAK asked for, and those an UNRECOVERABLE's range stands for: as many
+     * as it covers, from the one after it.
+     */
+    private static Map<Long, Set<Long>> askedForByTopic(Map<FrameType, List<DissectedPacket>> byType) {
+        final Map<Long, Set<Long>> asked = new HashMap<>();
+        for (DissectedPacket nak : byType.get(FrameType.NAK)) {
+            final List<Long> from = nak.numbers("nakcast.nak.range.from");
+            final List<Long> to = nak.numbers("nakcast.nak.range.to");
+            for (int i = 0; i < from.size(); i++) {
+                LongStream.rangeClosed(from.get(i), to.get(i))
+                    .forEach(asked.computeIfAbsent(nak.number("nakcast.topic_id"), topic -> new HashSet<>())::add);
+            }
+        }
+        for (DissectedPacket unrecoverable : byType.get(FrameType.UNRECOVERABLE)) {
+            final long to = unrecoverable.number("nakcast.unrecoverable.to");
+            final long covered = to - unrecoverable.number("nakcast.unrecoverable.from") + 1;
+            LongStream.rangeClosed(to + 1, to + covered).forEach(asked
+                .computeIfAbsent(unrecoverable.number("nakcast.topic_id"), topic -> new HashSet<>())::add);
+        }
+        return asked;
     }
 
     private static List<Long> lost() {
@@ -308,10 +339,13 @@ class WiresharkDissectorIT {
 
     /**
      * A DATA's age class brackets the capture time since its session's first datagram (see
-     * {@link #assertCapturedAtAge}); a session's classes never go down and, over a run of a second
-     * or so, take several values.
+     * {@link #assertCapturedAtAge}); a session's classes never go down, and those of orders, sent
+     * from its session's start for a second or so, take several values. (Prices go out after
+     * orders: on a busy host its session may be half a second old by then, and its data span only
+     * two classes.)
      */
-    private static void assertAgeClasses(List<DissectedPacket> packets, Map<Long, Long> sessionStarts) {
+    private static void assertAgeClasses(List<DissectedPacket> packets, Map<Long, Long> sessionStarts,
+        int ordersSession) {
         final Map<Long, NavigableSet<Integer>> classesOfSession = new HashMap<>();
         for (DissectedPacket packet : packets) {
             if (type(packet) == FrameType.DATA) {
@@ -325,8 +359,8 @@ class WiresharkDissectorIT {
                 classes.add(ageClass);
             }
         }
-        assertThat(classesOfSession).hasSize(2)
-            .allSatisfy((session, classes) -> assertThat(classes).as("session %d", session).hasSizeGreaterThan(2));
+        assertThat(classesOfSession).hasSize(2);
+        assertThat(classesOfSession.get((long) ordersSession)).as("the age classes of orders").hasSizeGreaterThan(2);
     }
 
     /**
