@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
  * {@code pong} echoes, {@code ping} sends, waits for each echo and records the round trip into
  * HdrHistogram; {@code local} runs both in one process for a quick look. With
  * {@code --baseline raw-udp} the same ping-pong also runs over two bare UDP sockets, so the report
- * shows what nakcast adds to the floor of this network.
+ * shows what nakcast adds to the floor of this network; with {@code --peer NAME} it runs over
+ * another messaging system too, one found on the class path ({@link RttPath}).
  *
  * <pre>
  *   hostA$ latency-rtt pong --config lan.yaml --baseline raw-udp
@@ -31,7 +32,7 @@ import picocli.CommandLine.Spec;
     description = {
         "Measures round trips over nakcast: ping sends a message, pong echoes it, ping records the round trip "
             + "(HdrHistogram, 1 ns to 10 s, 3 significant digits). Start pong first, then ping, with the same "
-            + "--config, topics, --size and --baseline; or run `local` for both in one process.",
+            + "--config, topics, --size, --baseline and --peer; or run `local` for both in one process.",
         "",
         "Each side is one thread that drives its own node (threading invoker) and waits with --idle: with spin, "
             + "give each side a core.",
@@ -40,6 +41,7 @@ import picocli.CommandLine.Spec;
             + "--config the embedded default: interface lo, TTL 0."},
     footer = {"", "Examples:",
         "  latency-rtt local --baseline raw-udp --idle spin",
+        "  latency-rtt local --baseline raw-udp --peer aeron --idle spin    (with the peers' jar: ops/latency-peers)",
         "  hostA$ latency-rtt pong --config lan.yaml",
         "  hostB$ latency-rtt ping --config lan.yaml --rate 10000 --duration 30"})
 public final class LatencyRtt implements Callable<Integer> {

@@ -1,7 +1,7 @@
 package org.nakcast.rtt;
 
-/** The two paths a run can measure: nakcast itself, and the bare UDP baseline. */
-enum LinkKind {
+/** The paths built into the tool: nakcast itself, and the bare UDP baseline. */
+enum LinkKind implements RttPath {
     /** A nakcast node, raw publication and subscription ({@link NakcastLink}). */
     NAKCAST("nakcast"),
     /** Two bare datagram channels ({@link UdpLink}). */
@@ -13,8 +13,17 @@ enum LinkKind {
         this.label = label;
     }
 
-    /** The name in reports and file names. */
-    String label() {
+    @Override
+    public String label() {
         return label;
+    }
+
+    @Override
+    public RttLink open(LinkSetup setup, RttLink.Receiver receiver) {
+        return switch (this) {
+            case NAKCAST -> new NakcastLink(setup.config(), "latency-rtt-" + setup.side(), setup.sendTopic(),
+                setup.receiveTopic(), receiver);
+            case RAW_UDP -> new UdpLink(setup.sendTransport(), setup.receiveTransport(), receiver);
+        };
     }
 }

@@ -1,23 +1,21 @@
 package org.nakcast.rtt;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.ServiceLoader;
 
-import org.agrona.concurrent.BackoffIdleStrategy;
-import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
-import org.agrona.concurrent.YieldingIdleStrategy;
 import org.nakcast.config.IdleStrategyType;
 import org.nakcast.config.NodeConfig;
 
 import picocli.CommandLine.Option;
 
 /**
- * The options both sides must agree on: config, topics, message size, baseline; and how each side's
- * thread waits. Opens the links of a run, in the order both sides go through them: the
- * {@code raw-udp} baseline first when asked for, then nakcast.
+ * The options both sides must agree on: config, topics, message size, baseline, peers; and how each
+ * side's thread waits. Opens the links of a run, in the order both sides go through them: the
+ * {@code raw-udp} baseline first when asked for, then the peers in the order named, then nakcast.
  */
 final class LinkOptions {
     /** The classpath resource of the embedded default config. */
@@ -28,7 +26,7 @@ final class LinkOptions {
     @Option(names = "--config", paramLabel = "FILE",
         description = {"the nodes' YAML config (see config/README.md): NIC, groups, ports, TTL of the two topics' "
             + "transports. Threading is always invoker (each side's thread drives its node).",
-            "Default: the embedded one: topic ping on 239.255.77.11:40480, topic pong on 239.255.77.12:40490, "
+            "Default: the embedded one: topic ping on 239.255.77.11:40480, topic pong on 239.255.77.13:40490, "
                 + "interface lo, TTL 0 (nothing leaves this host)."})
     Path config;
 
@@ -57,6 +55,14 @@ final class LinkOptions {
             + "Give it to both ping and pong."})
     String baseline;
 
+    @Option(names = "--peer", paramLabel = "NAME", split = ",",
+        description = {"also measure the same ping-pong over another messaging system (several: a,b), after the "
+            + "baseline and before nakcast, with the same size, idle strategy, warm-up and count, and report the "
+            + "ratios. Peers are found on the class path (ServiceLoader, org.nakcast.rtt.RttPath): ops/latency-peers "
+            + "runs this tool with the benchmarks' jar, which brings aeron and aeron-shared. Give it to both ping "
+            + "and pong."})
+    List<String> peers;
+
     /** Checks the values picocli cannot; the message names the option. */
     void check() {
         if (size < PingMessage.LENGTH) {
@@ -66,6 +72,7 @@ final class LinkOptions {
         if (baseline != null && !RAW_UDP.equals(baseline)) {
             throw new IllegalArgumentException("--baseline knows only " + RAW_UDP + " (was " + baseline + ")");
         }
+        phases();
     }
 
     /** The config named, or the embedded default; concluded, with both topics checked to exist. */
@@ -77,28 +84,45 @@ final class LinkOptions {
         return loaded;
     }
 
-    /** The links of a run, in order. */
-    List<LinkKind> phases() {
-        return baseline == null ? List.of(LinkKind.NAKCAST) : List.of(LinkKind.RAW_UDP, LinkKind.NAKCAST);
+    /**
+     * The paths of a run, in order: the baseline, the peers, nakcast.
+     *
+     * @throws IllegalArgumentException if a {@code --peer} is not on the class path, or named twice
+     */
+    List<RttPath> phases() {
+        final List<RttPath> phases = new ArrayList<>();
+        if (baseline != null) {
+            phases.add(LinkKind.RAW_UDP);
+        }
+        if (peers != null) {
+            final List<RttPath> found = ServiceLoader.load(RttPath.class).stream().map(ServiceLoader.Provider::get)
+                .toList();
+            for (String peer : peers) {
+                final RttPath path = found.stream().filter(candidate -> candidate.label().equals(peer)).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("--peer " + peer + " is not on the class path ("
+                        + (found.isEmpty() ? "no peer is: ops/latency-peers runs this tool with the peers' jar"
+                            : "these are: " + String.join(", ", found.stream().map(RttPath::label).toList())) + ")"));
+                if (phases.contains(path)) {
+                    throw new IllegalArgumentException("--peer names " + peer + " twice");
+                }
+                phases.add(path);
+            }
+        }
+        phases.add(LinkKind.NAKCAST);
+        return phases;
     }
 
     /**
      * Opens one side's link.
      *
-     * @param kind which path
+     * @param path which path
      * @param ping true for the ping side, false for pong
      * @param receiver gets what arrives
      * @param nodeConfig the loaded config
      */
-    RttLink open(LinkKind kind, boolean ping, RttLink.Receiver receiver, NodeConfig nodeConfig) {
-        final String sendTopic = ping ? pingTopic : pongTopic;
-        final String receiveTopic = ping ? pongTopic : pingTopic;
-        return switch (kind) {
-            case NAKCAST -> new NakcastLink(nodeConfig, ping ? "latency-rtt-ping" : "latency-rtt-pong", sendTopic,
-                receiveTopic, receiver);
-            case RAW_UDP -> new UdpLink(nodeConfig.transport(nodeConfig.topic(sendTopic).transport()),
-                nodeConfig.transport(nodeConfig.topic(receiveTopic).transport()), receiver);
-        };
+    RttLink open(RttPath path, boolean ping, RttLink.Receiver receiver, NodeConfig nodeConfig) {
+        return path.open(new LinkSetup(ping, nodeConfig, ping ? pingTopic : pongTopic, ping ? pongTopic : pingTopic,
+            size, idleType()), receiver);
     }
 
     /** The idle strategy type named by {@code --idle}. */
@@ -112,11 +136,6 @@ final class LinkOptions {
 
     /** A new idle strategy of the type named by {@code --idle}. */
     IdleStrategy newIdleStrategy() {
-        return switch (idleType()) {
-            case SPIN -> new BusySpinIdleStrategy();
-            case YIELD -> new YieldingIdleStrategy();
-            case BACKOFF -> new BackoffIdleStrategy();
-            case SLEEP -> new SleepingMillisIdleStrategy(1);
-        };
+        return LinkSetup.newIdleStrategy(idleType());
     }
 }

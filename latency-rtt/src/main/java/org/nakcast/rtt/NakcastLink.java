@@ -69,11 +69,6 @@ final class NakcastLink implements RttLink {
     }
 
     @Override
-    public String name() {
-        return "nakcast";
-    }
-
-    @Override
     public void close() {
         CloseHelper.closeAll(subscription, publication, node);
     }

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.nakcast.config.NodeConfig;
 
 /**
- * The ping side of a run: for each path in turn (the baseline first, then nakcast) it connects,
+ * The ping side of a run: for each path in turn (the baseline, the peers, then nakcast) it connects,
  * warms up, measures into a {@link LatencyLog} and ends the phase, so the pong side moves on too.
  */
 final class PingSession {
@@ -32,21 +32,22 @@ final class PingSession {
     static List<RttResult> run(LinkOptions links, RunOptions options, NodeConfig config, PrintWriter err) {
         createDirectories(options.output);
         final List<RttResult> results = new ArrayList<>();
-        for (LinkKind kind : links.phases()) {
+        for (RttPath path : links.phases()) {
+            final String label = path.label();
             final EchoWatch echoes = new EchoWatch();
-            try (RttLink link = links.open(kind, true, echoes, config)) {
+            try (RttLink link = links.open(path, true, echoes, config)) {
                 final Pinger pinger =
-                    new Pinger(link, echoes, links.newIdleStrategy(), links.size, options.timeoutNs());
-                err.printf("ping %s: waiting for pong%n", kind.label());
+                    new Pinger(link, label, echoes, links.newIdleStrategy(), links.size, options.timeoutNs());
+                err.printf("ping %s: waiting for pong%n", label);
                 pinger.connect();
-                err.printf("ping %s: warming up, %d round trips of %d bytes, %s%n", kind.label(), options.warmup,
+                err.printf("ping %s: warming up, %d round trips of %d bytes, %s%n", label, options.warmup,
                     links.size, options.mode());
                 try (LatencyLog warmup = new LatencyLog(null, HLOG_INTERVAL_NS)) {
                     pinger.run(options.warmup, 0, options.intervalNs(), warmup);
                 }
-                err.printf("ping %s: measuring %s%n", kind.label(), options.duration > 0
+                err.printf("ping %s: measuring %s%n", label, options.duration > 0
                     ? "for " + options.duration + " s" : options.count + " round trips");
-                final Path hlog = options.file(kind.label(), ".hlog");
+                final Path hlog = options.file(label, ".hlog");
                 final long collectionsBefore = collections();
                 final long roundTrips;
                 final LatencyLog log = new LatencyLog(hlog, HLOG_INTERVAL_NS);
@@ -57,7 +58,7 @@ final class PingSession {
                 }
                 final long collections = collections() - collectionsBefore;
                 pinger.finish();
-                results.add(new RttResult(kind.label(), log.total(), roundTrips, collections, hlog));
+                results.add(new RttResult(label, log.total(), roundTrips, collections, hlog));
             }
         }
         return results;

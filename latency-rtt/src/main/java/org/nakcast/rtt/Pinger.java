@@ -19,6 +19,7 @@ final class Pinger {
     private static final long END_TIMEOUT_NS = TimeUnit.SECONDS.toNanos(1);
 
     private final RttLink link;
+    private final String path;
     private final EchoWatch echoes;
     private final IdleStrategy idle;
     private final UnsafeBuffer message;
@@ -28,13 +29,15 @@ final class Pinger {
 
     /**
      * @param link the link, built with {@code echoes} as its receiver
+     * @param path the link's path, for messages
      * @param echoes the link's receiver
      * @param idle how to wait while no echo has come
      * @param size bytes per ping, at least {@link PingMessage#LENGTH}
      * @param timeoutNs how long to wait for an echo before giving up
      */
-    Pinger(RttLink link, EchoWatch echoes, IdleStrategy idle, int size, long timeoutNs) {
+    Pinger(RttLink link, String path, EchoWatch echoes, IdleStrategy idle, int size, long timeoutNs) {
         this.link = link;
+        this.path = path;
         this.echoes = echoes;
         this.idle = idle;
         this.size = size;
@@ -51,9 +54,9 @@ final class Pinger {
     void connect() {
         final long nowNs = System.nanoTime();
         if (!exchange(PingMessage.PROBE, nowNs, PROBE_INTERVAL_NS, nowNs + timeoutNs)) {
-            throw new IllegalStateException("no echo on " + link.name() + " within "
-                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms: is pong running, with the same config, topics and "
-                + "--baseline?");
+            throw new IllegalStateException("no echo on " + path + " within "
+                + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms: is pong running, with the same config, topics, "
+                + "--baseline and --peer?");
         }
     }
 
@@ -76,7 +79,7 @@ final class Pinger {
             }
             final long sendNs = System.nanoTime();
             if (!exchange(nextSequence++, sendNs, 0, sendNs + timeoutNs)) {
-                throw new IllegalStateException("no echo on " + link.name() + " for ping " + (nextSequence - 1)
+                throw new IllegalStateException("no echo on " + path + " for ping " + (nextSequence - 1)
                     + " within " + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms");
             }
             log.record(echoes.roundTripNs(), intervalNs);
@@ -98,7 +101,9 @@ final class Pinger {
     private boolean exchange(long sequence, long sendNs, long resendIntervalNs, long deadlineNs) {
         PingMessage.write(message, 0, sequence, sendNs);
         echoes.await(sequence);
-        send();
+        if (!send(deadlineNs)) {
+            return false;
+        }
         long resendAtNs = sendNs + resendIntervalNs;
         idle.reset();
         while (!echoes.echoed()) {
@@ -109,7 +114,9 @@ final class Pinger {
                     return false;
                 }
                 if (resendIntervalNs > 0 && nowNs - resendAtNs > 0) {
-                    send();
+                    if (!send(deadlineNs)) {
+                        return false;
+                    }
                     resendAtNs = nowNs + resendIntervalNs;
                 }
                 idle.idle(work);
@@ -118,10 +125,20 @@ final class Pinger {
         return true;
     }
 
-    private void send() {
+    /**
+     * Hands the message to the link, polling while the link cannot take it (back-pressured, or the
+     * other side not connected yet).
+     *
+     * @return false if the deadline passed first
+     */
+    private boolean send(long deadlineNs) {
         while (!link.send(message, size)) {
+            if (System.nanoTime() - deadlineNs > 0) {
+                return false;
+            }
             idle.idle(link.poll());
         }
+        return true;
     }
 
     /** Keeps the link working until the due time. */

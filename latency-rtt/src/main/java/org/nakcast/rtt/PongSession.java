@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 import org.nakcast.config.NodeConfig;
 
 /**
- * The pong side of a run: for each path in turn (the baseline first, then nakcast) it opens the
+ * The pong side of a run: for each path in turn (the baseline, the peers, then nakcast) it opens the
  * link and echoes until the ping side ends the phase. Runs on one thread; {@link #stop()} from
  * another ends it early.
  */
@@ -26,19 +26,19 @@ final class PongSession implements Runnable {
     /** Serves every phase; returns when the last one ended or on {@link #stop()}. */
     @Override
     public void run() {
-        for (LinkKind kind : links.phases()) {
+        for (RttPath path : links.phases()) {
             final EchoBuffer echo = new EchoBuffer();
-            try (RttLink link = links.open(kind, false, echo, config)) {
+            try (RttLink link = links.open(path, false, echo, config)) {
                 final Ponger ponger = new Ponger(link, echo, links.newIdleStrategy());
                 current = ponger;
                 if (stopped) {
                     return;
                 }
-                err.printf("pong %s: echoing%n", kind.label());
+                err.printf("pong %s: echoing%n", path.label());
                 if (!ponger.serve()) {
                     return;
                 }
-                err.printf("pong %s: the ping side ended this phase%n", kind.label());
+                err.printf("pong %s: the ping side ended this phase%n", path.label());
             }
         }
         completed = true;

@@ -3,12 +3,12 @@ package org.nakcast.rtt;
 import org.agrona.DirectBuffer;
 
 /**
- * One side's path to the other: sends ping or echo messages and hands what arrives to a
- * {@link Receiver}. Driven entirely by the caller's thread ({@link #poll()}), so one thread per side
- * does all the work: nothing else needs a core. Implementations allocate nothing in
- * {@link #send} and {@link #poll}.
+ * One side's link to the other over one {@link RttPath}: sends ping or echo messages and hands what
+ * arrives to a {@link Receiver}. Driven entirely by the caller's thread ({@link #poll()}), so one
+ * thread per side does all the work of the built-in paths. Implementations allocate nothing in
+ * {@link #send} and {@link #poll}, and are used by one thread at a time.
  */
-interface RttLink extends AutoCloseable {
+public interface RttLink extends AutoCloseable {
     /** Gets each message that arrives, on the thread that called {@link #poll()}. */
     @FunctionalInterface
     interface Receiver {
@@ -27,7 +27,8 @@ interface RttLink extends AutoCloseable {
      *
      * @param buffer holds the message at offset 0; a direct buffer
      * @param length its length
-     * @return false if the link is back-pressured: poll, then try again
+     * @return false if the link cannot take it now (back-pressured, or the other side not connected
+     *     yet): poll, then try again
      * @throws IllegalStateException if the link refuses the message for good
      */
     boolean send(DirectBuffer buffer, int length);
@@ -39,9 +40,7 @@ interface RttLink extends AutoCloseable {
      */
     int poll();
 
-    /** The name this link's figures are reported under: {@code nakcast} or {@code raw-udp}. */
-    String name();
-
+    /** Closes what the link opened; on the thread that used it. */
     @Override
     void close();
 }

@@ -8,14 +8,16 @@ import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The figures of a run as a human reads them (a table of percentiles in microseconds, the ratios
- * nakcast / raw-udp) and as a script reads them (one JSON object on one line).
+ * The figures of a run as a human reads them (a table of percentiles in microseconds, one row per
+ * path, and the ratios of nakcast to each other path) and as a script reads them (one JSON object
+ * on one line).
  */
 final class RttReport {
     /** The percentiles reported, in percent. */
     static final double[] PERCENTILES = {50, 90, 99, 99.9, 99.99};
     private static final String[] PERCENTILE_NAMES = {"p50", "p90", "p99", "p99.9", "p99.99"};
     private static final String[] JSON_NAMES = {"p50Us", "p90Us", "p99Us", "p999Us", "p9999Us"};
+    private static final int PATH_COLUMN = 18;
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final int size;
@@ -27,7 +29,7 @@ final class RttReport {
      * @param size bytes per message
      * @param mode "back-to-back" or "rate N/s"
      * @param idle the idle strategy
-     * @param results nakcast last, a baseline before it
+     * @param results in the order measured: nakcast last, the raw-udp baseline and the peers before it
      */
     RttReport(int size, String mode, String idle, List<RttResult> results) {
         this.size = size;
@@ -41,36 +43,46 @@ final class RttReport {
         return results;
     }
 
-    /** The table: a header, one row per path, and the ratio row when there is a baseline. */
+    /**
+     * The table: a header, one row per path, and a ratio row nakcast / path for every other path;
+     * the first column is as wide as its longest entry needs.
+     */
     String table() {
+        final List<RttResult> others = others();
+        int width = PATH_COLUMN;
+        for (RttResult other : others) {
+            width = Math.max(width, ratioLabel(other).length() + 1);
+        }
+        final String pathFormat = "%-" + width + "s";
         final StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
             "round trip in microseconds: %d-byte messages, %s, idle %s%n", size, mode, idle));
-        text.append(String.format(Locale.ROOT, "%-18s", "path"));
+        text.append(String.format(Locale.ROOT, pathFormat, "path"));
         for (String name : PERCENTILE_NAMES) {
             text.append(String.format(Locale.ROOT, "%10s", name));
         }
         text.append(String.format(Locale.ROOT, "%10s%12s%6s%n", "max", "round trips", "GCs"));
         for (RttResult result : results) {
-            text.append(String.format(Locale.ROOT, "%-18s", result.link()));
+            text.append(String.format(Locale.ROOT, pathFormat, result.link()));
             for (double percentile : PERCENTILES) {
                 text.append(String.format(Locale.ROOT, "%10.2f", result.micros(percentile)));
             }
             text.append(String.format(Locale.ROOT, "%10.2f%12d%6d%n", result.maxMicros(), result.roundTrips(),
                 result.collections()));
         }
-        if (results.size() > 1) {
-            text.append(String.format(Locale.ROOT, "%-18s", nakcast().link() + " / " + baseline().link()));
+        for (RttResult other : others) {
+            text.append(String.format(Locale.ROOT, pathFormat, ratioLabel(other)));
             for (double percentile : PERCENTILES) {
-                text.append(String.format(Locale.ROOT, "%9.2fx", ratio(percentile)));
+                text.append(String.format(Locale.ROOT, "%9.2fx", ratio(other, percentile)));
             }
-            text.append(String.format(Locale.ROOT, "%9.2fx%n", nakcast().maxMicros() / baseline().maxMicros()));
+            text.append(String.format(Locale.ROOT, "%9.2fx%n", nakcast().maxMicros() / other.maxMicros()));
         }
         return text.toString();
     }
 
     /**
-     * The JSON line: size, mode, idle, nakcast's count and percentiles; with a baseline its figures
-     * and the ratios of p50 and p99.
+     * The JSON line: size, mode, idle, nakcast's count and percentiles; with the raw-udp baseline
+     * its figures prefixed {@code baseline} and the ratios of p50 and p99; with peers, under
+     * {@code peers}, an object per peer with the same figures and ratios.
      *
      * @param plot the PNG's path, or null
      */
@@ -80,11 +92,21 @@ final class RttReport {
         fields.put("mode", mode);
         fields.put("idle", idle);
         putFigures(fields, "", nakcast());
-        if (results.size() > 1) {
-            fields.put("baseline", baseline().link());
-            putFigures(fields, "baseline", baseline());
-            fields.put("ratioP50", round(ratio(50)));
-            fields.put("ratioP99", round(ratio(99)));
+        final Map<String, Object> peers = new LinkedHashMap<>();
+        for (RttResult other : others()) {
+            if (other.link().equals(LinkKind.RAW_UDP.label())) {
+                fields.put("baseline", other.link());
+                putFigures(fields, "baseline", other);
+                putRatios(fields, other);
+            } else {
+                final Map<String, Object> peer = new LinkedHashMap<>();
+                putFigures(peer, "", other);
+                putRatios(peer, other);
+                peers.put(other.link(), peer);
+            }
+        }
+        if (!peers.isEmpty()) {
+            fields.put("peers", peers);
         }
         if (plot != null) {
             fields.put("plot", plot);
@@ -92,17 +114,27 @@ final class RttReport {
         return JSON.writeValueAsString(fields);
     }
 
-    /** nakcast's percentile over the baseline's. */
-    double ratio(double percentile) {
-        return nakcast().micros(percentile) / baseline().micros(percentile);
+    /** nakcast's percentile over another path's. */
+    double ratio(RttResult other, double percentile) {
+        return nakcast().micros(percentile) / other.micros(percentile);
     }
 
     private RttResult nakcast() {
         return results.get(results.size() - 1);
     }
 
-    private RttResult baseline() {
-        return results.get(0);
+    /** Every path but nakcast, in the order measured. */
+    private List<RttResult> others() {
+        return results.subList(0, results.size() - 1);
+    }
+
+    private String ratioLabel(RttResult other) {
+        return nakcast().link() + " / " + other.link();
+    }
+
+    private void putRatios(Map<String, Object> fields, RttResult other) {
+        fields.put("ratioP50", round(ratio(other, 50)));
+        fields.put("ratioP99", round(ratio(other, 99)));
     }
 
     private static void putFigures(Map<String, Object> fields, String prefix, RttResult result) {

@@ -92,11 +92,6 @@ final class UdpLink implements RttLink {
     }
 
     @Override
-    public String name() {
-        return "raw-udp";
-    }
-
-    @Override
     public void close() {
         CloseHelper.quietCloseAll(sender, receiver);
     }

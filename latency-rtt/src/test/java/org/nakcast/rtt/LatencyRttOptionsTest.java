@@ -82,6 +82,9 @@ class LatencyRttOptionsTest {
         assertThat(err()).contains("--idle must be spin, yield, backoff or sleep");
         assertThat(exitCode("local", "--baseline", "tcp")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(err()).contains("--baseline knows only raw-udp");
+        assertThat(exitCode("local", "--peer", "aeron")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--peer aeron is not on the class path (no peer is: ops/latency-peers runs this "
+            + "tool with the peers' jar)");
         assertThat(exitCode("ping", "--count", "0")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(exitCode("ping", "--name", "a/b")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(exitCode("ping", "--ping-topic", "nope")).isEqualTo(LatencyRtt.CANNOT_START);
@@ -111,7 +114,8 @@ class LatencyRttOptionsTest {
         }
         out.reset();
         assertThat(exitCode("--help")).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ping", "pong", "local", "--baseline raw-udp");
+        assertThat(out.toString(StandardCharsets.UTF_8)).contains("ping", "pong", "local", "--baseline raw-udp",
+            "--peer aeron");
     }
 
     private <T> T parse(String... args) {

@@ -100,10 +100,42 @@ class ReportWritersTest {
     }
 
     @Test
+    void peersGetARowARatioRowAndAnObjectInTheJson() {
+        final RttReport report = new RttReport(32, "back-to-back", "yield", List.of(result("raw-udp", 4_000),
+            result("aeron", 10_000), result("aeron-shared", 2_500), result("nakcast", 5_000)));
+
+        final List<String> table = report.table().lines().toList();
+        assertThat(table).hasSize(9);
+        assertThat(table.get(1)).as("the path column fits its longest entry, nakcast / aeron-shared")
+            .startsWith("path" + " ".repeat(19) + "       p50");
+        assertThat(table.subList(2, 6)).extracting(line -> line.split(" +")[0])
+            .containsExactly("raw-udp", "aeron", "aeron-shared", "nakcast");
+        assertThat(table.subList(6, 9)).containsExactly(
+            "nakcast / raw-udp           1.25x     1.25x     1.25x     1.25x     1.25x     1.25x",
+            "nakcast / aeron             0.50x     0.50x     0.50x     0.50x     0.50x     0.50x",
+            "nakcast / aeron-shared      2.00x     2.00x     2.00x     2.00x     2.00x     2.00x");
+
+        final JsonNode json = JsonMapper.builder().build().readTree(report.json(null));
+        assertThat(json.get("p50Us").asDouble()).isBetween(4.99, 5.01);
+        assertThat(json.get("baseline").asString()).isEqualTo("raw-udp");
+        assertThat(json.get("ratioP50").asDouble()).isBetween(1.24, 1.26);
+        final JsonNode peers = json.get("peers");
+        assertThat(peers.propertyNames()).containsExactly("aeron", "aeron-shared");
+        assertThat(peers.get("aeron").get("count").asLong()).isEqualTo(10_000);
+        assertThat(peers.get("aeron").get("p50Us").asDouble()).isBetween(9.99, 10.01);
+        assertThat(peers.get("aeron").get("ratioP50").asDouble()).isBetween(0.49, 0.51);
+        assertThat(peers.get("aeron-shared").get("ratioP99").asDouble()).isBetween(1.99, 2.01);
+        for (String field : List.of("p90Us", "p99Us", "p999Us", "p9999Us", "maxUs", "gcCount")) {
+            assertThat(peers.get("aeron").has(field)).as(field).isTrue();
+        }
+    }
+
+    @Test
     void withoutABaselineThereAreNoRatios() {
         final RttReport report = new RttReport(32, "rate 1000/s", "yield", List.of(result("nakcast", 5_000)));
         assertThat(report.table()).doesNotContain("/ raw-udp");
-        assertThat(report.json(null)).doesNotContain("ratio", "baseline", "plot").contains("\"mode\":\"rate 1000/s\"");
+        assertThat(report.json(null)).doesNotContain("ratio", "baseline", "peers", "plot")
+            .contains("\"mode\":\"rate 1000/s\"");
     }
 
     @Test

@@ -8,14 +8,10 @@ import io.aeron.driver.ThreadingMode;
 import org.agrona.concurrent.BackoffIdleStrategy;
 
 /**
- * What both Aeron JVMs share: the multicast channel on {@code lo} and the embedded media driver's
- * settings, chosen for a LAN on a 2-core machine.
+ * What every Aeron media driver of the benchmarks shares, and the throughput run's multicast
+ * channel on {@code lo}: settings chosen for a LAN on a 2-core machine.
  *
  * <ul>
- *   <li>{@link ThreadingMode#SHARED}: the conductor, sender and receiver share one thread, so each
- *   JVM has two busy threads (the application's and the driver's), as nakcast's has (the
- *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores.</li>
- *   <li>A back-off idle strategy (spin, yield, then park up to 1 ms), as nakcast's node uses.</li>
  *   <li>Term buffers not sparse: pre-touched at start, so the run does not page them in.</li>
  *   <li>NAK timing tuned for a LAN: a unicast NAK delay of {@value #NAK_DELAY_NS} ns and a
  *   multicast NAK back-off of at most {@value #NAK_MAX_BACKOFF_NS} ns for a group of one
@@ -25,13 +21,22 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  *   lost again may be asked for again after 1 ms. With 10 ms, Aeron delivered 0.3 M msgs/s at 1%
  *   kernel loss here; with 1 ms and the 2 MiB window below, 1.2 M.</li>
  *   <li>2 MiB socket buffers and a 1408-byte MTU, as nakcast's defaults, and a 2 MiB initial
- *   receiver window (the default 128 KiB held it to 2.2 M msgs/s without loss here, 3.4 M with 2 MiB).
- *   {@code ThreadingMode.SHARED_NETWORK} (sender and receiver on a thread of their own) was no faster
- *   without loss and slower at 1% loss.</li>
+ *   receiver window (the default 128 KiB held it to 2.2 M msgs/s without loss here, 3.4 M with 2 MiB).</li>
  * </ul>
  *
- * Each JVM gets its own driver directory under {@code /dev/shm} (or the temporary directory),
- * deleted at start and at shutdown.
+ * The throughput run's drivers ({@link #launchDriver}) add:
+ *
+ * <ul>
+ *   <li>{@link ThreadingMode#SHARED}: the conductor, sender and receiver share one thread, so each
+ *   JVM has two busy threads (the application's and the driver's), as nakcast's has (the
+ *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores.
+ *   {@code ThreadingMode.SHARED_NETWORK} (sender and receiver on a thread of their own) was no faster
+ *   without loss and slower at 1% loss.</li>
+ *   <li>A back-off idle strategy (spin, yield, then park up to 1 ms), as nakcast's node uses.</li>
+ * </ul>
+ *
+ * Each driver gets a directory of its own under {@code /dev/shm} (or the temporary directory),
+ * named after its role and the process, deleted at start and at shutdown.
  */
 final class AeronPeer {
     /** One multicast group and port of the run's private namespace, bound to lo, TTL 0. */
@@ -47,14 +52,22 @@ final class AeronPeer {
     private AeronPeer() {
     }
 
-    /** Launches this JVM's media driver in a directory of its own, named after {@code role}. */
+    /** Launches this JVM's media driver for a throughput run, in a directory named after {@code role}. */
     static MediaDriver launchDriver(String role) {
-        final MediaDriver.Context context = new MediaDriver.Context()
+        return MediaDriver.launch(driverContext(role)
+            .threadingMode(ThreadingMode.SHARED)
+            .sharedIdleStrategy(new BackoffIdleStrategy(100, 10, 1000, MAX_PARK_NS)));
+    }
+
+    /**
+     * The settings every driver of the benchmarks shares, in a directory named after {@code role};
+     * the caller adds the threading mode and idle strategies.
+     */
+    static MediaDriver.Context driverContext(String role) {
+        return new MediaDriver.Context()
             .aeronDirectoryName(directory(role))
             .dirDeleteOnStart(true)
             .dirDeleteOnShutdown(true)
-            .threadingMode(ThreadingMode.SHARED)
-            .sharedIdleStrategy(new BackoffIdleStrategy(100, 10, 1000, MAX_PARK_NS))
             .termBufferSparseFile(false)
             .mtuLength(MTU)
             .socketRcvbufLength(SOCKET_BUFFER)
@@ -64,7 +77,6 @@ final class AeronPeer {
             .nakMulticastMaxBackoffNs(NAK_MAX_BACKOFF_NS)
             .retransmitUnicastLingerNs(NAK_MAX_BACKOFF_NS)
             .initialWindowLength(SOCKET_BUFFER);
-        return MediaDriver.launch(context);
     }
 
     private static String directory(String role) {

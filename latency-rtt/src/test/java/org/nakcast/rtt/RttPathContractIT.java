@@ -11,24 +11,27 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.config.NodeConfig;
 
 import picocli.CommandLine;
 
 /**
- * The measured loop allocates nothing: after a warm-up, 100,000 round trips recorded into the
- * {@link LatencyLog} cost the ping thread zero bytes, and the pong thread echoing them zero bytes
- * too ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}); on nakcast and on the
- * raw-udp baseline. No slack is allowed: the figures are exact byte counts of two threads.
+ * The contract every {@link RttPath} passes (one small subclass per path names it): its links
+ * carry the ping-pong, and the measured loop allocates nothing: after a warm-up, 100,000 round
+ * trips recorded into the {@link LatencyLog} cost the ping thread zero bytes, and the pong thread
+ * echoing them zero bytes too ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}).
+ * No slack is allowed: the figures are exact byte counts of two threads. Threads a path runs of its
+ * own (a media driver's) are not counted.
  *
  * <p>Up to three runs of 100,000 are made and one must be exactly zero on both threads: a late JIT
  * event (a deoptimization re-materializes objects escape analysis had removed, a few KB once) can
  * land in the first, while anything the loop allocates per round trip or per heartbeat (a run
  * lasts about a second, ten heartbeats) shows up in every run.
+ *
+ * <p>It lives in this module's test-jar: the subclasses for the built-in paths run here, those for
+ * the peers in the module that provides them, with that module's class path.
  */
-class PingPongAllocationIT {
+public abstract class RttPathContractIT {
     private static final int WARMUP = 50_000;
     private static final int MEASURED = 100_000;
     private static final int ATTEMPTS = 3;
@@ -36,11 +39,14 @@ class PingPongAllocationIT {
     @TempDir
     Path dir;
 
-    @ParameterizedTest
-    @EnumSource(LinkKind.class)
+    /** The path under test. */
+    protected abstract RttPath path();
+
+    @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     @SuppressWarnings("deprecation") // Thread.getId(): threadId() is JDK 19+, the baseline is 17
-    void roundTripsAllocateNothingOnEitherSide(LinkKind kind) throws Exception {
+    void roundTripsAllocateNothingOnEitherSide() throws Exception {
+        final RttPath path = path();
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         final LinkOptions links = new LinkOptions();
@@ -49,19 +55,19 @@ class PingPongAllocationIT {
 
         final EchoBuffer echo = new EchoBuffer();
         final EchoWatch echoes = new EchoWatch();
-        try (RttLink pongLink = links.open(kind, false, echo, config);
-             RttLink pingLink = links.open(kind, true, echoes, config)) {
+        try (RttLink pongLink = links.open(path, false, echo, config);
+             RttLink pingLink = links.open(path, true, echoes, config)) {
             final Ponger ponger = new Ponger(pongLink, echo, links.newIdleStrategy());
             final Thread pongThread = new Thread(ponger::serve, "pong");
             pongThread.start();
             try {
-                final Pinger pinger = new Pinger(pingLink, echoes, links.newIdleStrategy(), 32,
+                final Pinger pinger = new Pinger(pingLink, path.label(), echoes, links.newIdleStrategy(), 32,
                     TimeUnit.SECONDS.toNanos(5));
                 pinger.connect();
                 try (LatencyLog warmup = new LatencyLog(null, 0)) {
                     pinger.run(WARMUP, 0, 0, warmup);
                 }
-                final LatencyLog log = new LatencyLog(dir.resolve(kind.label() + ".hlog"), TimeUnit.SECONDS.toNanos(1));
+                final LatencyLog log = new LatencyLog(dir.resolve(path.label() + ".hlog"), TimeUnit.SECONDS.toNanos(1));
                 final List<String> attempts = new ArrayList<>();
                 try {
                     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
