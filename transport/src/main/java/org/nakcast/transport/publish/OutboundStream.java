@@ -52,9 +52,20 @@ import org.nakcast.transport.status.SystemCounters;
  * them at short, doubling intervals from {@link #QUICK_HEARTBEAT_NS} up to the heartbeat interval
  * (at most {@link #QUICK_HEARTBEATS_PER_INTERVAL} per interval), so that a receiver that lost the
  * start or the tail learns of it within about a round trip instead of a heartbeat interval, for a
- * handful of small datagrams per quiet spell. Each carries
- * the session's age, and each DATA datagram its age class, so receivers can tell whether they were
- * there when the session began.
+ * handful of small datagrams per quiet spell. A stream that falls quiet more often than that
+ * (a request and its answer, again and again) spends the ten early in each interval; from then on
+ * a spell still gets its first quick heartbeat once it has lasted twice as long as the stream's
+ * usual long spell (a moving mean of the spells that reached {@link #QUICK_HEARTBEAT_NS}): a
+ * silence that is unusual for this stream is announced, one that is its steady pace (a stream
+ * paced at one datagram every 200 us) costs nothing more.
+ *
+ * <pre>
+ *   data ... data | quiet: 100 us  300 us  700 us ... (budget: ten per interval)
+ *                 | budget spent:  2 x usual long spell (one, whatever the budget)
+ * </pre>
+ *
+ * <p>Each heartbeat carries the session's age, and each DATA datagram its age class, so receivers
+ * can tell whether they were there when the session began.
  *
  * <p>Closing: once its publication is closed, the stream sends what is left in the ring, then
  * marks its heartbeats end-of-stream (the first at once, then the quick ones) and keeps answering
@@ -133,6 +144,9 @@ final class OutboundStream implements ControlledMessageHandler {
     private long startNs;
     private long quietGapNs;
     private long nextQuietHeartbeatNs = Long.MAX_VALUE;
+    private long quietSinceNs = Long.MIN_VALUE;
+    private boolean spellAnnounced;
+    private long usualLongSpellNs;
     private int quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
     private long quickHeartbeatsSinceNs;
     private long nowNs;
@@ -307,11 +321,13 @@ final class OutboundStream implements ControlledMessageHandler {
             quickHeartbeatsSinceNs = nowNs;
             quickHeartbeatsLeft = QUICK_HEARTBEATS_PER_INTERVAL;
         }
-        final boolean quickDue = nowNs >= nextQuietHeartbeatNs && quickHeartbeatsLeft > 0;
+        final boolean quickDue = nowNs >= nextQuietHeartbeatNs
+            && (quickHeartbeatsLeft > 0 || !spellAnnounced && nowNs - quietSinceNs >= 2 * usualLongSpellNs);
         if (nowNs - lastHeartbeatNs >= timing.heartbeatIntervalNs() || lastHeartbeatNs == Long.MIN_VALUE || quickDue) {
             final int sent = sendHeartbeat();
             if (sent > 0 && nowNs >= nextQuietHeartbeatNs) {
-                quickHeartbeatsLeft--;
+                quickHeartbeatsLeft = Math.max(0, quickHeartbeatsLeft - 1);
+                spellAnnounced = true;
                 quietGapNs *= 2;
                 nextQuietHeartbeatNs = quietGapNs < timing.heartbeatIntervalNs() ? nowNs + quietGapNs : Long.MAX_VALUE;
             }
@@ -324,8 +340,18 @@ final class OutboundStream implements ControlledMessageHandler {
         return work;
     }
 
-    /** Data just went out: if nothing follows, quick heartbeats tell receivers where the stream ends. */
+    /**
+     * Data just went out: if nothing follows, quick heartbeats tell receivers where the stream ends.
+     * The spell of quiet it ends counts towards the usual long spell (a moving mean, gain 1/8, of
+     * those that reached {@link #QUICK_HEARTBEAT_NS}, each counted up to the heartbeat interval).
+     */
     private void fellQuiet() {
+        if (quietSinceNs != Long.MIN_VALUE && nowNs - quietSinceNs >= QUICK_HEARTBEAT_NS) {
+            final long sampleNs = Math.min(nowNs - quietSinceNs, timing.heartbeatIntervalNs());
+            usualLongSpellNs = usualLongSpellNs == 0 ? sampleNs : usualLongSpellNs + (sampleNs - usualLongSpellNs) / 8;
+        }
+        quietSinceNs = nowNs;
+        spellAnnounced = false;
         quietGapNs = Math.min(QUICK_HEARTBEAT_NS, timing.heartbeatIntervalNs());
         nextQuietHeartbeatNs = nowNs + quietGapNs;
     }

@@ -276,6 +276,75 @@ class OutboundStreamTest {
         assertThat(heartbeat.sessionAgeNs()).as("the session began at the first doWork").isEqualTo(quick);
     }
 
+    /**
+     * Ten spells of 150 us spend the interval's quick heartbeats (each announced at 100 us) and make
+     * 150 us the usual long spell; from then on a spell as long as usual goes unannounced, one that
+     * lasts past twice the usual is announced once, at 300 us, however many it follows.
+     */
+    @Test
+    void onceTheBudgetIsSpentASpellTwiceAsLongAsUsualIsStillAnnouncedOnce() {
+        stream.doWork(nowNs);
+        long at = nowNs;
+        for (int spell = 0; spell < OutboundStream.QUICK_HEARTBEATS_PER_INTERVAL; spell++) {
+            at = quietSpell(spell, at, 150_000);
+        }
+        final int afterBudget = sink.ofType(FrameType.HEARTBEAT).size();
+        assertThat(afterBudget).as("the first, then one per spell")
+            .isEqualTo(1 + OutboundStream.QUICK_HEARTBEATS_PER_INTERVAL);
+        for (int spell = 0; spell < 20; spell++) {
+            at = quietSpell(100 + spell, at, 150_000);
+        }
+        assertThat(sink.ofType(FrameType.HEARTBEAT)).as("usual spells, the budget spent").hasSize(afterBudget);
+
+        offer(message(200, 100));
+        stream.doWork(at);
+        final List<Long> announcedAt = new ArrayList<>();
+        for (long quiet = 10_000; quiet <= 2_000_000; quiet += 10_000) {
+            final int before = sink.ofType(FrameType.HEARTBEAT).size();
+            stream.doWork(at + quiet);
+            if (sink.ofType(FrameType.HEARTBEAT).size() > before) {
+                announcedAt.add(quiet);
+            }
+        }
+
+        assertThat(at + 2_000_000 - nowNs).isLessThan(HEARTBEAT_NS);
+        assertThat(announcedAt).as("twice the usual 150 us, once").containsExactly(300_000L);
+    }
+
+    /**
+     * A stream paced at one datagram every 200 us never falls quiet for twice its usual spell: a
+     * heartbeat interval of it costs the ten quick heartbeats of the budget and nothing more.
+     */
+    @Test
+    void aStreamPacedSlowerThanTheFirstQuickHeartbeatCostsNoMoreThanTheBudget() {
+        stream.doWork(nowNs);
+        final int before = sink.ofType(FrameType.HEARTBEAT).size();
+        long at = nowNs;
+        final int datagrams = (int) (HEARTBEAT_NS / 200_000) - 10;
+        for (int n = 0; n < datagrams; n++) {
+            at = quietSpell(n, at, 200_000);
+        }
+
+        assertThat(sink.ofType(FrameType.DATA)).hasSize(datagrams);
+        assertThat(sink.ofType(FrameType.HEARTBEAT).size() - before).as("within one interval")
+            .isEqualTo(OutboundStream.QUICK_HEARTBEATS_PER_INTERVAL);
+    }
+
+    /**
+     * Sends one datagram of message {@code number} at {@code at}, then keeps the stream working every
+     * 10 us of a quiet spell of {@code spellNs}.
+     *
+     * @return when the spell ends
+     */
+    private long quietSpell(int number, long at, long spellNs) {
+        offer(message(number, 100));
+        stream.doWork(at);
+        for (long quiet = 10_000; quiet < spellNs; quiet += 10_000) {
+            stream.doWork(at + quiet);
+        }
+        return at + spellNs;
+    }
+
     @Test
     void dataCarriesTheSessionsAgeClassWhenFirstSent() {
         stream.doWork(nowNs);
