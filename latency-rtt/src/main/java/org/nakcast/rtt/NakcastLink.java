@@ -68,6 +68,12 @@ final class NakcastLink implements RttLink {
         return node.doWork();
     }
 
+    /** The node's non-zero counters, e.g. {@code datagrams sent=161053, heartbeats sent=4271, NAKs sent=1}. */
+    @Override
+    public String wireCounts() {
+        return node.counters().describeNonZero();
+    }
+
     @Override
     public void close() {
         CloseHelper.closeAll(subscription, publication, node);

@@ -58,10 +58,19 @@ final class PingSession {
                 }
                 final long collections = collections() - collectionsBefore;
                 pinger.finish();
+                printWireCounts(err, "ping", label, link);
                 results.add(new RttResult(label, log.total(), roundTrips, collections, hlog));
             }
         }
         return results;
+    }
+
+    /** Prints what one side's link did on the wire in the phase, if its path counts it. */
+    static void printWireCounts(PrintWriter err, String side, String label, RttLink link) {
+        final String counts = link.wireCounts();
+        if (!counts.isEmpty()) {
+            err.printf("%s %s: %s%n", side, label, counts);
+        }
     }
 
     /** Garbage collections so far, all collectors. */

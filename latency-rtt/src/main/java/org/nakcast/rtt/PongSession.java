@@ -39,6 +39,7 @@ final class PongSession implements Runnable {
                     return;
                 }
                 err.printf("pong %s: the ping side ended this phase%n", path.label());
+                PingSession.printWireCounts(err, "pong", path.label(), link);
             }
         }
         completed = true;

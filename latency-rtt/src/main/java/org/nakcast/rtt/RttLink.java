@@ -40,6 +40,15 @@ public interface RttLink extends AutoCloseable {
      */
     int poll();
 
+    /**
+     * What this side's link has done on the wire so far (datagrams, NAKs, repairs, heartbeats),
+     * for the run's log, so a round trip far out in the tail can be matched with a repair or its
+     * absence; one line, empty for a path that counts nothing.
+     */
+    default String wireCounts() {
+        return "";
+    }
+
     /** Closes what the link opened; on the thread that used it. */
     @Override
     void close();
