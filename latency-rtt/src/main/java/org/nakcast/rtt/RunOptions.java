@@ -7,8 +7,10 @@ import picocli.CommandLine.Option;
 
 /** The ping side's options: how many round trips, how fast, and where the report goes. */
 final class RunOptions {
-    @Option(names = "--warmup", paramLabel = "N", defaultValue = "50000",
-        description = "round trips before measuring, per path, not recorded (JIT, caches); default ${DEFAULT-VALUE}")
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "200000",
+        description = "round trips before measuring, per path, not recorded (JIT, caches); default ${DEFAULT-VALUE}: "
+            + "enough for nakcast's 2 MB offer ring to wrap a few times (some 50,000 32-byte messages a lap), "
+            + "so the JIT has compiled its rare branches before measuring starts")
     long warmup;
 
     @Option(names = "--count", paramLabel = "N", defaultValue = "100000",

@@ -31,7 +31,7 @@ class LatencyRttOptionsTest {
         assertThat(ping.links.size).isEqualTo(32);
         assertThat(ping.links.newIdleStrategy()).isInstanceOf(BusySpinIdleStrategy.class);
         assertThat(ping.links.phases()).containsExactly(LinkKind.NAKCAST);
-        assertThat(ping.run.warmup).isEqualTo(50_000);
+        assertThat(ping.run.warmup).isEqualTo(200_000);
         assertThat(ping.run.measuredCount()).isEqualTo(100_000);
         assertThat(ping.run.durationNs()).isZero();
         assertThat(ping.run.intervalNs()).isZero();
