@@ -20,8 +20,9 @@ import picocli.CommandLine;
  * carry the ping-pong, and the measured loop allocates nothing: after a warm-up, 100,000 round
  * trips recorded into the {@link LatencyLog} cost the ping thread zero bytes, and the pong thread
  * echoing them zero bytes too ({@code com.sun.management.ThreadMXBean#getThreadAllocatedBytes}).
- * No slack is allowed: the figures are exact byte counts of two threads. Threads a path runs of its
- * own (a media driver's) are not counted.
+ * No slack is allowed for this project's paths: the figures are exact byte counts of two threads
+ * (a peer may allow itself fewer bytes than round trips, see {@link #bytesAllowedPerAttempt}).
+ * Threads a path runs of its own (a media driver's) are not counted.
  *
  * <p>Up to three runs of 100,000 are made and one must be exactly zero on both threads: a late JIT
  * event (a deoptimization re-materializes objects escape analysis had removed, a few KB once) can
@@ -33,7 +34,8 @@ import picocli.CommandLine;
  */
 public abstract class RttPathContractIT {
     private static final int WARMUP = 50_000;
-    private static final int MEASURED = 100_000;
+    /** Round trips per attempt. */
+    protected static final int MEASURED = 100_000;
     private static final int ATTEMPTS = 3;
 
     @TempDir
@@ -41,6 +43,16 @@ public abstract class RttPathContractIT {
 
     /** The path under test. */
     protected abstract RttPath path();
+
+    /**
+     * The bytes each side's thread may allocate in an attempt: none for this project's paths. A
+     * peer's own housekeeping (its media driver's, run by the side's thread) may allocate now and
+     * then, under a loaded host more often, but never per round trip: a peer's subclass allows
+     * fewer bytes than round trips.
+     */
+    protected long bytesAllowedPerAttempt() {
+        return 0;
+    }
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -69,6 +81,8 @@ public abstract class RttPathContractIT {
                 }
                 final LatencyLog log = new LatencyLog(dir.resolve(path.label() + ".hlog"), TimeUnit.SECONDS.toNanos(1));
                 final List<String> attempts = new ArrayList<>();
+                final long allowed = bytesAllowedPerAttempt();
+                long mostAllocated = Long.MAX_VALUE;
                 try {
                     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                         final long pongBefore = threads.getThreadAllocatedBytes(pongThread.getId());
@@ -78,16 +92,17 @@ public abstract class RttPathContractIT {
                         final long pongAllocated = threads.getThreadAllocatedBytes(pongThread.getId()) - pongBefore;
                         assertThat(done).isEqualTo(MEASURED);
                         attempts.add("ping " + pingAllocated + " bytes, pong " + pongAllocated + " bytes");
-                        if (pingAllocated == 0 && pongAllocated == 0) {
+                        mostAllocated = Math.max(pingAllocated, pongAllocated);
+                        if (mostAllocated <= allowed) {
                             break;
                         }
                     }
                 } finally {
                     log.close();
                 }
-                assertThat(attempts.get(attempts.size() - 1))
+                assertThat(mostAllocated)
                     .as("bytes allocated in %d round trips, attempt by attempt: %s", MEASURED, attempts)
-                    .isEqualTo("ping 0 bytes, pong 0 bytes");
+                    .isLessThanOrEqualTo(allowed);
                 assertThat(log.total().getTotalCount()).isEqualTo((long) MEASURED * attempts.size());
                 pinger.finish();
             } finally {

@@ -9,4 +9,10 @@ final class AeronPathContractIT extends RttPathContractIT {
     protected RttPath path() {
         return new AeronRttPath.Invoker();
     }
+
+    /** Aeron's driver and client housekeeping may allocate now and then, never per round trip. */
+    @Override
+    protected long bytesAllowedPerAttempt() {
+        return MEASURED - 1;
+    }
 }

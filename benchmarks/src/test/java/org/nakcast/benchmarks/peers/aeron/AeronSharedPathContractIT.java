@@ -12,4 +12,10 @@ final class AeronSharedPathContractIT extends RttPathContractIT {
     protected RttPath path() {
         return new AeronRttPath.Shared();
     }
+
+    /** Aeron's driver and client housekeeping may allocate now and then, never per round trip. */
+    @Override
+    protected long bytesAllowedPerAttempt() {
+        return MEASURED - 1;
+    }
 }
