@@ -9,12 +9,15 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TransportConfig;
 
 class PeerComparisonTest {
-    private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
-    private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0.01, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
+    private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+        TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
+        Duration.ZERO);
+    private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+        TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
+        Duration.ZERO);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -46,8 +49,9 @@ class PeerComparisonTest {
 
     @Test
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
-        final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0.01, ByteSize.parse("128m"),
-            FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
+        final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+            TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
+            Payload.RAW, Duration.ZERO);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();
