@@ -35,9 +35,9 @@ class PeerComparisonTest {
         assertThat(rows.get(1).ratio(0)).isEqualTo(0.5);
         assertThat(rows.get(1).ratio(1)).isNaN();
         final String table = PeerComparison.table(rows);
-        assertThat(table).contains("nakcast/aeron", "nakcast/fast-cast");
+        assertThat(table).contains("dgram", "nakcast/aeron", "nakcast/fast-cast");
         assertThat(table.lines().filter(line -> line.contains("0.0%")).findFirst().orElseThrow())
-            .contains("3.000", "2.000", "1.50x", "1.000", "3.00x", "500");
+            .contains(" 1408 ", "3.000", "2.000", "1.50x", "1.000", "3.00x", "500");
         assertThat(table.lines().filter(line -> line.contains("1.0%")).findFirst().orElseThrow())
             .contains("2.000", "4.000", "0.50x").endsWith("-");
         assertThat(rows.get(1).toJson()).isEqualTo("{\"loss\": 0.010000, \"rateText\": \"128m/s\","
