@@ -6,10 +6,11 @@ import java.util.Locale;
 import org.nakcast.benchmarks.child.Figures;
 
 /**
- * nakcast against its peers, per kernel loss level: for each nakcast run without injected loss or stranger,
- * its delivered rate, each peer's at the same loss level, and the ratio nakcast/peer, with the
- * messages each one left unaccounted (offered, neither delivered nor reported lost). A peer run
- * that failed, or is missing, shows {@code -}.
+ * nakcast against its peers, per kernel loss level: for each nakcast run without injected loss or
+ * stranger, its settings (its datagram size is every system's), its delivered rate, each peer's at
+ * the same loss level, and the ratio nakcast/peer, with the messages each one left unaccounted
+ * (offered, neither delivered nor reported lost). A peer run that failed, or is missing, shows
+ * {@code -}.
  */
 final class PeerComparison {
     private static final List<Contender> PEERS = List.of(Contender.AERON, Contender.FAST_CAST);
@@ -80,18 +81,18 @@ final class PeerComparison {
         final StringBuilder table = new StringBuilder(String.format(Locale.ROOT,
             "%nnakcast against its peers: recv M/s, ratio nakcast/peer,"
                 + " unacct (offered - delivered - reported lost)%n"));
-        table.append(String.format(Locale.ROOT, "%6s %-10s %3s %11s %9s", "loss", "rate", "fc", "nakcast M/s",
-            "unacct"));
+        table.append(String.format(Locale.ROOT, "%6s %-10s %3s %5s %11s %9s", "loss", "rate", "fc", "dgram",
+            "nakcast M/s", "unacct"));
         for (Contender peer : PEERS) {
             table.append(String.format(Locale.ROOT, " %14s %14s %9s", peer.label() + " M/s", "nakcast/" + peer.label(),
                 "unacct"));
         }
         table.append(String.format(Locale.ROOT, "%n"));
         for (Row row : rows) {
-            table.append(String.format(Locale.ROOT, "%6s %-10s %3s %11s %9s",
-                ThroughputTable.percent(row.nakcast().settings().loss()), row.nakcast().settings().rateText(),
-                ThroughputTable.flowControl(row.nakcast().settings()),
-                textRate(row.nakcast()), textUnaccounted(row.nakcast())));
+            final RunSettings settings = row.nakcast().settings();
+            table.append(String.format(Locale.ROOT, "%6s %-10s %3s %5s %11s %9s",
+                ThroughputTable.percent(settings.loss()), settings.rateText(), ThroughputTable.flowControl(settings),
+                settings.datagramSize(), textRate(row.nakcast()), textUnaccounted(row.nakcast())));
             for (int i = 0; i < PEERS.size(); i++) {
                 final double ratio = row.ratio(i);
                 table.append(String.format(Locale.ROOT, " %14s %14s %9s", textRate(row.peers().get(i)),

@@ -13,6 +13,7 @@ import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -93,8 +94,8 @@ public final class Quickstart implements Callable<Integer> {
                     throw new IllegalArgumentException("--codecs takes " + String.join(", ", Payload.CODECS)
                         + "; '" + codec + "' is none of them");
                 }
-                runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES, 0, 0, rate,
-                    FlowControlMode.MIN, 42, codec, Duration.ZERO));
+                runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES,
+                    TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, rate, FlowControlMode.MIN, 42, codec, Duration.ZERO));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

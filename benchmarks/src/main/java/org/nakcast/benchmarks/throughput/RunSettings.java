@@ -15,15 +15,19 @@ import org.nakcast.config.TransportConfig;
 
 /**
  * What one throughput run is: which system carries the messages, how long it measures, what the
- * messages are (raw bytes of a size, or the sample price update of a codec), the loss the kernel
- * applies to every datagram, the loss injected in process at a nakcast subscriber, and nakcast's
- * send-rate cap, and how often a stranger NAKs the whole history ({@link StrangerNaks}). The
- * orchestrator hands it to both child JVMs as {@code key=value} arguments.
+ * messages are (raw bytes of a size, or the sample price update of a codec), how large a datagram
+ * each system sends, the loss the kernel applies to every datagram, the loss injected in process at
+ * a nakcast subscriber, and nakcast's send-rate cap, and how often a stranger NAKs the whole history
+ * ({@link StrangerNaks}). The orchestrator hands it to both child JVMs as {@code key=value}
+ * arguments.
  *
  * @param system the system the run measures: nakcast or a peer
  * @param seconds measured seconds, after the warm-up
  * @param warmupSeconds seconds of traffic before the measured ones
  * @param messageLength bytes per raw message, at least a {@code long} (the message's sequence number)
+ * @param datagramSize the largest datagram each system sends: nakcast's transport {@code datagram-size},
+ *     Aeron's MTU, fast-cast's datagram size; within what the run's system takes
+ *     ({@link Contender#datagramSizeProblem}; nakcast's own config checks its own, {@link #nodeConfig()})
  * @param loss fraction of the UDP datagrams the kernel drops on receipt in the run's namespace
  *     ({@link KernelLoss}), 0.0 to 1.0
  * @param injectedLoss fraction of DATA and RETRANSMIT datagrams a nakcast subscriber drops on
@@ -38,9 +42,9 @@ import org.nakcast.config.TransportConfig;
  * @param strangerNaks how often a stranger multicasts a forged NAK for the whole history of the
  *     nakcast stream ({@link StrangerNaks}); zero for none, and for a peer
  */
-public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength, double loss,
-    double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed, String codec,
-    Duration strangerNaks) {
+public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength,
+    ByteSize datagramSize, double loss, double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed,
+    String codec, Duration strangerNaks) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -65,6 +69,10 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             throw new IllegalArgumentException("--injected-loss must be within 0..1, was " + injectedLoss);
         }
         Payload.of(codec, messageLength);
+        final String datagramSizeProblem = system.datagramSizeProblem(datagramSize, messageLength);
+        if (datagramSizeProblem != null) {
+            throw new IllegalArgumentException("--datagram-size " + datagramSize + ": " + datagramSizeProblem);
+        }
         if (strangerNaks.isNegative()) {
             throw new IllegalArgumentException("--stranger-naks must not be negative, was " + strangerNaks);
         }
@@ -107,23 +115,26 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     }
 
     /**
-     * The same run for a peer: raw bytes of the same length, the same duration and kernel loss, no
-     * injected loss, no send-rate cap (each peer paces itself), no stranger.
+     * The same run for a peer: raw bytes of the same length in datagrams of the same size, the same
+     * duration and kernel loss, no injected loss, no send-rate cap (each peer paces itself), no
+     * stranger.
      */
     RunSettings forPeer(Contender peer) {
-        return new RunSettings(peer, seconds, warmupSeconds, messageLength, loss, 0, new ByteSize(0), flowControl,
-            seed, Payload.RAW, Duration.ZERO);
+        return new RunSettings(peer, seconds, warmupSeconds, messageLength, datagramSize, loss, 0, new ByteSize(0),
+            flowControl, seed, Payload.RAW, Duration.ZERO);
     }
 
     /**
      * The embedded default configuration (interface {@code lo}, TTL 0) with every transport capped
-     * at this run's send rate, and the topic {@value #TOPIC} as the payload needs it, with the run's
-     * flow control.
+     * at this run's send rate and sending datagrams of this run's size, and the topic {@value #TOPIC}
+     * as the payload needs it, with the run's flow control.
+     *
+     * @throws org.nakcast.config.ConfigException if nakcast refuses the config, naming the key
      */
     NodeConfig nodeConfig() {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TransportConfig> transports = base.transports().stream()
-            .map(transport -> transport.withSendRate(sendRate))
+            .map(transport -> transport.withSendRate(sendRate).withDatagramSize(datagramSize))
             .toList();
         final Payload payload = payload();
         final List<TopicConfig> topics = base.topics().stream()
@@ -140,8 +151,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
 
     /** The same run without a stranger. */
     RunSettings withoutStranger() {
-        return new RunSettings(system, seconds, warmupSeconds, messageLength, loss, injectedLoss, sendRate, flowControl,
-            seed, codec, Duration.ZERO);
+        return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
+            sendRate, flowControl, seed, codec, Duration.ZERO);
     }
 
     /** This run as arguments for a child JVM. */
@@ -151,6 +162,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "seconds=" + seconds,
             "warmup=" + warmupSeconds,
             "size=" + messageLength,
+            "datagramSize=" + datagramSize.bytes(),
             "loss=" + String.format(Locale.ROOT, "%s", loss),
             "injectedLoss=" + String.format(Locale.ROOT, "%s", injectedLoss),
             "rate=" + sendRate.bytes(),
@@ -179,6 +191,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             Integer.parseInt(required(values, "seconds")),
             Integer.parseInt(required(values, "warmup")),
             Integer.parseInt(required(values, "size")),
+            new ByteSize(Long.parseLong(required(values, "datagramSize"))),
             Double.parseDouble(required(values, "loss")),
             Double.parseDouble(required(values, "injectedLoss")),
             new ByteSize(Long.parseLong(required(values, "rate"))),

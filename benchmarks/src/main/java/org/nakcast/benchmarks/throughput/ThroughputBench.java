@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.ConfigException;
 import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
 
@@ -56,6 +57,8 @@ public final class ThroughputBench implements Callable<Integer> {
      * publisher from outrunning its subscriber (README: "Rates and flow control").
      */
     static final String DEFAULT_RATE = "0";
+    /** The default datagram size: nakcast's transport default, which fits a 1500-byte MTU. */
+    static final String DEFAULT_DATAGRAM_SIZE = "1408";
     /** The exit status for a bad option (sysexits' EX_USAGE). */
     static final int BAD_OPTION = 64;
 
@@ -80,6 +83,14 @@ public final class ThroughputBench implements Callable<Integer> {
         description = "bytes per raw message; each carries its 64-bit sequence number; a codec sizes its own"
             + " (default: ${DEFAULT-VALUE})")
     private int size;
+
+    @Option(names = "--datagram-size", defaultValue = DEFAULT_DATAGRAM_SIZE, paramLabel = "BYTES",
+        converter = ByteSizeConverter.class,
+        description = "the largest datagram each system sends, in bytes, with k (x1024): nakcast's transport"
+            + " datagram-size (its config says what it takes), Aeron's MTU (a multiple of 32, at most 65504),"
+            + " fast-cast's datagram size; 8k suits a network of 9000-byte jumbo frames (default: ${DEFAULT-VALUE},"
+            + " nakcast's, for a 1500-byte MTU)")
+    private ByteSize datagramSize;
 
     @Option(names = "--loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
         description = "fraction of the UDP datagrams the kernel drops on receipt (iptables -m statistic in the"
@@ -173,9 +184,10 @@ public final class ThroughputBench implements Callable<Integer> {
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
             log.printf(Locale.ROOT, "run %d/%d: %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%, stranger NAKs"
-                    + " %s, %d s warm-up + %d s measured, %s, host load %.2f%n", i + 1, runs.size(),
-                run.system().label(), run.rateText(), run.loss() * 100, run.injectedLoss() * 100, run.strangerText(),
-                run.warmupSeconds(), run.seconds(), run.messagesText(), HostLoad.oneMinute());
+                    + " %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n", i + 1,
+                runs.size(), run.system().label(), run.rateText(), run.loss() * 100, run.injectedLoss() * 100,
+                run.strangerText(), run.warmupSeconds(), run.seconds(), run.messagesText(), run.datagramSize(),
+                HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
             out.print(ThroughputTable.row(result));
@@ -210,8 +222,9 @@ public final class ThroughputBench implements Callable<Integer> {
             for (ByteSize rate : rates) {
                 for (double injected : injectedLosses) {
                     for (Duration stranger : strangerNaks) {
-                        final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size, loss,
-                            injected, rate, mode, seed, codec, stranger);
+                        final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
+                            datagramSize, loss, injected, rate, mode, seed, codec, stranger);
+                        checkNakcastConfig(run);
                         runs.add(run);
                         first = first == null ? run : first;
                     }
@@ -223,6 +236,18 @@ public final class ThroughputBench implements Callable<Integer> {
             }
         }
         return runs;
+    }
+
+    /**
+     * Concludes the config a nakcast run's JVMs will launch with, so that what nakcast refuses
+     * ({@code --datagram-size} out of its range, say) is a bad option here, not a failed run.
+     */
+    private static void checkNakcastConfig(RunSettings run) {
+        try {
+            run.nodeConfig();
+        } catch (ConfigException ex) {
+            throw new IllegalArgumentException("nakcast refuses the run's config: " + ex.getMessage(), ex);
+        }
     }
 
     private FlowControlMode flowControlMode() {

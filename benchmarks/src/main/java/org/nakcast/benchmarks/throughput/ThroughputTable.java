@@ -8,21 +8,22 @@ import org.nakcast.benchmarks.child.Figures;
 /**
  * The throughput table: one row per run, printed as each run ends, and the whole invocation as
  * one JSON object for scripts. Rates are millions of messages per second, medians of the
- * per-second rates after the warm-up; {@code pub cpu} and {@code sub cpu} are the cores each side's
+ * per-second rates after the warm-up; {@code dgram} is the datagram size every system of the run
+ * sends ({@code --datagram-size}); {@code pub cpu} and {@code sub cpu} are the cores each side's
  * JVM used per measured second (median). A figure a system does not have (a peer's NAK counters) is
  * {@code -}.
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %3s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
+        "%-9s %-10s %3s %5s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
 
     private ThroughputTable() {
     }
 
     /** The column titles. */
     static String header() {
-        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "loss", "inj", "stranger", "recv M/s",
-            "offer M/s",
+        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "dgram", "loss", "inj", "stranger",
+            "recv M/s", "offer M/s",
             "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
             "back-press", "unrecov", "kern drops", "rule drops", "pub cpu", "sub cpu");
     }
@@ -34,8 +35,9 @@ final class ThroughputTable {
         final String loss = percent(settings.loss());
         final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-9s %-10s %3s %6s %6s %8s FAILED: %s%n", system, settings.rateText(),
-                flowControl(settings), loss, injected, settings.strangerText(), result.failure());
+            return String.format(Locale.ROOT, "%-9s %-10s %3s %5s %6s %6s %8s FAILED: %s%n", system,
+                settings.rateText(), flowControl(settings), settings.datagramSize(), loss, injected,
+                settings.strangerText(), result.failure());
         }
         final Figures publisher = result.publisher();
         final Figures subscriber = result.subscriber();
@@ -43,6 +45,7 @@ final class ThroughputTable {
             system,
             settings.rateText(),
             flowControl(settings),
+            settings.datagramSize(),
             loss,
             injected,
             settings.strangerText(),
@@ -91,7 +94,7 @@ final class ThroughputTable {
     /**
      * Every run of one invocation as one JSON object on one line.
      *
-     * @param base the settings the runs share (codec, seconds, warm-up, size, seed)
+     * @param base the settings the runs share (codec, seconds, warm-up, size, datagram size, seed)
      * @param codecSpeed the codec's own rates ({@code encodePerSecond}, {@code decodePerSecond},
      *     {@code min}), or null when the runs carry raw bytes or they were not measured
      * @param comparison nakcast against each peer, or empty without peers
@@ -104,6 +107,7 @@ final class ThroughputTable {
             .append(", \"seconds\": ").append(base.seconds())
             .append(", \"warmup\": ").append(base.warmupSeconds())
             .append(", \"size\": ").append(base.messageLength())
+            .append(", \"datagramSize\": ").append(base.datagramSize().bytes())
             .append(", \"seed\": ").append(base.seed())
             .append(", \"cores\": ").append(Runtime.getRuntime().availableProcessors())
             .append(", \"collector\": \"").append(ChildJvm.collector()).append('"');

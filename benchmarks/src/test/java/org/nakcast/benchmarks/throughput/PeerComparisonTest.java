@@ -9,12 +9,15 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TransportConfig;
 
 class PeerComparisonTest {
-    private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
-    private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0.01, 0,
-        ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
+    private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+        TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
+        Duration.ZERO);
+    private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+        TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
+        Duration.ZERO);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -32,9 +35,9 @@ class PeerComparisonTest {
         assertThat(rows.get(1).ratio(0)).isEqualTo(0.5);
         assertThat(rows.get(1).ratio(1)).isNaN();
         final String table = PeerComparison.table(rows);
-        assertThat(table).contains("nakcast/aeron", "nakcast/fast-cast");
+        assertThat(table).contains("dgram", "nakcast/aeron", "nakcast/fast-cast");
         assertThat(table.lines().filter(line -> line.contains("0.0%")).findFirst().orElseThrow())
-            .contains("3.000", "2.000", "1.50x", "1.000", "3.00x", "500");
+            .contains(" 1408 ", "3.000", "2.000", "1.50x", "1.000", "3.00x", "500");
         assertThat(table.lines().filter(line -> line.contains("1.0%")).findFirst().orElseThrow())
             .contains("2.000", "4.000", "0.50x").endsWith("-");
         assertThat(rows.get(1).toJson()).isEqualTo("{\"loss\": 0.010000, \"rateText\": \"128m/s\","
@@ -46,8 +49,9 @@ class PeerComparisonTest {
 
     @Test
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
-        final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70, 0, 0.01, ByteSize.parse("128m"),
-            FlowControlMode.MAX, 42, Payload.RAW, Duration.ZERO);
+        final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
+            TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
+            Payload.RAW, Duration.ZERO);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();

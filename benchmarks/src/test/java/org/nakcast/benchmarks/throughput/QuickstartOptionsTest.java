@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
 
 /** The options of ops/quickstart and the --codec option of ops/throughput: what they accept and refuse. */
 class QuickstartOptionsTest {
@@ -62,21 +63,22 @@ class QuickstartOptionsTest {
 
     @Test
     void theCodecTravelsToTheChildJvms() {
-        final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, 0.01, 0.02, ByteSize.parse("64m"),
-            FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO);
+        final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE,
+            0.01, 0.02, ByteSize.parse("64m"), FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO);
 
         assertThat(RunSettings.fromArgs(settings.toArgs().toArray(String[]::new))).isEqualTo(settings);
         assertThatThrownBy(() -> RunSettings.fromArgs(new String[] {"system=nakcast", "seconds=1", "warmup=0",
-            "size=8", "loss=0", "injectedLoss=0", "rate=0", "flowControl=MAX", "seed=1"}))
+            "size=8", "datagramSize=1408", "loss=0", "injectedLoss=0", "rate=0", "flowControl=MAX", "seed=1"}))
             .hasMessageContaining("codec=");
     }
 
     @Test
     void aCodecRunPutsTheCodecOnThePricesTopicHeldToItsSlowestReceiver() {
-        final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
-            FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO).nodeConfig().topic(RunSettings.TOPIC);
-        final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, 0, 0, new ByteSize(0),
-            FlowControlMode.MIN, 1, "kryo", Duration.ZERO).nodeConfig().topic(RunSettings.TOPIC);
+        final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
+            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO)
+            .nodeConfig().topic(RunSettings.TOPIC);
+        final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
+            0, new ByteSize(0), FlowControlMode.MIN, 1, "kryo", Duration.ZERO).nodeConfig().topic(RunSettings.TOPIC);
 
         assertThat(raw.codec()).isEqualTo("flyweight");
         assertThat(raw.flowControl()).isEqualTo(FlowControlMode.MAX);

@@ -13,14 +13,16 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.nakcast.config.TransportConfig;
 
 /**
  * Runs the whole throughput measurement, orchestrator and both child JVMs, for 1 s: with no loss
  * and with 1% injected loss, then with 1% loss in the kernel (an iptables rule in the test's
- * namespace), and with the peers: every nakcast message must be delivered, none lost, none out of
- * order. The rate is a quarter of the default so that a test machine busy with other work still
- * keeps up: this tests the measurement and the repair path, not the machine's speed. The test JVM
- * runs in a private network namespace (the parent pom's java wrapper), and the children inherit it.
+ * namespace), and with the peers, at the default datagram size and at 8 KiB: every nakcast message
+ * must be delivered, none lost, none out of order. The rate is a quarter of the default so that a
+ * test machine busy with other work still keeps up: this tests the measurement and the repair path,
+ * not the machine's speed. The test JVM runs in a private network namespace (the parent pom's java
+ * wrapper), and the children inherit it.
  */
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
@@ -30,6 +32,9 @@ class ThroughputBenchIT {
             + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
             + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+), \"strangerNaks\": [^,]+,"
             + " \"strangerNaksSent\": (\\d+)");
+
+    /** nakcast's publisher's datagrams and bytes sent, the first run's. */
+    private static final Pattern NAKCAST_SENT = Pattern.compile("\"datagramsSent\": (\\d+), \"bytesSent\": (\\d+)");
 
     /** The last run's standard output. */
     private String output = "";
@@ -75,6 +80,23 @@ class ThroughputBenchIT {
         deliveredEverything(runs.get(0));
         assertThat(runs).allSatisfy(run -> assertThat(run.delivered()).as(run.system()).isPositive());
         assertThat(output).contains("nakcast/aeron", "nakcast/fast-cast", "\"comparison\": [");
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void everySystemSendsJumboDatagramsAndNakcastDeliversEverything() {
+        final List<Run> runs = runs("--peers", "--datagram-size", "8k", "--seconds", "1", "--warmup", "1", "--rate",
+            "32m");
+
+        assertThat(runs).extracting(Run::system).containsExactly("nakcast", "aeron", "fast-cast");
+        deliveredEverything(runs.get(0));
+        assertThat(runs).allSatisfy(run -> assertThat(run.delivered()).as(run.system()).isPositive());
+        assertThat(output).contains("\"datagramSize\": 8192", " 8k ");
+        final Matcher sent = NAKCAST_SENT.matcher(output);
+        assertThat(sent.find()).as(output).isTrue();
+        assertThat(Long.parseLong(sent.group(2)) / Long.parseLong(sent.group(1)))
+            .as("nakcast's bytes per datagram, with 70-byte messages offered faster than 32m lets them out")
+            .isGreaterThan(TransportConfig.DEFAULT_DATAGRAM_SIZE.bytes());
     }
 
     private List<Run> runs(String... args) {

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine;
 
@@ -24,7 +25,7 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
         assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables",
-            "--stranger-naks");
+            "--stranger-naks", "--datagram-size");
     }
 
     @Test
@@ -88,6 +89,45 @@ class ThroughputOptionsTest {
     }
 
     @Test
+    void theDatagramSizeIsEverySystemsAndNakcastsDefaultUnlessChosen() {
+        assertThat(plan("--peers")).extracting(RunSettings::datagramSize)
+            .containsOnly(TransportConfig.DEFAULT_DATAGRAM_SIZE);
+
+        final List<RunSettings> jumbo = plan("--peers", "--datagram-size", "8k");
+
+        assertThat(jumbo).extracting(RunSettings::system, RunSettings::datagramSize).containsExactly(
+            tuple(Contender.NAKCAST, new ByteSize(8192)), tuple(Contender.AERON, new ByteSize(8192)),
+            tuple(Contender.FAST_CAST, new ByteSize(8192)));
+        assertThat(jumbo.get(0).nodeConfig().transports()).extracting(transport -> transport.datagramSize().bytes())
+            .containsOnly(8192L);
+        assertThat(jumbo).allSatisfy(run ->
+            assertThat(RunSettings.fromArgs(run.toArgs().toArray(String[]::new))).isEqualTo(run));
+        assertThat(plan("--datagram-size", "1400").get(0).datagramSize())
+            .as("Aeron's multiple of 32 binds only with --peers").isEqualTo(new ByteSize(1400));
+    }
+
+    @Test
+    void aDatagramSizeASystemRefusesIsABadOptionThatSaysWhy() {
+        assertRefused("Invalid value for option '--datagram-size': 'big' is not a size", "--datagram-size", "big");
+        assertRefused("datagram-size must be in 64..65507 (was 32) at transports[0].datagram-size",
+            "--datagram-size", "32");
+        assertRefused("datagram-size must be in 64..65507 (was 65536)", "--datagram-size", "64k");
+        assertRefused("--datagram-size 1400: Aeron refuses it as its MTU (a multiple of 32, at most"
+            + " 65504): ", "--peers", "--datagram-size", "1400");
+        assertThat(text(log)).contains("mtuLength=1400 is not a multiple of FRAME_ALIGNMENT=32");
+        assertRefused("mtuLength=65505 > MAX_UDP_PAYLOAD_LENGTH=65504", "--peers", "--datagram-size", "65505");
+        assertRefused("--datagram-size 1408: Aeron's publisher claims each message in one frame, which"
+            + " holds the MTU less its 32-byte header: too small for messages of 1400 bytes", "--peers", "--size",
+            "1400");
+        assertRefused("--datagram-size 64: fast-cast takes 256 to 65507 bytes", "--peers",
+            "--datagram-size", "64", "--size", "8");
+        assertRefused("fast-cast writes the length of a message's part in a datagram as a signed 16-bit number: with"
+            + " messages of 40000 bytes, datagrams must be under 32767 bytes", "--peers", "--datagram-size", "65504",
+            "--size", "40000");
+        assertThat(text(out)).isEmpty();
+    }
+
+    @Test
     void theRunTravelsToTheChildJvms() {
         final RunSettings aeron = plan("--peers", "--loss", "0.01").get(1);
 
@@ -115,6 +155,13 @@ class ThroughputOptionsTest {
             .isEqualTo(ThroughputBench.BAD_OPTION);
         assertThat(text(log)).contains("'-1ms' is not a duration");
         assertThat(text(out)).isEmpty();
+    }
+
+    private void assertRefused(String why, String... args) {
+        log.reset();
+        assertThat(ThroughputBench.run(args, stream(out), stream(log))).as(String.join(" ", args))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains(why);
     }
 
     private List<RunSettings> plan(String... args) {

@@ -27,6 +27,10 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  * The throughput run's drivers ({@link #launchDriver}) add:
  *
  * <ul>
+ *   <li>The run's datagram size as the MTU ({@code --datagram-size}, which Aeron checks: a multiple
+ *   of 32 up to 65 504). The terms stay at Aeron's default 16 MiB, which holds eight of the largest
+ *   MTU (Aeron refuses an MTU above its largest message, an eighth of a term); the 2 MiB socket
+ *   buffers and window hold 32 datagrams of the largest.</li>
  *   <li>{@link ThreadingMode#SHARED}: the conductor, sender and receiver share one thread, so each
  *   JVM has two busy threads (the application's and the driver's), as nakcast's has (the
  *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores.
@@ -52,9 +56,13 @@ final class AeronPeer {
     private AeronPeer() {
     }
 
-    /** Launches this JVM's media driver for a throughput run, in a directory named after {@code role}. */
-    static MediaDriver launchDriver(String role) {
+    /**
+     * Launches this JVM's media driver for a throughput run, in a directory named after {@code role},
+     * with an MTU of {@code mtuLength} bytes.
+     */
+    static MediaDriver launchDriver(String role, int mtuLength) {
         return MediaDriver.launch(driverContext(role)
+            .mtuLength(mtuLength)
             .threadingMode(ThreadingMode.SHARED)
             .sharedIdleStrategy(new BackoffIdleStrategy(100, 10, 1000, MAX_PARK_NS)));
     }

@@ -31,7 +31,7 @@ public final class AeronPublisherMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        try (MediaDriver driver = AeronPeer.launchDriver("publisher");
+        try (MediaDriver driver = AeronPeer.launchDriver("publisher", run.datagramSize().toIntExact());
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             ExclusivePublication publication = aeron.addExclusivePublication(AeronPeer.CHANNEL, AeronPeer.STREAM_ID)) {
             while (!publication.isConnected()) {

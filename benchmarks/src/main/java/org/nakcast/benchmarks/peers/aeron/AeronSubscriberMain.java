@@ -32,7 +32,7 @@ public final class AeronSubscriberMain {
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
         final CheckedSubscriber subscriber = new CheckedSubscriber(run);
-        try (MediaDriver driver = AeronPeer.launchDriver("subscriber");
+        try (MediaDriver driver = AeronPeer.launchDriver("subscriber", run.datagramSize().toIntExact());
             Aeron aeron = Aeron.connect(new Aeron.Context().aeronDirectoryName(driver.aeronDirectoryName()));
             Subscription subscription = aeron.addSubscription(AeronPeer.CHANNEL, AeronPeer.STREAM_ID);
             AgentRunner poller = new AgentRunner(new BackoffIdleStrategy(), Throwable::printStackTrace, null,

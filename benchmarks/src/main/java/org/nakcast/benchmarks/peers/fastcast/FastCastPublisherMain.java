@@ -29,8 +29,10 @@ public final class FastCastPublisherMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        final FCPublisher publication = FastCastPeer.transport("pub").publish(
-            new PublisherConf(FastCastPeer.TOPIC).numPacketHistory(FastCastPeer.HISTORY_PACKETS));
+        final int datagramSize = run.datagramSize().toIntExact();
+        final FCPublisher publication = FastCastPeer.transport("pub", datagramSize).publish(
+            new PublisherConf(FastCastPeer.TOPIC)
+                .numPacketHistory(FastCastPeer.packets(FastCastPeer.HISTORY_BYTES, datagramSize)));
         Thread.sleep(START_DELAY_MS);
         final BytesPublisher publisher = new BytesPublisher(publication, run.messageLength());
         final Figures figures = CheckedPublisher.offerUntilStop(run, publisher)

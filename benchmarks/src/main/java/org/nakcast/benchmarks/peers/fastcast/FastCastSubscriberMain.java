@@ -28,8 +28,9 @@ public final class FastCastSubscriberMain {
         final RunSettings run = RunSettings.fromArgs(args);
         final CheckedSubscriber subscriber = new CheckedSubscriber(run);
         final Receiver receiver = new Receiver(subscriber.checker(), run.messageLength());
-        FastCastPeer.transport("sub").subscribe(
-            new SubscriberConf(FastCastPeer.TOPIC).receiveBufferPackets(FastCastPeer.RECEIVE_BUFFER_PACKETS), receiver);
+        final int datagramSize = run.datagramSize().toIntExact();
+        FastCastPeer.transport("sub", datagramSize).subscribe(new SubscriberConf(FastCastPeer.TOPIC)
+            .receiveBufferPackets(FastCastPeer.packets(FastCastPeer.RECEIVE_BUFFER_BYTES, datagramSize)), receiver);
         final Figures figures = subscriber.awaitDelivery()
             .put("dropEvents", receiver.dropEvents)
             .put("senderTerminated", receiver.senderTerminated);
