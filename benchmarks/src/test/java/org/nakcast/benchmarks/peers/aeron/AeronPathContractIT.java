@@ -5,14 +5,12 @@ import org.nakcast.rtt.RttPathContractIT;
 
 /** The latency-rtt path contract for {@code aeron}: the media driver run by each side's thread. */
 final class AeronPathContractIT extends RttPathContractIT {
+    AeronPathContractIT() {
+        super(PEER_BYTES_ALLOWED);
+    }
+
     @Override
     protected RttPath path() {
         return new AeronRttPath.Invoker();
-    }
-
-    /** Aeron's driver and client housekeeping may allocate now and then, never per round trip. */
-    @Override
-    protected long bytesAllowedPerAttempt() {
-        return MEASURED - 1;
     }
 }

@@ -8,14 +8,12 @@ import org.nakcast.rtt.RttPathContractIT;
  * per side (not counted: the contract weighs the ping and pong threads).
  */
 final class AeronSharedPathContractIT extends RttPathContractIT {
+    AeronSharedPathContractIT() {
+        super(PEER_BYTES_ALLOWED);
+    }
+
     @Override
     protected RttPath path() {
         return new AeronRttPath.Shared();
-    }
-
-    /** Aeron's driver and client housekeeping may allocate now and then, never per round trip. */
-    @Override
-    protected long bytesAllowedPerAttempt() {
-        return MEASURED - 1;
     }
 }
