@@ -161,9 +161,9 @@ final class NakScheduler {
 
     /**
      * A datagram that was missing arrived; a retransmit is timed (see {@link #timeRepair}), and the
-     * doubling starts over. While repairs keep arriving the retry waits: a
-     * long range comes back at the publisher's pace, and asking again for what is still on its way
-     * only brings it twice. The retry goes out after one retry interval without progress.
+     * doubling starts over. While repairs keep arriving the retry waits: a long range comes back at
+     * the publisher's pace, and asking again for what is still on its way only brings it twice. The
+     * retry goes out after one retry interval without progress.
      */
     void onRepaired(long sequence, boolean retransmit, long nowNs) {
         if (retransmit) {
@@ -180,11 +180,11 @@ final class NakScheduler {
      * rule: it answers that NAK and no other). The first one after this stream asked again (a NAK
      * with nothing new) answers the first NAK or a later one, which cannot be told; but however it
      * was, the repair took at least as long as it took after that retry, so that lower bound is a
-     * sample when it is above the estimate, and nothing otherwise. Without it a receiver whose first estimate is
-     * below the real repair time (a publisher short of CPU answers in milliseconds) would ask again
-     * before every repair could come, and never measure one; with it, the estimate only ever grows
-     * towards the truth from such repairs, so a receiver that loses repairs (its own socket buffer
-     * overflowing) does not learn to wait longer for them.
+     * sample when it is above the estimate, and nothing otherwise. Without it a receiver whose first
+     * estimate is below the real repair time (a publisher short of CPU answers in milliseconds) would
+     * ask again before every repair could come, and never measure one; with it, the estimate only
+     * ever grows towards the truth from such repairs, so a receiver that loses repairs (its own
+     * socket buffer overflowing) does not learn to wait longer for them.
      */
     private void timeRepair(long sequence, long nowNs) {
         if (sampling && sequence >= sampleFrom && sequence <= sampleTo) {

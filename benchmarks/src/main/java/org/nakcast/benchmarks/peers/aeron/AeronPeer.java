@@ -33,7 +33,7 @@ import org.agrona.concurrent.BackoffIdleStrategy;
  *   buffers and window hold 32 datagrams of the largest.</li>
  *   <li>{@link ThreadingMode#SHARED}: the conductor, sender and receiver share one thread, so each
  *   JVM has two busy threads (the application's and the driver's), as nakcast's has (the
- *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores.
+ *   application's and the node's). A thread per agent, or busy spinning, starves 2 cores;
  *   {@code ThreadingMode.SHARED_NETWORK} (sender and receiver on a thread of their own) was no faster
  *   without loss and slower at 1% loss.</li>
  *   <li>A back-off idle strategy (spin, yield, then park up to 1 ms), as nakcast's node uses.</li>
