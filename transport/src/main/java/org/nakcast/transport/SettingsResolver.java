@@ -3,6 +3,7 @@ package org.nakcast.transport;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import org.agrona.BitUtil;
@@ -11,6 +12,7 @@ import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.StreamTiming;
@@ -25,6 +27,8 @@ import org.nakcast.transport.receive.SubscriptionSettings;
  */
 public final class SettingsResolver {
     private static final int MIN_REORDER_WINDOW = 256;
+    /** How long a stream waits for a line to bring what the other brought before it calls the line down. */
+    private static final long LINE_TIMEOUT_NS = 10_000_000;
 
     private final NodeConfig config;
     private final NodeContext context;
@@ -95,7 +99,8 @@ public final class SettingsResolver {
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         return new SubscriptionSettings(
-            topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
+            topicName, topic.id(), List.of(new Line(transport.name(), addressOf(transport))), LINE_TIMEOUT_NS,
+            streamSettings, topic.publisherTimeout().toNanos(),
             topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
             topic.deliveryQueueTimeout().toNanos());
