@@ -181,7 +181,7 @@ public final class ReceiveDispatcher {
             stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
-            stream.onHeartbeat(header.sequence(), nowNs);
+            stream.onHeartbeat(lineIndex, header.sequence(), nowNs);
             stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
             stream.onOldestHeld(heartbeat.oldestSequence());
             if (heartbeat.isEndOfStream()) {
@@ -189,7 +189,7 @@ public final class ReceiveDispatcher {
             }
             identify(topic, stream, heartbeat.publisherId(), nowNs);
         } else {
-            stream.onData(buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
+            stream.onData(lineIndex, buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
         }
         return 1;
     }
@@ -223,6 +223,9 @@ public final class ReceiveDispatcher {
         topic.addStream(sessionId, stream);
         streams.add(stream);
         stream.deliverWhen(topic);
+        if (settings.lines().size() == 2) {
+            stream.arbitrateLines(topic.lineNames(), settings.lineTimeoutNs());
+        }
         stream.reportPositions(
             new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
         if (settings.statusKeepAliveNs() > 0) {

@@ -10,6 +10,8 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -108,6 +110,11 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
 
     SubscriptionSettings settings() {
         return settings;
+    }
+
+    /** The names of the topic's lines, in order. */
+    String[] lineNames() {
+        return settings.lines().stream().map(Line::name).toArray(String[]::new);
     }
 
     /** Which of the topic's lines {@code address} is (0 for the first), or -1 for none of them. */
@@ -270,6 +277,30 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             reportMissed(subscriber, event.sessionId());
             try {
                 subscriber.target.onLoss(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
+        }
+    }
+
+    @Override
+    public void onLineDown(LineDown event) {
+        log.onLineDown(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            try {
+                subscribers.get(i).target.onLineDown(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
+        }
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
+        log.onLineUp(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            try {
+                subscribers.get(i).target.onLineUp(event);
             } catch (RuntimeException ex) {
                 onCallbackError(ex);
             }

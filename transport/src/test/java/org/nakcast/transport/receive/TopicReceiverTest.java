@@ -152,7 +152,7 @@ class TopicReceiverTest {
         for (String message : messages) {
             builder.message(message.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         }
-        stream.onData(builder.buffer(), 0, builder.length(), false, nowNs);
+        stream.onData(0, builder.buffer(), 0, builder.length(), false, nowNs);
         return this;
     }
 
