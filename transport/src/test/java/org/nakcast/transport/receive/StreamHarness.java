@@ -8,6 +8,8 @@ import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
@@ -52,6 +54,8 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
     final List<Object> events = new ArrayList<>();
     final InboundStream stream;
     long nowNs = 1_000_000_000L;
+    /** The line the next datagrams come on: 0, or 1 once the stream arbitrates two. */
+    int line;
     boolean sinkRefuses;
     String handlerThrowsOn;
     DirectBuffer lastMessageBuffer;
@@ -94,12 +98,18 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
         if (check != DatagramCheck.VALID) {
             throw new AssertionError("a test built an invalid datagram: " + check);
         }
-        stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
+        stream.onData(line, builder.buffer(), 0, builder.length(), retransmit, nowNs);
         return this;
     }
 
     StreamHarness heartbeat(long highestSequence) {
-        stream.onHeartbeat(0, highestSequence, nowNs);
+        stream.onHeartbeat(line, highestSequence, nowNs);
+        return this;
+    }
+
+    /** Makes the next datagrams come on {@code next}. */
+    StreamHarness on(int next) {
+        line = next;
         return this;
     }
 
@@ -182,6 +192,16 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
 
     @Override
     public void onLoss(LossEvent event) {
+        events.add(event);
+    }
+
+    @Override
+    public void onLineDown(LineDown event) {
+        events.add(event);
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
         events.add(event);
     }
 

@@ -52,7 +52,14 @@ enum FaultKind {
      * Publications closed once they have offered everything: each sends what is left, marks its end,
      * answers repairs for its close-linger and frees its stream, whatever the network does meanwhile.
      */
-    PUBLICATION_CLOSE;
+    PUBLICATION_CLOSE,
+    /**
+     * Topics on two lines, each its own segment with its own faults and delays: in a third of such
+     * seeds both lines fail independently, in a third each also has an outage (every link of it cut
+     * for a while), and in a third line B stays healthy throughout while line A has network faults
+     * alone (no process faults, no stranger): then no subscriber may send a single NAK.
+     */
+    REDUNDANT_LINES;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

@@ -2,6 +2,7 @@ package org.nakcast.transport.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * What the simulated network does wrong until it heals: loss (per receiver copy, shared by every
@@ -28,6 +29,8 @@ final class NetworkFaults {
     double burstStart;
     int burstLength;
     double duplicate;
+    /** The chance a send is refused while faults last. */
+    double sendRefusal;
     long baseDelayNs = 10_000;
     long jitterMeanNs;
     long healAtNs = Long.MAX_VALUE;
@@ -37,6 +40,11 @@ final class NetworkFaults {
     /** Whether faults still apply at {@code nowNs}. */
     boolean active(long nowNs) {
         return nowNs < healAtNs;
+    }
+
+    /** Whether a send at {@code nowNs} is refused; draws from {@code random} only while sends may be refused. */
+    boolean refusesSend(long nowNs, SplittableRandom random) {
+        return active(nowNs) && sendRefusal > 0 && random.nextDouble() < sendRefusal;
     }
 
     /** Whether any datagram from {@code from} to {@code to} is cut at {@code nowNs}. */

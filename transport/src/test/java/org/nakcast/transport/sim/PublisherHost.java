@@ -51,7 +51,6 @@ final class PublisherHost extends SimHost {
     private final List<Topic> topics;
     private final Map<Integer, PublishedSession> sessions;
     private final SplittableRandom random;
-    private final double sendRefusal;
     private final Violations violations;
     private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 16));
     private final List<Publication> publications = new ArrayList<>();
@@ -77,17 +76,16 @@ final class PublisherHost extends SimHost {
         }
     }
 
-    PublisherHost(Scheduler scheduler, SimNetwork network, String name, HostShape shape, SettingsResolver settings,
-        List<Topic> topics, Map<Integer, PublishedSession> sessions, SplittableRandom random,
-        double sendRefusal, Violations violations) {
-        super(scheduler, network, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+    PublisherHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape,
+        SettingsResolver settings, List<Topic> topics, Map<Integer, PublishedSession> sessions,
+        SplittableRandom random, Violations violations) {
+        super(scheduler, lines, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
         this.violations = violations;
         this.strays = new StrayCheck(name, scheduler, violations, counters);
         this.settings = settings;
         this.topics = topics;
         this.sessions = sessions;
         this.random = random;
-        this.sendRefusal = sendRefusal;
     }
 
     @Override
@@ -105,8 +103,9 @@ final class PublisherHost extends SimHost {
         streams = new PublisherStreams(counters.counters(), new PublisherEventListener() { });
         publications.clear();
         final DatagramSink sink = (buffer, offset, length) -> {
-            if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
-                sendsRefused++;
+            final int refused = refusingLines(random);
+            sendsRefused += refused;
+            if (refused == lines.size()) {
                 return false;
             }
             final PublishedSession session = sessions.get(HeaderFlyweight.sessionIdAt(buffer, offset));
@@ -121,7 +120,7 @@ final class PublisherHost extends SimHost {
                 }
                 checkRepairBudget(session);
             }
-            network.send(id, SimNetwork.Port.DATA, buffer, offset, length);
+            sendOnTakingLines(SimNetwork.Port.DATA, buffer, offset, length);
             return true;
         };
         for (Topic topic : topics) {
@@ -164,9 +163,12 @@ final class PublisherHost extends SimHost {
 
     @Override
     int round(long nowNs) {
-        int work = read(SimNetwork.Port.CONTROL, CONTROL_LIMIT, (buffer, length) -> strays.handOver(
-            SimNetwork.Port.CONTROL, buffer, length, () -> 0,
-            () -> streams.onControlDatagram(buffer, 0, length, nowNs)));
+        int work = 0;
+        for (int line = 0; line < lines.size(); line++) {
+            work += read(line, SimNetwork.Port.CONTROL, CONTROL_LIMIT, (buffer, length) -> strays.handOver(
+                SimNetwork.Port.CONTROL, buffer, length, () -> 0,
+                () -> streams.onControlDatagram(buffer, 0, length, nowNs)));
+        }
         for (int i = 0; i < publications.size(); i++) {
             work += offer(publications.get(i), nowNs);
         }

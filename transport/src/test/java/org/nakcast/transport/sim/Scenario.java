@@ -17,9 +17,10 @@ import org.nakcast.transport.NodeContext;
  * @param context the knobs beside the configuration
  * @param publishers the publishing processes
  * @param subscribers the subscribing processes
- * @param faults what the network does wrong until it heals
+ * @param faults what the network (line A's, with two lines) does wrong until it heals; it says how
+ *     often a send is refused, too
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
- * @param sendRefusal the chance a send is refused while faults last
+ * @param secondLine the second line when topics travel on two (each host is on both); null for one
  * @param faultPhaseNs when the network heals and the stranger stops; a pause or a restart drawn in
  *     the fault phase may end after it ({@link #allRunningAtNs()})
  * @param settleNs how long after healing, once the publishers have offered everything, nothing more
@@ -27,7 +28,18 @@ import org.nakcast.transport.NodeContext;
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
     List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, NetworkFaults faults, long strangerIntervalNs,
-    double sendRefusal, long faultPhaseNs, long settleNs) {
+    SecondLine secondLine, long faultPhaseNs, long settleNs) {
+
+    /**
+     * Line B of a seed whose topics travel on two lines.
+     *
+     * @param faults what line B's segment does wrong until it heals
+     * @param healthy whether line B does nothing wrong at all (and line A has network faults alone):
+     *     no NAK may be sent
+     * @param lineTimeoutNs how long a stream waits for a line before calling it down
+     */
+    record SecondLine(NetworkFaults faults, boolean healthy, long lineTimeoutNs) {
+    }
 
     /** The longest of every topic's publisher, flow-control and delivery-queue timeouts. */
     long longestTimeoutNs() {

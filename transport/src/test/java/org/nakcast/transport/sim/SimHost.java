@@ -1,12 +1,17 @@
 package org.nakcast.transport.sim;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One simulated process on the segment: its socket queues (each a receive buffer that drops what it
- * has no room for) and its thread, which runs a round of work at a time. After a round with work
+ * One simulated process on the segment (on each line's segment when topics travel on two): its
+ * socket queues, one per port and line (each a receive buffer that drops what it has no room for),
+ * and its thread, which runs a round of work at a time. After a round with work
  * the next comes {@code busyNs} later; after an idle one the wait doubles up to {@code maxIdleNs},
  * as a back-off idle strategy parks. A paused process runs no rounds while datagrams pile up in its
  * queues; a crashed one never runs again.
@@ -15,11 +20,14 @@ abstract class SimHost {
     private static final long MIN_IDLE_NS = 1_000;
 
     final Scheduler scheduler;
-    final SimNetwork network;
+    /** The segments of the lines, line A first; this host has the same id on each. */
+    final List<SimNetwork> lines;
     final String name;
     final int id;
-    private final ArrayDeque<byte[]> dataQueue = new ArrayDeque<>();
-    private final ArrayDeque<byte[]> controlQueue = new ArrayDeque<>();
+    private final List<ArrayDeque<byte[]>> dataQueues = new ArrayList<>();
+    private final List<ArrayDeque<byte[]>> controlQueues = new ArrayList<>();
+    /** Per line: whether it refuses the send in hand. */
+    private final boolean[] refusing = new boolean[2];
     private final int queueLimit;
     private final long busyNs;
     private final long maxIdleNs;
@@ -32,6 +40,8 @@ abstract class SimHost {
     /** Datagrams the socket queues dropped for want of room, and how many of them were DATA or RETRANSMIT. */
     long overflowed;
     long dataOverflowed;
+    /** Per line: DATA and RETRANSMIT datagrams its socket queue dropped. */
+    final long[] dataOverflowedOnLine = new long[2];
     /** Pauses that stopped a running process (and of them those longer than every timeout), and crashes. */
     long pauses;
     long longPauses;
@@ -39,14 +49,48 @@ abstract class SimHost {
     long errors;
     RuntimeException firstError;
 
-    SimHost(Scheduler scheduler, SimNetwork network, String name, int queueLimit, long busyNs, long maxIdleNs) {
+    SimHost(Scheduler scheduler, List<SimNetwork> lines, String name, int queueLimit, long busyNs, long maxIdleNs) {
         this.scheduler = scheduler;
-        this.network = network;
+        this.lines = lines;
         this.name = name;
         this.queueLimit = queueLimit;
         this.busyNs = busyNs;
         this.maxIdleNs = maxIdleNs;
-        this.id = network.attach(this);
+        int attached = -1;
+        for (SimNetwork line : lines) {
+            final int lineId = line.attach(this);
+            if (attached >= 0 && lineId != attached) {
+                throw new IllegalStateException("hosts must attach to every line in the same order");
+            }
+            attached = lineId;
+            dataQueues.add(new ArrayDeque<>());
+            controlQueues.add(new ArrayDeque<>());
+        }
+        this.id = attached;
+    }
+
+    /**
+     * Decides which lines take the next send, each refusing on its own while its faults say so (a
+     * refusal draws from {@code random}); {@link #sendOnTakingLines} then sends on them.
+     *
+     * @return how many lines refused
+     */
+    final int refusingLines(SplittableRandom random) {
+        int refused = 0;
+        for (int line = 0; line < lines.size(); line++) {
+            refusing[line] = lines.get(line).faults().refusesSend(scheduler.nowNs(), random);
+            refused += refusing[line] ? 1 : 0;
+        }
+        return refused;
+    }
+
+    /** Sends a datagram to {@code port} on every line that takes it (see {@link #refusingLines}). */
+    final void sendOnTakingLines(SimNetwork.Port port, DirectBuffer buffer, int offset, int length) {
+        for (int line = 0; line < lines.size(); line++) {
+            if (!refusing[line]) {
+                lines.get(line).send(id, port, buffer, offset, length);
+            }
+        }
     }
 
     /** Whether this host's sockets listen on {@code port}. */
@@ -74,16 +118,17 @@ abstract class SimHost {
         return crashed;
     }
 
-    /** A datagram reached one of this host's sockets. */
-    final void arrive(SimNetwork.Port port, byte[] datagram) {
+    /** A datagram reached one of this host's sockets on {@code line}. */
+    final void arrive(int line, SimNetwork.Port port, byte[] datagram) {
         if (crashed || !listens(port)) {
             return;
         }
-        final ArrayDeque<byte[]> queue = port == SimNetwork.Port.DATA ? dataQueue : controlQueue;
+        final ArrayDeque<byte[]> queue = queue(line, port);
         if (queue.size() >= queueLimit) {
             overflowed++;
             final boolean data = SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length);
             dataOverflowed += port == SimNetwork.Port.DATA && data ? 1 : 0;
+            dataOverflowedOnLine[line] += port == SimNetwork.Port.DATA && data ? 1 : 0;
             return;
         }
         queue.add(datagram);
@@ -101,8 +146,7 @@ abstract class SimHost {
             everStarted = true;
             crashed = false;
             running = true;
-            dataQueue.clear();
-            controlQueue.clear();
+            clearQueues();
             onStart(scheduler.nowNs());
             scheduleRound(scheduler.nowNs());
         });
@@ -138,16 +182,24 @@ abstract class SimHost {
                 crashes++;
                 running = false;
                 generation++;
-                dataQueue.clear();
-                controlQueue.clear();
+                clearQueues();
                 onCrash(scheduler.nowNs());
             }
         });
     }
 
-    /** Hands up to {@code limit} queued datagrams of {@code port} to {@code reader}; returns how many. */
-    final int read(SimNetwork.Port port, int limit, DatagramReader reader) {
-        final ArrayDeque<byte[]> queue = port == SimNetwork.Port.DATA ? dataQueue : controlQueue;
+    private ArrayDeque<byte[]> queue(int line, SimNetwork.Port port) {
+        return (port == SimNetwork.Port.DATA ? dataQueues : controlQueues).get(line);
+    }
+
+    private void clearQueues() {
+        dataQueues.forEach(ArrayDeque::clear);
+        controlQueues.forEach(ArrayDeque::clear);
+    }
+
+    /** Hands up to {@code limit} datagrams queued on {@code line} for {@code port} to {@code reader}: how many. */
+    final int read(int line, SimNetwork.Port port, int limit, DatagramReader reader) {
+        final ArrayDeque<byte[]> queue = queue(line, port);
         int read = 0;
         while (read < limit && !queue.isEmpty()) {
             final byte[] datagram = queue.poll();

@@ -13,7 +13,8 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
  * A simulated multicast segment: every datagram sent to a port reaches, as its own copy, every
  * other host listening on that port, each copy suffering the {@link NetworkFaults} on its own
  * (per-receiver loss and bursts, duplication, exponential delay that reorders, partitions, stalls)
- * and arriving in that host's socket queue, which drops what it has no room for.
+ * and arriving in that host's socket queue, which drops what it has no room for. A seed whose
+ * topics travel on two lines has two segments, each with its own faults, and every host on both.
  */
 final class SimNetwork {
     /** The two ports of a transport. */
@@ -40,6 +41,7 @@ final class SimNetwork {
     }
 
     private final Scheduler scheduler;
+    private final int line;
     private final SplittableRandom random;
     private final NetworkFaults faults;
     private final List<SimHost> hosts = new ArrayList<>();
@@ -50,8 +52,10 @@ final class SimNetwork {
     private long[][] sentOnLink = new long[0][0];
     private long[][] arrivedOnLink = new long[0][0];
 
-    SimNetwork(Scheduler scheduler, SplittableRandom random, NetworkFaults faults) {
+    /** @param line which line this segment is: 0 (A) or 1 (B) */
+    SimNetwork(Scheduler scheduler, int line, SplittableRandom random, NetworkFaults faults) {
         this.scheduler = scheduler;
+        this.line = line;
         this.random = random;
         this.faults = faults;
     }
@@ -181,7 +185,7 @@ final class SimNetwork {
         } else {
             arrivedOnLink[from][to] = linkSequence;
         }
-        hosts.get(to).arrive(port, bytes);
+        hosts.get(to).arrive(line, port, bytes);
     }
 
     private boolean dropped(int from, int to, Port port, long nowNs) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 
 import org.nakcast.transport.SettingsResolver;
@@ -28,10 +29,13 @@ final class Simulation {
     private static final long RETRANSMITS_PER_DATAGRAM_NEEDED = 2;
     /** See {@link #checkRepairsPerLoss}. */
     private static final long RETRANSMIT_SLACK = 16;
+    /** Salts line B's segment's own random stream, so that line A's draws stay those of one line. */
+    private static final long LINE_B_NETWORK = 0x11_4E_B0_5EEDL;
 
     private final Scenario scenario;
     private final Scheduler scheduler = new Scheduler();
-    private final SimNetwork network;
+    /** The segments of the lines, line A first. */
+    private final List<SimNetwork> lines = new ArrayList<>();
     private final Map<Integer, PublishedSession> sessions = new LinkedHashMap<>();
     private final Violations violations = new Violations();
     private final SubscriptionProbe.Tally tally = new SubscriptionProbe.Tally();
@@ -49,20 +53,26 @@ final class Simulation {
         this.scenario = scenario;
         this.traced = traced;
         final SplittableRandom random = new SplittableRandom(scenario.seed() ^ 0x5EED_CAFEL);
-        this.network = new SimNetwork(scheduler, random.split(), scenario.faults());
+        lines.add(new SimNetwork(scheduler, 0, random.split(), scenario.faults()));
+        final Scenario.SecondLine secondLine = scenario.secondLine();
+        if (secondLine != null) {
+            lines.add(new SimNetwork(scheduler, 1, new SplittableRandom(scenario.seed() ^ LINE_B_NETWORK),
+                secondLine.faults()));
+        }
         final SettingsResolver settings = new SettingsResolver(scenario.config(), scenario.context());
         for (int i = 0; i < scenario.publishers().size(); i++) {
             final Scenario.PublisherPlan plan = scenario.publishers().get(i);
-            final PublisherHost host = new PublisherHost(scheduler, network, "pub" + i, plan.shape(), settings,
-                plan.topics(), sessions, random.split(), scenario.sendRefusal(), violations);
+            final PublisherHost host = new PublisherHost(scheduler, lines, "pub" + i, plan.shape(), settings,
+                plan.topics(), sessions, random.split(), violations);
             publishers.add(host);
             host.startAt(0);
             schedule(host, plan.pauses(), plan.crashAtNs(), plan.restartAtNs());
         }
         for (int i = 0; i < scenario.subscribers().size(); i++) {
             final Scenario.SubscriberPlan plan = scenario.subscribers().get(i);
-            final SubscriberHost host = new SubscriberHost(scheduler, network, "sub" + i, plan.shape(), settings,
-                plan.subscriptions(), sessions, violations, tally, random.split(), scenario.sendRefusal(), traced);
+            final SubscriberHost host = new SubscriberHost(scheduler, lines, "sub" + i, plan.shape(), settings,
+                plan.subscriptions(), sessions, violations, tally, random.split(),
+                secondLine == null ? 0 : secondLine.lineTimeoutNs(), traced);
             subscribers.add(host);
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.crashAtNs(), plan.restartAtNs());
@@ -73,7 +83,7 @@ final class Simulation {
         }
         if (scenario.strangerIntervalNs() > 0) {
             final int[] topicIds = scenario.config().topics().stream().mapToInt(topic -> topic.id()).toArray();
-            stranger = new StrangerHost(scheduler, network, new HostShape(4096, 1_000, 100_000), random.split(),
+            stranger = new StrangerHost(scheduler, lines, new HostShape(4096, 1_000, 100_000), random.split(),
                 scenario.strangerIntervalNs(), topicIds);
             stranger.startAt(0);
         }
@@ -138,6 +148,7 @@ final class Simulation {
         }
         checkConvergence();
         checkRepairsPerLoss();
+        checkNoNakWhileALineIsHealthy();
         if (traced != null) {
             subscribers.forEach(subscriber -> {
                 System.out.println(subscriber.name + " counters: " + subscriber.counters().counters().describeNonZero()
@@ -261,9 +272,35 @@ final class Simulation {
         }
     }
 
+    /**
+     * With line B healthy throughout (and line A's faults the network's alone): no subscriber sends
+     * a NAK, since line B brings every datagram in order and a gap is NAKed only once both lines went
+     * past it. Excused: a subscriber whose own line-B socket queue or reorder window dropped a datagram
+     * (its reader's doing, not the line's).
+     */
+    private void checkNoNakWhileALineIsHealthy() {
+        if (scenario.secondLine() == null || !scenario.secondLine().healthy()) {
+            return;
+        }
+        for (SubscriberHost subscriber : subscribers) {
+            final long naks = subscriber.counters().get(SystemCounter.NAKS_SENT);
+            final boolean excused = subscriber.dataOverflowedOnLine[1] > 0
+                || subscriber.counters().get(SystemCounter.REORDER_WINDOW_OVERFLOWS) > 0;
+            if (naks > 0 && !excused) {
+                violations.add(scheduler.nowNs(), "%s sent %d NAKs while line B was healthy throughout".formatted(
+                    subscriber.name, naks));
+            }
+        }
+    }
+
+    /** One of the segments' tallies, summed over the lines. */
+    private long network(ToLongFunction<SimNetwork.Tally> count) {
+        return lines.stream().mapToLong(line -> count.applyAsLong(line.tally())).sum();
+    }
+
     /** The datagrams receivers needed again: see {@link #checkRepairsPerLoss}. */
     private long datagramsNeededAgain() {
-        long needed = network.tally().dataLost + network.tally().reordered + network.tally().duplicated;
+        long needed = network(net -> net.dataLost) + network(net -> net.reordered) + network(net -> net.duplicated);
         for (SubscriberHost subscriber : subscribers) {
             needed += subscriber.dataOverflowed + subscriber.counters().get(SystemCounter.REORDER_WINDOW_OVERFLOWS)
                 + subscriber.reached.datagramsOwedAtStart;
@@ -328,16 +365,15 @@ final class Simulation {
 
     /** What was injected of each fault kind, whether the seed drew the kind or the fault came of others. */
     private Map<FaultKind, Long> injectedByKind() {
-        final SimNetwork.Tally net = network.tally();
         final Map<FaultKind, Long> injected = new EnumMap<>(FaultKind.class);
-        injected.put(FaultKind.LOSS, net.lost);
-        injected.put(FaultKind.BURST, net.burstLost);
-        injected.put(FaultKind.SHARED_LOSS, net.sharedLost);
-        injected.put(FaultKind.DUPLICATION, net.duplicated);
-        injected.put(FaultKind.REORDER, net.reordered);
+        injected.put(FaultKind.LOSS, network(net -> net.lost));
+        injected.put(FaultKind.BURST, network(net -> net.burstLost));
+        injected.put(FaultKind.SHARED_LOSS, network(net -> net.sharedLost));
+        injected.put(FaultKind.DUPLICATION, network(net -> net.duplicated));
+        injected.put(FaultKind.REORDER, network(net -> net.reordered));
         injected.put(FaultKind.OVERFLOW, hosts().stream().mapToLong(host -> host.overflowed).sum());
-        injected.put(FaultKind.PARTITION, net.partitioned);
-        injected.put(FaultKind.STALL, net.stalled);
+        injected.put(FaultKind.PARTITION, network(net -> net.partitioned));
+        injected.put(FaultKind.STALL, network(net -> net.stalled));
         injected.put(FaultKind.SEND_REFUSAL, publishers.stream().mapToLong(host -> host.sendsRefused).sum()
             + subscribers.stream().mapToLong(host -> host.sendsRefused).sum());
         injected.put(FaultKind.PUBLISHER_PAUSE, publishers.stream().mapToLong(host -> host.pauses).sum());
@@ -356,6 +392,7 @@ final class Simulation {
             .values().stream().filter(count -> count > 1).count());
         injected.put(FaultKind.PUBLICATION_CLOSE, sessions.values().stream()
             .filter(session -> session.closedAtNs >= 0).count());
+        injected.put(FaultKind.REDUNDANT_LINES, subscribers.stream().mapToLong(host -> host.linesDown).sum());
         return injected;
     }
 
@@ -375,7 +412,7 @@ final class Simulation {
             publishers.stream().mapToLong(host -> host.longPauses).sum(),
             subscribers.stream().mapToLong(host -> host.longPauses).sum(), strays,
             reached, published, tally.delivered, tally.lossEvents, tally.lostMessages, naksSent,
-            retransmitsSent(), datagramsNeededAgain(), network.tally().sharedLost, violations.count(),
+            retransmitsSent(), datagramsNeededAgain(), network(net -> net.sharedLost), violations.count(),
             violations.first(), tally.traceHash, scheduler.events(), scheduler.nowNs(), subscribers.size());
     }
 }

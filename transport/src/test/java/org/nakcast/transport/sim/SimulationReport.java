@@ -34,7 +34,8 @@ final class SimulationReport {
         Map.entry(FaultKind.THROWING_HANDLER, "exceptions thrown by handlers"),
         Map.entry(FaultKind.STRANGER, "datagrams forged"),
         Map.entry(FaultKind.SHARED_PUBLISHER_ID, "publisher ids shared by two processes"),
-        Map.entry(FaultKind.PUBLICATION_CLOSE, "publications closed once they had offered everything")));
+        Map.entry(FaultKind.PUBLICATION_CLOSE, "publications closed once they had offered everything"),
+        Map.entry(FaultKind.REDUNDANT_LINES, "lines a stream called down (nothing lost by it)")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);

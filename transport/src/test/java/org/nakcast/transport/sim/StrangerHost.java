@@ -39,9 +39,9 @@ final class StrangerHost extends SimHost {
     /** Datagrams forged. */
     long sent;
 
-    StrangerHost(Scheduler scheduler, SimNetwork network, HostShape shape, SplittableRandom random, long intervalNs,
-        int[] topicIds) {
-        super(scheduler, network, "stranger", shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+    StrangerHost(Scheduler scheduler, List<SimNetwork> lines, HostShape shape, SplittableRandom random,
+        long intervalNs, int[] topicIds) {
+        super(scheduler, lines, "stranger", shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
         this.random = random;
         this.intervalNs = intervalNs;
         this.topicIds = topicIds;
@@ -63,8 +63,11 @@ final class StrangerHost extends SimHost {
 
     @Override
     int round(long nowNs) {
-        int work = read(SimNetwork.Port.DATA, 64, (buffer, length) -> learn(buffer, length));
-        if (nowNs >= nextSendNs && network.faults().active(nowNs)) {
+        int work = 0;
+        for (int line = 0; line < lines.size(); line++) {
+            work += read(line, SimNetwork.Port.DATA, 64, (buffer, length) -> learn(buffer, length));
+        }
+        if (nowNs >= nextSendNs && lines.get(0).faults().active(nowNs)) {
             nextSendNs = nowNs + intervalNs;
             forge();
             work++;
@@ -110,8 +113,9 @@ final class StrangerHost extends SimHost {
         }
     }
 
+    /** Sends what it forged on one line: with two, either at random. */
     private void send(SimNetwork.Port port, int length) {
-        network.send(id, port, out, 0, length);
+        lines.get(lines.size() == 1 ? 0 : random.nextInt(lines.size())).send(id, port, out, 0, length);
         sent++;
     }
 

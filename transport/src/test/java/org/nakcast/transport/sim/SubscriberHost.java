@@ -1,5 +1,7 @@
 package org.nakcast.transport.sim;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,10 +12,12 @@ import java.util.SplittableRandom;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -48,6 +52,7 @@ final class SubscriberHost extends SimHost {
     }
 
     private static final int POLL_LIMIT = 64;
+    private static final InetAddress LINE_B_GROUP = groupB();
     private static final int QUEUE_POLL_LIMIT = 256;
 
     private final SettingsResolver settings;
@@ -56,7 +61,7 @@ final class SubscriberHost extends SimHost {
     private final Violations violations;
     private final SubscriptionProbe.Tally tally;
     private final SplittableRandom random;
-    private final double sendRefusal;
+    private final long lineTimeoutNs;
     private final String traced;
     private final List<SubscriptionProbe> probes = new ArrayList<>();
     private final List<Polled> polled = new ArrayList<>();
@@ -72,30 +77,33 @@ final class SubscriberHost extends SimHost {
     /** This incarnation's watch of each topic. */
     private final Map<Integer, StreamWatch> watches = new HashMap<>();
     private ReceiveDispatcher dispatcher;
-    /** The address of the line the topics travel on, as the receiver's data socket would name it. */
-    private MulticastAddress lineA;
+    /** The addresses of the lines the topics travel on, as the receiver's data sockets name them. */
+    private final MulticastAddress[] lineAddresses;
     /** Exceptions handlers threw on the receiving thread, as the receiver reported them. */
     long handlerErrors;
     /** Exceptions a queued subscription's handler threw at its poller. */
     long pollerErrors;
     long sendsRefused;
+    /** Lines a stream of this host called down, over its incarnations. */
+    long linesDown;
     private int incarnation;
 
     /** A queued subscription and when its application stops polling it. */
     private record Polled(QueuedDelivery queue, Subscription subscription) {
     }
 
-    SubscriberHost(Scheduler scheduler, SimNetwork network, String name, HostShape shape, SettingsResolver settings,
+    SubscriberHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, SettingsResolver settings,
         List<Subscription> subscriptions, Map<Integer, PublishedSession> sessions, Violations violations,
-        SubscriptionProbe.Tally tally, SplittableRandom random, double sendRefusal, String traced) {
-        super(scheduler, network, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+        SubscriptionProbe.Tally tally, SplittableRandom random, long lineTimeoutNs, String traced) {
+        super(scheduler, lines, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
         this.settings = settings;
         this.subscriptions = subscriptions;
         this.sessions = sessions;
         this.violations = violations;
         this.tally = tally;
         this.random = random;
-        this.sendRefusal = sendRefusal;
+        this.lineTimeoutNs = lineTimeoutNs;
+        this.lineAddresses = new MulticastAddress[lines.size()];
         this.traced = traced;
         this.strays = new StrayCheck(name, scheduler, violations, counters);
     }
@@ -118,12 +126,13 @@ final class SubscriberHost extends SimHost {
         polled.clear();
         watches.clear();
         final DatagramSink nakSink = (buffer, offset, length) -> {
-            if (network.faults().active(scheduler.nowNs()) && sendRefusal > 0 && random.nextDouble() < sendRefusal) {
-                sendsRefused++;
+            final int refused = refusingLines(random);
+            sendsRefused += refused;
+            if (refused == lines.size()) {
                 return false;
             }
             traceSent(buffer, offset, length);
-            network.send(id, SimNetwork.Port.CONTROL, buffer, offset, length);
+            sendOnTakingLines(SimNetwork.Port.CONTROL, buffer, offset, length);
             return true;
         };
         for (int i = 0; i < subscriptions.size(); i++) {
@@ -146,8 +155,10 @@ final class SubscriberHost extends SimHost {
                 watches.put(subscription.topicId(), watch);
                 target = watch;
             }
-            final SubscriptionSettings topic = settings.subscription(subscription.topicName());
-            lineA = topic.lines().get(0).address();
+            final SubscriptionSettings topic = onEveryLine(settings.subscription(subscription.topicName()));
+            for (int line = 0; line < lineAddresses.length; line++) {
+                lineAddresses[line] = topic.lines().get(line).address();
+            }
             dispatcher.addSubscription(topic, target, nakSink, nakBuffer, nowNs);
         }
     }
@@ -162,19 +173,25 @@ final class SubscriberHost extends SimHost {
 
     @Override
     int round(long nowNs) {
-        int work = read(SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
-            traceDatagram("data", buffer, length, nowNs);
-            final boolean stray = strays.handOver(SimNetwork.Port.DATA, buffer, length, dispatcher::streamCount,
-                () -> dispatcher.onDataDatagram(lineA, buffer, 0, length, nowNs));
-            if (!stray) {
-                noteRead(HeaderFlyweight.sessionIdAt(buffer, 0), nowNs);
-            }
-        });
-        work += read(SimNetwork.Port.CONTROL, POLL_LIMIT, (buffer, length) -> {
-            traceDatagram("control", buffer, length, nowNs);
-            strays.handOver(SimNetwork.Port.CONTROL, buffer, length, dispatcher::streamCount,
-                () -> dispatcher.onControlDatagram(buffer, 0, length, nowNs));
-        });
+        int work = 0;
+        for (int line = 0; line < lines.size(); line++) {
+            final MulticastAddress address = lineAddresses[line];
+            work += read(line, SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
+                traceDatagram("data", buffer, length, nowNs);
+                final boolean stray = strays.handOver(SimNetwork.Port.DATA, buffer, length, dispatcher::streamCount,
+                    () -> dispatcher.onDataDatagram(address, buffer, 0, length, nowNs));
+                if (!stray) {
+                    noteRead(HeaderFlyweight.sessionIdAt(buffer, 0), nowNs);
+                }
+            });
+        }
+        for (int line = 0; line < lines.size(); line++) {
+            work += read(line, SimNetwork.Port.CONTROL, POLL_LIMIT, (buffer, length) -> {
+                traceDatagram("control", buffer, length, nowNs);
+                strays.handOver(SimNetwork.Port.CONTROL, buffer, length, dispatcher::streamCount,
+                    () -> dispatcher.onControlDatagram(buffer, 0, length, nowNs));
+            });
+        }
         work += dispatcher.poll(nowNs);
         for (int i = 0; i < polled.size(); i++) {
             final Polled queued = polled.get(i);
@@ -185,6 +202,23 @@ final class SubscriberHost extends SimHost {
             }
         }
         return work;
+    }
+
+    /**
+     * A topic's settings on every line of the seed: with two, line B is line A's interface on another
+     * group and other ports, and streams wait the seed's line timeout for a line before calling it down.
+     */
+    private SubscriptionSettings onEveryLine(SubscriptionSettings topic) {
+        if (lines.size() == 1) {
+            return topic;
+        }
+        final MulticastAddress a = topic.lines().get(0).address();
+        final MulticastAddress b = new MulticastAddress(a.networkInterface(), LINE_B_GROUP, a.dataPort() + 2,
+            a.controlPort() + 2, a.ttl(), a.sendBufferBytes(), a.receiveBufferBytes());
+        return new SubscriptionSettings(topic.topicName(), topic.topicId(),
+            List.of(new Line("line-a", a), new Line("line-b", b)), lineTimeoutNs, topic.streamSettings(),
+            topic.publisherTimeoutNs(), topic.lateJoin(), topic.heartbeatNs(), topic.statusKeepAliveNs(),
+            topic.maxPublishers(), topic.deliveryQueueTimeoutNs());
     }
 
     /** Notes that a datagram of {@code sessionId} was read from the data port. */
@@ -238,6 +272,11 @@ final class SubscriberHost extends SimHost {
         }
 
         @Override
+        public void onLineDown(SubscriptionSettings topic, LineDown event) {
+            linesDown++;
+        }
+
+        @Override
         public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
             final PublishedSession session = sessions.get(event.sessionId());
             if (session == null || event.cause() != PublisherGone.Cause.RESTARTED || session.isDead()) {
@@ -283,6 +322,14 @@ final class SubscriberHost extends SimHost {
                 .formatted(nowNs / 1e9, name, port, FrameType.fromCode(traceHeader.typeCode()),
                     traceHeader.sessionId(), traceHeader.topicId(), traceHeader.sequence(), traceHeader.flags(),
                     length));
+        }
+    }
+
+    private static InetAddress groupB() {
+        try {
+            return InetAddress.getByName("239.255.77.11");
+        } catch (UnknownHostException ex) {
+            throw new IllegalStateException(ex);
         }
     }
 

@@ -24,12 +24,18 @@ import org.nakcast.transport.NodeContext;
  *
  * <p>What the swarm came to vary after the first seeds were kept as regression tests (a shared
  * publisher id, which throwing handlers are queued) is drawn from a second stream of the seed, so
- * that every earlier seed still draws the network, processes and timings it was kept for.
+ * that every earlier seed still draws the network, processes and timings it was kept for; whether
+ * topics travel on two lines, and line B's faults, from a third.
  */
 final class Swarm {
     private static final long MS = 1_000_000;
     /** Salts the seed's second stream. */
     private static final long LATER_DRAWS = 0x1A7E_D4A3_5EEDL;
+    /** Salts the seed's third stream: whether and how its topics travel on two lines. */
+    private static final long LINE_DRAWS = 0x2B1D_11E5_5EEDL;
+    /** What a seed with one line healthy keeps of its fault kinds: network faults, on line A. */
+    private static final Set<FaultKind> BESIDE_A_HEALTHY_LINE = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
+        FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.PARTITION, FaultKind.STALL);
     /** Fault kinds added after seeds were kept: whether a seed uses one is drawn from the second stream. */
     private static final Set<FaultKind> ADDED_LATER =
         EnumSet.of(FaultKind.SHARED_PUBLISHER_ID, FaultKind.PUBLICATION_CLOSE);
@@ -45,9 +51,19 @@ final class Swarm {
         final SplittableRandom later = new SplittableRandom(seed ^ LATER_DRAWS);
         final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (FaultKind kind : allowed) {
-            if ((ADDED_LATER.contains(kind) ? later : random).nextInt(100) < 35) {
+            if (kind != FaultKind.REDUNDANT_LINES && (ADDED_LATER.contains(kind) ? later : random).nextInt(100) < 35) {
                 kinds.add(kind);
             }
+        }
+        final SplittableRandom lineDraws = new SplittableRandom(seed ^ LINE_DRAWS);
+        final boolean twoLines = allowed.contains(FaultKind.REDUNDANT_LINES) && lineDraws.nextInt(100) < 35;
+        final int lineMode = twoLines ? lineDraws.nextInt(3) : -1;
+        final boolean healthyLineB = lineMode == 0;
+        if (healthyLineB) {
+            kinds.retainAll(BESIDE_A_HEALTHY_LINE);
+        }
+        if (twoLines) {
+            kinds.add(FaultKind.REDUNDANT_LINES);
         }
         final int datagramSize = DATAGRAM_SIZES[random.nextInt(DATAGRAM_SIZES.length)];
         final int historyDatagrams = 16 << random.nextInt(6);
@@ -98,10 +114,42 @@ final class Swarm {
         final NetworkFaults faults = drawFaults(random, kinds, publishers.size(), subscribers.size(), faultPhaseNs,
             publisherTimeoutNs);
         final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
-        final double sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + random.nextDouble() * 0.05 : 0;
+        faults.sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + random.nextDouble() * 0.05 : 0;
+        final Scenario.SecondLine secondLine;
+        if (!twoLines) {
+            secondLine = null;
+        } else if (healthyLineB) {
+            final NetworkFaults healthy = new NetworkFaults();
+            healthy.healAtNs = faultPhaseNs;
+            healthy.baseDelayNs = 5_000 + lineDraws.nextInt(30_000);
+            secondLine = new Scenario.SecondLine(healthy, true, (1 + lineDraws.nextInt(10)) * MS);
+        } else {
+            final NetworkFaults lineB = drawFaults(lineDraws, kinds, publishers.size(), subscribers.size(),
+                faultPhaseNs, publisherTimeoutNs);
+            lineB.sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + lineDraws.nextDouble() * 0.05 : 0;
+            final long lineTimeoutNs = (1 + lineDraws.nextInt(10)) * MS;
+            if (lineMode == 2) {
+                cutLine(lineDraws, faults, publishers.size(), subscribers.size(), faultPhaseNs, lineTimeoutNs);
+                cutLine(lineDraws, lineB, publishers.size(), subscribers.size(), faultPhaseNs, lineTimeoutNs);
+            }
+            secondLine = new Scenario.SecondLine(lineB, false, lineTimeoutNs);
+        }
         final long settleNs = Math.max(4 * context.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
         return new Scenario(seed, kinds, config, context, publishers, subscribers, faults, strangerIntervalNs,
-            sendRefusal, faultPhaseNs, settleNs);
+            secondLine, faultPhaseNs, settleNs);
+    }
+
+    /**
+     * An outage of a whole line: every link into every subscriber cut, from a time in the fault phase
+     * for one to ten line timeouts.
+     */
+    private static void cutLine(SplittableRandom lineDraws, NetworkFaults line, int publishers, int subscribers,
+        long faultPhaseNs, long lineTimeoutNs) {
+        final long start = lineDraws.nextLong(faultPhaseNs);
+        final long end = start + lineTimeoutNs * (1 + lineDraws.nextInt(10));
+        for (int host = publishers; host < publishers + subscribers; host++) {
+            line.partitions.add(new NetworkFaults.Partition(-1, host, start, end));
+        }
     }
 
     /**

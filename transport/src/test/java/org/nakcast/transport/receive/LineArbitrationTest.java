@@ -1,0 +1,195 @@
+package org.nakcast.transport.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
+import org.nakcast.transport.receive.StreamHarness.Range;
+import org.nakcast.transport.status.SystemCounter;
+
+/** A stream heard on two lines: first copies taken, gaps NAKed only when both lines missed them, lines down and up. */
+class LineArbitrationTest {
+    private static final long US = 1_000;
+    private static final long MS = 1_000_000;
+    private static final long LINE_TIMEOUT_NS = 10 * MS;
+    private static final int A = 0;
+    private static final int B = 1;
+
+    private final StreamHarness harness = new StreamHarness();
+
+    LineArbitrationTest() {
+        harness.stream.arbitrateLines(new String[] {"md-a", "md-b"}, LINE_TIMEOUT_NS);
+    }
+
+    /** Sends DATA {@code sequence} (holding message "m{sequence}") on {@code line}. */
+    private StreamHarness send(int line, long sequence) {
+        return harness.on(line).data(sequence, sequence, "m" + sequence);
+    }
+
+    /** Polls every 10 us for {@code ns}, as a busy receiver does. */
+    private void pollFor(long ns) {
+        for (long end = harness.nowNs + ns; harness.nowNs < end; harness.advance(10 * US)) {
+            harness.poll();
+        }
+    }
+
+    @Test
+    void aDatagramOneLineLostAndTheOtherBroughtCostsNoNak() {
+        for (long sequence = 0; sequence < 5; sequence++) {
+            if (sequence != 2) {
+                send(A, sequence);
+            }
+            harness.advance(50 * US);
+            send(B, sequence);
+            pollFor(100 * US);
+        }
+        pollFor(5 * MS);
+
+        assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4");
+        assertThat(harness.naks()).isEmpty();
+        assertThat(harness.counter(SystemCounter.GAPS)).isZero();
+        final LineArbiter lines = harness.stream.lines();
+        assertThat(lines.firstCopies(A)).isEqualTo(4);
+        assertThat(lines.firstCopies(B)).isEqualTo(1);
+        assertThat(lines.secondCopies(B)).isEqualTo(4);
+        assertThat(lines.lagNs(B)).isPositive().isLessThanOrEqualTo(50 * US);
+    }
+
+    @Test
+    void aGapBothLinesMissedIsNakedOnlyOnceTheLaterLineWentPastIt() {
+        send(A, 0);
+        send(B, 0);
+        send(A, 2);
+        pollFor(3 * MS);
+        assertThat(harness.naks()).as("line B may still bring 1").isEmpty();
+        assertThat(harness.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+
+        send(B, 2);
+        pollFor(3 * MS);
+
+        assertThat(harness.naks()).isNotEmpty();
+        assertThat(harness.naks().get(0).ranges()).containsExactly(new Range(1, 1));
+        assertThat(harness.counter(SystemCounter.GAPS)).isEqualTo(1);
+    }
+
+    @Test
+    void aLostTailIsNakedOnceBothLinesHeartbeatPastIt() {
+        send(A, 0);
+        send(B, 0);
+        harness.on(A).heartbeat(1);
+        pollFor(3 * MS);
+        assertThat(harness.naks()).isEmpty();
+
+        harness.on(B).heartbeat(1);
+        pollFor(3 * MS);
+
+        assertThat(harness.naks()).isNotEmpty();
+        assertThat(harness.lastNakRanges()).containsExactly(new Range(1, 1));
+    }
+
+    @Test
+    void aLineThatBringsNothingNewForTheLineTimeoutIsDownAndTheOtherAloneDecidesWhatToNak() {
+        send(A, 0);
+        send(B, 0);
+        send(A, 1);
+        send(A, 3);
+        pollFor(LINE_TIMEOUT_NS - 100 * US);
+        assertThat(harness.eventsOf(LineDown.class)).isEmpty();
+        assertThat(harness.naks()).isEmpty();
+
+        pollFor(5 * MS);
+
+        assertThat(harness.eventsOf(LineDown.class)).singleElement().satisfies(down -> {
+            assertThat(down.line()).isEqualTo("md-b");
+            assertThat(down.topicId()).isEqualTo(StreamHarness.TOPIC);
+            assertThat(down.sessionId()).isEqualTo(StreamHarness.SESSION);
+            assertThat(down.behindNs()).isGreaterThanOrEqualTo(LINE_TIMEOUT_NS);
+        });
+        assertThat(harness.naks()).isNotEmpty();
+        assertThat(harness.naks().get(0).ranges()).containsExactly(new Range(2, 2));
+        assertThat(harness.losses()).isEmpty();
+    }
+
+    @Test
+    void aLineNeverHeardIsDownAfterTheLineTimeout() {
+        for (long sequence = 0; sequence < 3; sequence++) {
+            send(A, sequence);
+            pollFor(MS);
+        }
+        pollFor(LINE_TIMEOUT_NS);
+
+        assertThat(harness.eventsOf(LineDown.class)).extracting(LineDown::line).containsExactly("md-b");
+        assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2");
+    }
+
+    @Test
+    void aLineDownThatBringsTheStreamAgainIsUpAndGapsWaitForItOnceMore() {
+        send(A, 0);
+        send(A, 1);
+        pollFor(LINE_TIMEOUT_NS + MS);
+        assertThat(harness.eventsOf(LineDown.class)).hasSize(1);
+
+        send(B, 2);
+        pollFor(100 * US);
+        assertThat(harness.eventsOf(LineUp.class)).singleElement().satisfies(up -> {
+            assertThat(up.line()).isEqualTo("md-b");
+            assertThat(up.downNs()).isGreaterThanOrEqualTo(LINE_TIMEOUT_NS);
+        });
+
+        send(A, 4);
+        pollFor(3 * MS);
+        assertThat(harness.naks()).as("line B may still bring 3").isEmpty();
+        send(B, 3);
+        send(B, 4);
+        pollFor(3 * MS);
+        assertThat(harness.naks()).isEmpty();
+        assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4");
+    }
+
+    @Test
+    void bothLinesQuietIsNoLineDown() {
+        send(A, 0);
+        harness.advance(30 * US);
+        send(B, 0);
+        for (int beat = 0; beat < 5; beat++) {
+            pollFor(100 * MS);
+            harness.on(A).heartbeat(0);
+            harness.advance(30 * US);
+            harness.on(B).heartbeat(0);
+        }
+        pollFor(100 * MS);
+
+        assertThat(harness.eventsOf(LineDown.class)).isEmpty();
+        assertThat(harness.naks()).isEmpty();
+    }
+
+    @Test
+    void aLineLaggingLongerThanTheLineTimeoutIsDownUntilItsFirstDatagramThenStaysUpWhileItBringsNewOnes() {
+        for (long sequence = 0; sequence < 60; sequence++) {
+            send(A, sequence);
+            if (sequence >= 20) {
+                send(B, sequence - 20);
+            }
+            pollFor(MS);
+        }
+
+        assertThat(harness.events.stream().filter(event -> event instanceof LineDown || event instanceof LineUp))
+            .as("down while nothing came on it, up with its first datagram, and never down again")
+            .extracting(Object::getClass).containsExactly(LineDown.class, LineUp.class);
+        assertThat(harness.stream.lines().lagNs(B)).isGreaterThan(LINE_TIMEOUT_NS);
+        assertThat(harness.naks()).isEmpty();
+    }
+
+    @Test
+    void oneLineStreamsNakAsSoonAsTheyFindAGap() {
+        final StreamHarness oneLine = new StreamHarness();
+        oneLine.data(0, 0, "m0").data(2, 2, "m2");
+
+        assertThat(oneLine.stream.nakDeadlineNs()).isNotEqualTo(InboundStream.NO_DEADLINE);
+        assertThat(oneLine.stream.lines()).isNull();
+        assertThat(List.of(oneLine.counter(SystemCounter.GAPS))).containsExactly(1L);
+    }
+}
