@@ -8,7 +8,8 @@ import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
@@ -21,7 +22,8 @@ import org.nakcast.transport.testing.TestCounters;
 
 /**
  * The steady state allocates nothing: in-order delivery, reordering, gaps, NAKs built and sent,
- * repairs, and reassembly of a message larger than the reassembly buffer's first size.
+ * repairs, and reassembly of a message larger than the reassembly buffer's first size; on one line,
+ * and on two (first copies from either, second copies dropped, the lines' lag measured).
  */
 class InboundStreamAllocationTest {
     /** Datagrams per block: a large message in fragments, then datagrams of small messages. */
@@ -32,10 +34,10 @@ class InboundStreamAllocationTest {
     private static final int SMALL_LENGTH = 100;
     private static final int MESSAGES_PER_BLOCK = 1 + (BLOCK - FRAGMENTS) * SMALL_PER_DATAGRAM;
 
-    private final Driver driver = new Driver();
-
-    @Test
-    void theSteadyStateAllocatesNothing() {
+    @ParameterizedTest(name = "on {0} line(s)")
+    @ValueSource(ints = {1, 2})
+    void theSteadyStateAllocatesNothing(int lines) {
+        final Driver driver = new Driver(lines == 2);
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         driver.run(0, 300_000);
@@ -55,9 +57,14 @@ class InboundStreamAllocationTest {
 
         assertThat(driver.indexErrors).isZero();
         assertThat(driver.delivered).isEqualTo(end / BLOCK * MESSAGES_PER_BLOCK);
-        assertThat(driver.counters.get(SystemCounter.GAPS)).isGreaterThan(5_000);
-        assertThat(driver.counters.get(SystemCounter.NAKS_SENT)).isGreaterThan(3_000);
-        assertThat(driver.counters.get(SystemCounter.DUPLICATES)).isZero();
+        assertThat(driver.counters.get(SystemCounter.GAPS)).isGreaterThan(lines == 1 ? 5_000 : 1_000);
+        assertThat(driver.counters.get(SystemCounter.NAKS_SENT)).isGreaterThan(lines == 1 ? 3_000 : 1_000);
+        if (lines == 1) {
+            assertThat(driver.counters.get(SystemCounter.DUPLICATES)).isZero();
+        } else {
+            assertThat(driver.counters.get(SystemCounter.DUPLICATES)).as("every second copy, and a few repairs")
+                .isBetween(driver.secondCopies, driver.secondCopies + driver.counters.get(SystemCounter.NAKS_SENT));
+        }
         assertThat(driver.stream.reassemblyCapacity()).isGreaterThan(Reassembler.INITIAL_CAPACITY);
         assertThat(allocated).isZero();
     }
@@ -73,12 +80,19 @@ class InboundStreamAllocationTest {
             new SplittableRandom(3), this, this, this, new UnsafeBuffer(ByteBuffer.allocateDirect(2048)),
             counters.counters());
         long nowNs;
+        final boolean twoLines;
         long delivered;
         long indexErrors;
+        long secondCopies;
         boolean nakPending;
 
-        Driver() {
+        /** @param twoLines whether line B brings every datagram again, 5 us after line A, but for one in 89 */
+        Driver(boolean twoLines) {
+            this.twoLines = twoLines;
             nak.wrap(lastNak, 0);
+            if (twoLines) {
+                stream.arbitrateLines(new String[] {"md-a", "md-b"}, 10_000_000);
+            }
         }
 
         void run(long from, long to) {
@@ -94,9 +108,17 @@ class InboundStreamAllocationTest {
                 } else {
                     send(sequence, false);
                 }
+                if (twoLines && sequence % 89 != 11) {
+                    nowNs += 5_000;
+                    secondCopies += sequence % 97 == 13 ? 0 : 1;
+                    sendOn(1, sequence, false);
+                }
                 pollAndAnswer();
             }
             stream.onHeartbeat(0, to - 1, nowNs);
+            if (twoLines) {
+                stream.onHeartbeat(1, to - 1, nowNs);
+            }
             while (stream.nakDeadlineNs() != InboundStream.NO_DEADLINE) {
                 nowNs = stream.nakDeadlineNs();
                 pollAndAnswer();
@@ -118,6 +140,10 @@ class InboundStreamAllocationTest {
         }
 
         private void send(long sequence, boolean retransmit) {
+            sendOn(0, sequence, retransmit);
+        }
+
+        private void sendOn(int line, long sequence, boolean retransmit) {
             final long block = sequence / BLOCK;
             final int position = (int) (sequence % BLOCK);
             if (position < FRAGMENTS) {
@@ -132,7 +158,7 @@ class InboundStreamAllocationTest {
                 }
             }
             builder.retransmit(retransmit);
-            stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
+            stream.onData(line, builder.buffer(), 0, builder.length(), retransmit, nowNs);
         }
 
         @Override

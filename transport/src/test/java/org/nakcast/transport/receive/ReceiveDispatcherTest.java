@@ -13,11 +13,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
@@ -54,6 +57,8 @@ class ReceiveDispatcherTest {
     private final ReceiveDispatcher dispatcher =
         new ReceiveDispatcher(counters.counters(), 1, 7, ReceiverLog.NONE, error -> events.add(error));
     private long nowNs = 1_000 * MS;
+    /** The line the next datagrams are heard on. */
+    private MulticastAddress line = TestLines.A;
 
     private record Delivered(int sessionId, long index) {
     }
@@ -68,6 +73,57 @@ class ReceiveDispatcherTest {
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
             new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
+    }
+
+    private void subscribeOnTwoLines() {
+        final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
+            List.of(TestLines.lineA(), TestLines.lineB()), 5 * MS, InboundStreamSettings.DEFAULTS, TIMEOUT_NS,
+            LateJoinPolicy.NOW, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
+        final Recorder recorder = new Recorder();
+        dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
+            new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
+    }
+
+    @Test
+    void aDatagramOfTheTopicHeardOnALineTheTopicDoesNotTravelOnIsNotItsAndIsDropped() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        line = TestLines.B;
+
+        data(0, 0, false);
+        heartbeat(SESSION, 0, MS, 77);
+        dispatcher.poll(nowNs);
+
+        assertThat(events).isEmpty();
+        assertThat(counters.get(SystemCounter.NOT_SUBSCRIBED)).isEqualTo(2);
+        assertThat(dispatcher.streamCount()).isZero();
+    }
+
+    @Test
+    void onTwoLinesEachMessageComesOnceAndALineThatStopsBringingTheStreamIsDownUntilItBringsItAgain() {
+        subscribeOnTwoLines();
+        nowNs += 10 * MS;
+        for (long sequence = 0; sequence < 3; sequence++) {
+            line = TestLines.A;
+            data(sequence, 0, false);
+            line = TestLines.B;
+            data(sequence, 0, false);
+        }
+        line = TestLines.A;
+        data(3, 0, false);
+        pollFor(6 * MS);
+        line = TestLines.B;
+        data(4, 0, false);
+        line = TestLines.A;
+        data(4, 0, false);
+        dispatcher.poll(nowNs);
+
+        assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L, 4L);
+        assertThat(events).filteredOn(event -> event instanceof LineDown || event instanceof LineUp)
+            .extracting(event -> event.getClass().getSimpleName() + " "
+                + (event instanceof LineDown down ? down.line() : ((LineUp) event).line()))
+            .containsExactly("LineDown md-b", "LineUp md-b");
+        assertThat(naks).isEmpty();
+        assertThat(counters.get(SystemCounter.DUPLICATES)).isEqualTo(4);
     }
 
     @Test
@@ -450,7 +506,7 @@ class ReceiveDispatcherTest {
 
     private void deliver(boolean retransmit) {
         data.retransmit(retransmit);
-        dispatcher.onDataDatagram(TestLines.A, data.buffer(), 0, data.length(), nowNs);
+        dispatcher.onDataDatagram(line, data.buffer(), 0, data.length(), nowNs);
     }
 
     private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId) {
@@ -468,7 +524,7 @@ class ReceiveDispatcherTest {
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, TOPIC, highestSequence);
         heartbeat.endOfStream(end).oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
-        dispatcher.onDataDatagram(TestLines.A, control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
+        dispatcher.onDataDatagram(line, control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
     }
 
     /** Polls every millisecond, as a running receiver does at least, for {@code ns}. */
@@ -536,6 +592,16 @@ class ReceiveDispatcherTest {
 
         @Override
         public void onLoss(LossEvent event) {
+            events.add(event);
+        }
+
+        @Override
+        public void onLineDown(LineDown event) {
+            events.add(event);
+        }
+
+        @Override
+        public void onLineUp(LineUp event) {
             events.add(event);
         }
     }

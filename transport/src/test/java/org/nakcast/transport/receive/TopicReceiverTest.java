@@ -10,6 +10,8 @@ import java.util.SplittableRandom;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
@@ -111,6 +113,27 @@ class TopicReceiverTest {
     }
 
     @Test
+    void lineEventsReachEverySubscriptionInOrderWithItsMessagesQueuedOrNot() {
+        final Recorder queued = new Recorder(null);
+        final QueuedDelivery queue = new QueuedDelivery(QUEUE_BYTES, queued, queued);
+        final Recorder direct = new Recorder(null);
+        topic.add(queue);
+        topic.add(DeliveryTarget.onReceivingThread(direct, direct));
+
+        data(0, 0, "m0");
+        topic.onLineDown(new LineDown(TOPIC, SESSION, "md-b", 12_000_000));
+        data(1, 1, "m1");
+        topic.onLineUp(new LineUp(TOPIC, SESSION, "md-b", 40_000_000));
+        data(2, 2, "m2");
+        queue.poll(Integer.MAX_VALUE);
+
+        for (Recorder recorder : List.of(queued, direct)) {
+            assertThat(recorder.order).containsExactly("m0", new LineDown(TOPIC, SESSION, "md-b", 12_000_000), "m1",
+                new LineUp(TOPIC, SESSION, "md-b", 40_000_000), "m2");
+        }
+    }
+
+    @Test
     void aMessageLongerThanTheQueuesLargestRecordArrivesWholeInPieces() {
         final Recorder polled = new Recorder(null);
         final QueuedDelivery queue = new QueuedDelivery(QUEUE_BYTES, polled, polled);
@@ -173,6 +196,8 @@ class TopicReceiverTest {
         private final List<Long> indexes = new ArrayList<>();
         private final List<Integer> lengths = new ArrayList<>();
         private final List<LossEvent> losses = new ArrayList<>();
+        /** Short messages' texts and line events, in the order they came. */
+        private final List<Object> order = new ArrayList<>();
         private byte[] lastBytes;
 
         Recorder(String throwsOn) {
@@ -185,6 +210,7 @@ class TopicReceiverTest {
             buffer.getBytes(offset, lastBytes);
             final String text = length < 100 ? new String(lastBytes, java.nio.charset.StandardCharsets.US_ASCII) : "";
             messages.add(text);
+            order.add(text);
             indexes.add(header.messageIndex());
             lengths.add(length);
             if (text.equals(throwsOn)) {
@@ -195,6 +221,16 @@ class TopicReceiverTest {
         @Override
         public void onLoss(LossEvent event) {
             losses.add(event);
+        }
+
+        @Override
+        public void onLineDown(LineDown event) {
+            order.add(event);
+        }
+
+        @Override
+        public void onLineUp(LineUp event) {
+            order.add(event);
         }
     }
 }

@@ -150,7 +150,7 @@ class SimulationTest {
         assertThat(result.delivered()).isPositive();
     }
 
-    /** Both lines faulty, each cut for a while: streams call lines down, and nothing is lost or delivered twice for it. */
+    /** Both lines faulty, each cut for a while: streams call lines down, and nothing is lost or delivered twice. */
     @Test
     void seedsWhoseLinesFailCallThemDownAndStayClean() {
         for (long seed : new long[] {359, 2533}) {
