@@ -3,6 +3,7 @@ package org.nakcast.transport;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
+import java.util.List;
 import java.util.stream.Collectors;
 
 import org.agrona.BitUtil;
@@ -60,7 +61,7 @@ public final class SettingsResolver {
      */
     public PublicationSettings publication(String topicName, int sessionId, long publisherId) {
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
+        final TransportConfig transport = config.lines(topic).get(0);
         return new PublicationSettings(
             sessionId,
             topicName,
@@ -87,9 +88,10 @@ public final class SettingsResolver {
      */
     public SubscriptionSettings subscription(String topicName) {
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
+        final List<TransportConfig> lines = config.lines(topic);
+        final TransportConfig transport = lines.get(0);
         final InboundStreamSettings streamSettings = new InboundStreamSettings(
-            reorderWindowCapacity(topic, transport),
+            reorderWindowCapacity(topic, lines),
             (int) transport.datagramSize().bytes(),
             (int) topic.maxMessage().bytes(),
             topic.lossPolicy() == LossPolicy.DROP,
@@ -109,7 +111,7 @@ public final class SettingsResolver {
      */
     public long deliveryQueueBytes(String topicName) {
         final TopicConfig topic = topic(topicName);
-        final long datagramLength = config.transport(topic.transport()).datagramSize().bytes();
+        final long datagramLength = config.lines(topic).get(0).datagramSize().bytes();
         final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), (int) datagramLength);
         final long needed = topic.maxMessage().bytes();
         if (largest < needed) {
@@ -136,11 +138,19 @@ public final class SettingsResolver {
         return longest + 1_000_000_000L;
     }
 
-    private static int reorderWindowCapacity(TopicConfig topic, TransportConfig transport) {
+    /**
+     * The topic's reorder window, or twice the datagrams the larger receive buffer of its lines holds
+     * (a repair queues behind everything in it).
+     */
+    private static int reorderWindowCapacity(TopicConfig topic, List<TransportConfig> lines) {
         if (topic.reorderWindow() > 0) {
             return topic.reorderWindow();
         }
-        final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
+        long datagramsBuffered = 0;
+        for (TransportConfig line : lines) {
+            datagramsBuffered =
+                Math.max(datagramsBuffered, line.socketReceiveBuffer().bytes() / line.datagramSize().bytes());
+        }
         return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
     }
 
