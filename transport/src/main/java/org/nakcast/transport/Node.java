@@ -288,7 +288,7 @@ public final class Node implements AutoCloseable {
         receiver.addSubscription(settings, target);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"
                 + " publisher stream, taken at its first gap), at most {} publisher streams, delivery {}",
-            config.node().name(), topicName, topic.id(), settings.address().describeSetup(),
+            config.node().name(), topicName, topic.id(), settings.describeLines(),
             streamSettings.reorderWindowCapacity(),
             (long) streamSettings.reorderWindowCapacity() * streamSettings.maxDatagramLength(), topic.maxPublishers(),
             queue == null ? "on the receiving thread" : "through a queue of " + queue.capacity() + " bytes");

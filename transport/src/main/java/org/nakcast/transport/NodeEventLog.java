@@ -45,6 +45,16 @@ final class NodeEventLog {
             }
 
             @Override
+            public void onLineDown(SubscriptionSettings topic, LineDown event) {
+                LOG.warn("node {}: {}", nodeName, event.describe());
+            }
+
+            @Override
+            public void onLineUp(SubscriptionSettings topic, LineUp event) {
+                LOG.info("node {}: {}", nodeName, event.describe());
+            }
+
+            @Override
             public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
                 LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
                         + " session {} and any other new session are dropped (counted as '{}') until a stream ends",

@@ -12,6 +12,7 @@ import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.StreamTiming;
@@ -26,6 +27,8 @@ import org.nakcast.transport.receive.SubscriptionSettings;
  */
 public final class SettingsResolver {
     private static final int MIN_REORDER_WINDOW = 256;
+    /** How long a stream waits for a line to bring what the other brought before it calls the line down. */
+    private static final long LINE_TIMEOUT_NS = 10_000_000;
 
     private final NodeConfig config;
     private final NodeContext context;
@@ -97,7 +100,8 @@ public final class SettingsResolver {
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         return new SubscriptionSettings(
-            topicName, topic.id(), addressOf(transport), streamSettings, topic.publisherTimeout().toNanos(),
+            topicName, topic.id(), List.of(new Line(transport.name(), addressOf(transport))), LINE_TIMEOUT_NS,
+            streamSettings, topic.publisherTimeout().toNanos(),
             topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
             topic.deliveryQueueTimeout().toNanos());

@@ -25,6 +25,14 @@ public interface StreamEventListener {
     default void onLoss(LossEvent event) {
     }
 
+    /** One of a stream's two lines stopped bringing it; nothing is lost; see {@link LineDown}. */
+    default void onLineDown(LineDown event) {
+    }
+
+    /** A line that was down brings the stream again; see {@link LineUp}. */
+    default void onLineUp(LineUp event) {
+    }
+
     /**
      * A typed subscription's codec could not decode a message (corrupt bytes, a class outside the
      * allow-list, ...); it was skipped and counted, and delivery goes on.

@@ -7,6 +7,8 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
@@ -129,6 +131,11 @@ public final class InboundStream {
     private long publisherId;
     private long expected;
     private long highestSeen;
+    /** With two lines: which line brought what, and up to where gaps are NAKed; null with one line. */
+    private LineArbiter lines;
+    private String[] lineNames;
+    /** With two lines: the NAK horizon up to which gaps were looked for. */
+    private long gapsFoundUpTo = -1;
 
     /**
      * @param topicId the topic
@@ -189,13 +196,14 @@ public final class InboundStream {
     /**
      * A DATA or RETRANSMIT datagram of this stream that passed the checks.
      *
+     * @param line the line it came on: 0, or 1 on a stream {@linkplain #arbitrateLines arbitrated} between two
      * @param buffer holds the datagram; read only during the call
      * @param offset where the datagram starts
      * @param length the datagram's length
      * @param retransmit true for a RETRANSMIT
      * @param nowNs the time
      */
-    public void onData(DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
+    public void onData(int line, DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
         lastHeardNs = nowNs;
         if (dropped) {
             return;
@@ -216,8 +224,11 @@ public final class InboundStream {
         if (outOfReach(sequence, nowNs)) {
             return;
         }
+        if (lines != null && !retransmit) {
+            lines.onProgress(line, sequence, nowNs);
+        }
         if (sequence < expected) {
-            duplicates.increment();
+            duplicate(line, sequence, retransmit, nowNs);
             return;
         }
         final boolean inOrder = sequence == expected;
@@ -232,10 +243,13 @@ public final class InboundStream {
                 return;
             }
             if (window.contains(sequence)) {
-                duplicates.increment();
+                duplicate(line, sequence, retransmit, nowNs);
                 return;
             }
             window.store(sequence, buffer, offset, length);
+        }
+        if (lines != null && !retransmit) {
+            lines.onFirstCopy(line, sequence, nowNs);
         }
         if (sequence <= highestSeen) {
             naks.onRepaired(sequence, retransmit, nowNs);
@@ -248,6 +262,16 @@ public final class InboundStream {
         deliverHeld(nowNs);
         if (retransmit && expected <= highestSeen) {
             naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
+        }
+        findGapsBelowHorizon(nowNs);
+    }
+
+    /** A copy of a datagram this stream already has: counted, and with two lines, the line's lag measured. */
+    private void duplicate(int line, long sequence, boolean retransmit, long nowNs) {
+        duplicates.increment();
+        if (lines != null && !retransmit) {
+            lines.onSecondCopy(line, sequence, nowNs);
+            findGapsBelowHorizon(nowNs);
         }
     }
 
@@ -281,10 +305,11 @@ public final class InboundStream {
     }
 
     /**
-     * A HEARTBEAT of this stream: the publisher has sent up to {@code highestSequence} (-1 for
-     * nothing yet). Anything up to it this stream has not seen is a lost tail, NAKed like any gap.
+     * A HEARTBEAT of this stream, on {@code line} (0, or 1 on a stream arbitrated between two): the
+     * publisher has sent up to {@code highestSequence} (-1 for nothing yet). Anything up to it this
+     * stream has not seen is a lost tail, NAKed like any gap (with two lines, once both told of it).
      */
-    public void onHeartbeat(long highestSequence, long nowNs) {
+    public void onHeartbeat(int line, long highestSequence, long nowNs) {
         lastHeardNs = nowNs;
         if (dropped) {
             return;
@@ -299,7 +324,11 @@ public final class InboundStream {
             return;
         }
         if (!outOfReach(highestSequence, nowNs)) {
+            if (lines != null) {
+                lines.onProgress(line, highestSequence, nowNs);
+            }
             see(highestSequence, false, nowNs);
+            findGapsBelowHorizon(nowNs);
         }
     }
 
@@ -416,6 +445,9 @@ public final class InboundStream {
      * @return work done: 1 if a NAK was due, else 0
      */
     public int poll(long nowNs) {
+        if (lines != null) {
+            tellLineTransitions(nowNs);
+        }
         if (started && !dropped) {
             if (window.contains(expected)) {
                 deliverHeld(nowNs);
@@ -456,13 +488,72 @@ public final class InboundStream {
     }
 
     /**
+     * Makes this stream one heard on two lines: it takes the first copy of each datagram from either,
+     * and NAKs a gap only once both lines went past it without it, or the one line up did (see
+     * {@link LineArbiter}); a line that brings nothing new for {@code lineTimeoutNs} while the other
+     * goes on is down ({@link LineDown}), until it brings the stream again ({@link LineUp}).
+     *
+     * @param names the two lines' names, for the events
+     */
+    public void arbitrateLines(String[] names, long lineTimeoutNs) {
+        if (names.length != 2) {
+            throw new IllegalArgumentException("two lines to arbitrate, not " + names.length);
+        }
+        lines = new LineArbiter(lineTimeoutNs);
+        lineNames = names.clone();
+    }
+
+    /** With two lines: what the line arbiter knows of them, for counters and tests; null with one. */
+    LineArbiter lines() {
+        return lines;
+    }
+
+    /** Tells each line that went down or came up since the last poll; the horizon may have moved. */
+    private void tellLineTransitions(long nowNs) {
+        for (int line = lines.pollTransition(nowNs); line != LineArbiter.NO_TRANSITION;
+            line = lines.pollTransition(nowNs)) {
+            if (lines.isDown(line)) {
+                listener.onLineDown(new LineDown(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
+            } else {
+                listener.onLineUp(new LineUp(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
+            }
+        }
+        findGapsBelowHorizon(nowNs);
+    }
+
+    /**
+     * With two lines: a gap counts as found, and a NAK is scheduled, once the horizon (what both lines,
+     * or the one up, told of) passes it. Looks only at what the horizon newly passed.
+     */
+    private void findGapsBelowHorizon(long nowNs) {
+        if (lines == null || !started || dropped) {
+            return;
+        }
+        final long horizon = Math.min(highestSeen, lines.horizon());
+        if (horizon <= gapsFoundUpTo) {
+            return;
+        }
+        final long from = Math.max(expected, gapsFoundUpTo + 1);
+        gapsFoundUpTo = horizon;
+        if (from <= horizon && missing.collect(window, from, horizon, oldestHeld) > 0) {
+            gaps.increment();
+            naks.onGapFound(nowNs, group.estimate(nowNs));
+        }
+    }
+
+    /** Up to where gaps are NAKed: what the stream has seen, and with two lines what both told of. */
+    private long nakHorizon() {
+        return lines == null ? highestSeen : Math.min(highestSeen, lines.horizon());
+    }
+
+    /**
      * Keeps one promise: while the next datagram to deliver is known to exist but is neither in
      * hand nor asked for, a NAK is scheduled. A datagram dropped because the window was full (the
      * consumer was slow, or the gap ahead of it long) is not a new gap when it arrives, and must
      * still be asked for once the window has moved, even if nothing else arrives.
      */
     private void armNakForMissingHead(long nowNs) {
-        if (expected <= highestSeen && !window.contains(expected) && naks.deadlineNs() == NakScheduler.NO_DEADLINE) {
+        if (expected <= nakHorizon() && !window.contains(expected) && naks.deadlineNs() == NakScheduler.NO_DEADLINE) {
             naks.onGapFound(nowNs, group.estimate(nowNs));
         }
     }
@@ -743,7 +834,7 @@ public final class InboundStream {
         }
         final boolean newGap = sequence > highestSeen + 1 || !inHand;
         highestSeen = sequence;
-        if (newGap) {
+        if (newGap && lines == null) {
             gaps.increment();
             naks.onGapFound(nowNs, group.estimate(nowNs));
         }
@@ -766,6 +857,6 @@ public final class InboundStream {
     }
 
     private int collectMissing() {
-        return missing.collect(window, expected, Math.min(highestSeen, expected + window.capacity() - 1), oldestHeld);
+        return missing.collect(window, expected, Math.min(nakHorizon(), expected + window.capacity() - 1), oldestHeld);
     }
 }

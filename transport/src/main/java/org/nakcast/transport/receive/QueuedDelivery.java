@@ -11,6 +11,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -166,6 +168,18 @@ public final class QueuedDelivery implements DeliveryTarget {
         writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
     }
 
+    @Override
+    public void onLineDown(LineDown event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
     /** An event's record goes into the ring, or waits behind those already waiting: events are rare. */
     private void writeOrHold(int type, int topicId, int sessionId, long value) {
         writeHeader(scratch, 0, topicId, sessionId, value, 0);
@@ -234,6 +248,10 @@ public final class QueuedDelivery implements DeliveryTarget {
                         listener.onLoss(loss);
                     } else if (event instanceof PublisherGone gone) {
                         listener.onPublisherGone(gone);
+                    } else if (event instanceof LineDown down) {
+                        listener.onLineDown(down);
+                    } else if (event instanceof LineUp up) {
+                        listener.onLineUp(up);
                     }
                 }
             }

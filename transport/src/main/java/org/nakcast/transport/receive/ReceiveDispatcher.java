@@ -9,6 +9,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -45,7 +46,7 @@ import org.nakcast.transport.status.SystemCounters;
  * </ul>
  *
  * <pre>
- *   data port    --datagram--> onDataDatagram    --> topic --> stream (made on first contact)
+ *   data port    --datagram--> onDataDatagram    --> topic, line --> stream (made on first contact)
  *   control port --datagram--> onControlDatagram --> stream.onNakHeard (suppression)
  *   poll(now)    --> each stream: deliver, NAK, STATUS; streams silent too long end
  * </pre>
@@ -132,11 +133,13 @@ public final class ReceiveDispatcher {
     }
 
     /**
-     * One datagram heard on a data port, read only during the call.
+     * One datagram heard on a data port, read only during the call. A datagram of a topic heard on
+     * a line the topic does not travel on is not this topic's: counted as not subscribed, and dropped.
      *
+     * @param line the address of the transport whose data port heard it
      * @return 1 (work done)
      */
-    public int onDataDatagram(MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    public int onDataDatagram(MulticastAddress line, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
         final DatagramCheck check = DatagramValidator.check(buffer, offset, length);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
@@ -149,7 +152,8 @@ public final class ReceiveDispatcher {
             return 1;
         }
         final TopicReceiver topic = topics.get(header.topicId());
-        if (topic == null) {
+        final int lineIndex = topic == null ? -1 : topic.lineOf(line);
+        if (lineIndex < 0) {
             counters.get(SystemCounter.NOT_SUBSCRIBED).increment();
             return 1;
         }
@@ -177,7 +181,7 @@ public final class ReceiveDispatcher {
             stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
-            stream.onHeartbeat(header.sequence(), nowNs);
+            stream.onHeartbeat(lineIndex, header.sequence(), nowNs);
             stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
             stream.onOldestHeld(heartbeat.oldestSequence());
             if (heartbeat.isEndOfStream()) {
@@ -185,7 +189,7 @@ public final class ReceiveDispatcher {
             }
             identify(topic, stream, heartbeat.publisherId(), nowNs);
         } else {
-            stream.onData(buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
+            stream.onData(lineIndex, buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
         }
         return 1;
     }
@@ -219,6 +223,9 @@ public final class ReceiveDispatcher {
         topic.addStream(sessionId, stream);
         streams.add(stream);
         stream.deliverWhen(topic);
+        if (settings.lines().size() == 2) {
+            stream.arbitrateLines(topic.lineNames(), settings.lineTimeoutNs());
+        }
         stream.reportPositions(
             new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
         if (settings.statusKeepAliveNs() > 0) {

@@ -64,7 +64,8 @@ public final class ReceiverAgent implements Agent {
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
     public void addSubscription(SubscriptionSettings settings, DeliveryTarget target) {
-        final ReceivingTransport transport = transports.open(settings.address(), ReceivingTransport::new);
+        final ReceivingTransport transport =
+            transports.open(settings.lines().get(0).address(), ReceivingTransport::new);
         transports.enqueue(() -> dispatcher.addSubscription(
             settings, target, transport.nakSink, transport.nakBuffer, clock.nanoTime()));
     }
@@ -79,7 +80,8 @@ public final class ReceiverAgent implements Agent {
         int work = transports.runCommands();
         final long nowNs = clock.nanoTime();
         for (int i = 0, size = transports.size(); i < size; i++) {
-            work += pollData(transports.get(i).data, nowNs);
+            final ReceivingTransport transport = transports.get(i);
+            work += pollData(transport.address, transport.data, nowNs);
         }
         if (controlPolls.isDue(nowNs)) {
             boolean stoppedAtLimit = false;
@@ -93,7 +95,7 @@ public final class ReceiverAgent implements Agent {
         return work + dispatcher.poll(nowNs);
     }
 
-    private int pollData(MulticastReceiver data, long nowNs) {
+    private int pollData(MulticastAddress line, MulticastReceiver data, long nowNs) {
         int work = 0;
         for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = data.receive();
@@ -102,7 +104,7 @@ public final class ReceiverAgent implements Agent {
             }
             work++;
             if (!lostOnReceive(data.buffer(), length)) {
-                dispatcher.onDataDatagram(data.buffer(), 0, length, nowNs);
+                dispatcher.onDataDatagram(line, data.buffer(), 0, length, nowNs);
             }
         }
         return work;

@@ -1,5 +1,7 @@
 package org.nakcast.transport.receive;
 
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 
@@ -17,6 +19,14 @@ public interface ReceiverLog {
 
     /** Messages of a stream of {@code topic} were lost for good. */
     default void onLoss(SubscriptionSettings topic, LossEvent event) {
+    }
+
+    /** A line of a stream of {@code topic} went down. */
+    default void onLineDown(SubscriptionSettings topic, LineDown event) {
+    }
+
+    /** A line of a stream of {@code topic} that was down came up again. */
+    default void onLineUp(SubscriptionSettings topic, LineUp event) {
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.nakcast.transport.receive;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -51,5 +53,15 @@ final class ReceivingThreadDelivery implements DeliveryTarget {
     @Override
     public void onLoss(LossEvent event) {
         listener.onLoss(event);
+    }
+
+    @Override
+    public void onLineDown(LineDown event) {
+        listener.onLineDown(event);
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
+        listener.onLineUp(event);
     }
 }

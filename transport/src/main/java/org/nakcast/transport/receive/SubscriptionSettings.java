@@ -1,15 +1,20 @@
 package org.nakcast.transport.receive;
 
-import org.nakcast.config.LateJoinPolicy;
+import java.util.List;
+import java.util.stream.Collectors;
 
-import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.transport.media.Line;
 
 /**
  * What a subscription to one topic needs, resolved from the topic's and transport's configuration.
  *
  * @param topicName the topic's name, for counters and logs
  * @param topicId the topic's numeric id
- * @param address where the topic's transport listens
+ * @param lines the transports the topic travels on, one or two: a datagram heard on any other is
+ *     not this topic's
+ * @param lineTimeoutNs with two lines, how long a stream waits for one line to bring a datagram
+ *     the other already brought before it declares that line down and NAKs what the other misses
  * @param streamSettings how each publisher stream of the topic is received
  * @param publisherTimeoutNs how long a publisher stream may stay silent before it is closed
  * @param lateJoin where a stream heard for the first time starts: at the live edge, or replaying
@@ -24,7 +29,26 @@ import org.nakcast.transport.media.MulticastAddress;
  *     room before it is overrun and they go on without it
  */
 public record SubscriptionSettings(
-    String topicName, int topicId, MulticastAddress address, InboundStreamSettings streamSettings,
+    String topicName, int topicId, List<Line> lines, long lineTimeoutNs, InboundStreamSettings streamSettings,
     long publisherTimeoutNs,
     LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs) {
+
+    /** The most lines a topic travels on. */
+    public static final int MAX_LINES = 2;
+
+    /** Checks the lines. */
+    public SubscriptionSettings {
+        lines = List.copyOf(lines);
+        if (lines.isEmpty() || lines.size() > MAX_LINES) {
+            throw new IllegalArgumentException("a topic travels on one or two lines: " + lines);
+        }
+        if (lines.size() > 1 && lineTimeoutNs <= 0) {
+            throw new IllegalArgumentException("lineTimeoutNs must be positive with two lines: " + lineTimeoutNs);
+        }
+    }
+
+    /** "md-a: 239.255.0.1:40456 ... and md-b: ...", every line's setup, for the log when the topic opens. */
+    public String describeLines() {
+        return lines.stream().map(Line::describeSetup).collect(Collectors.joining(" and "));
+    }
 }

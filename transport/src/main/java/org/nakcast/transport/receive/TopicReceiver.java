@@ -10,12 +10,16 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -42,6 +46,8 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     private static final int MIN_ENDED_REMEMBERED = 64;
 
     private final SubscriptionSettings settings;
+    /** The addresses of the topic's lines; an equal address heard is adopted, so the next lookup is by identity. */
+    private final MulticastAddress[] lines;
     private final DatagramSink nakSink;
     private final MutableDirectBuffer nakBuffer;
     private final ReceiverLog log;
@@ -71,6 +77,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log,
         ErrorHandler errorHandler, SystemCounters counters, long nowNs) {
         this.settings = settings;
+        this.lines = settings.lines().stream().map(Line::address).toArray(MulticastAddress[]::new);
         this.subscribedAtNs = nowNs;
         this.ended = new EndedSessions(Math.max(MIN_ENDED_REMEMBERED, 4 * settings.maxPublishers()));
         this.nakSink = nakSink;
@@ -103,6 +110,27 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
 
     SubscriptionSettings settings() {
         return settings;
+    }
+
+    /** The names of the topic's lines, in order. */
+    String[] lineNames() {
+        return settings.lines().stream().map(Line::name).toArray(String[]::new);
+    }
+
+    /** Which of the topic's lines {@code address} is (0 for the first), or -1 for none of them. */
+    int lineOf(MulticastAddress address) {
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i] == address) {
+                return i;
+            }
+        }
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].equals(address)) {
+                lines[i] = address;
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The stream of {@code sessionId}, or null if none was heard yet. */
@@ -249,6 +277,30 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             reportMissed(subscriber, event.sessionId());
             try {
                 subscriber.target.onLoss(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
+        }
+    }
+
+    @Override
+    public void onLineDown(LineDown event) {
+        log.onLineDown(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            try {
+                subscribers.get(i).target.onLineDown(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
+        }
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
+        log.onLineUp(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            try {
+                subscribers.get(i).target.onLineUp(event);
             } catch (RuntimeException ex) {
                 onCallbackError(ex);
             }

@@ -100,9 +100,9 @@ class InMemoryRepairTest {
                 header.wrap(datagram, 0);
                 final int type = header.typeCode();
                 if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
-                    receiver.onData(datagram, 0, datagram.capacity(), type == FrameType.RETRANSMIT.code(), nowNs);
+                    receiver.onData(0, datagram, 0, datagram.capacity(), type == FrameType.RETRANSMIT.code(), nowNs);
                 } else if (type == FrameType.HEARTBEAT.code()) {
-                    receiver.onHeartbeat(header.sequence(), nowNs);
+                    receiver.onHeartbeat(0, header.sequence(), nowNs);
                 } else if (type == FrameType.UNRECOVERABLE.code()) {
                     unrecoverable.wrap(datagram, 0);
                     receiver.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),

@@ -96,7 +96,7 @@ class InboundStreamAllocationTest {
                 }
                 pollAndAnswer();
             }
-            stream.onHeartbeat(to - 1, nowNs);
+            stream.onHeartbeat(0, to - 1, nowNs);
             while (stream.nakDeadlineNs() != InboundStream.NO_DEADLINE) {
                 nowNs = stream.nakDeadlineNs();
                 pollAndAnswer();
@@ -132,7 +132,7 @@ class InboundStreamAllocationTest {
                 }
             }
             builder.retransmit(retransmit);
-            stream.onData(builder.buffer(), 0, builder.length(), retransmit, nowNs);
+            stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
         }
 
         @Override

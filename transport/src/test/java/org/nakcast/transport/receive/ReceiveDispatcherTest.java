@@ -2,8 +2,6 @@ package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -20,7 +18,6 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
@@ -66,7 +63,7 @@ class ReceiveDispatcherTest {
 
     private void subscribe(LateJoinPolicy lateJoin) throws Exception {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
-            new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.9.9"), 1, 2, 0, 0, 0),
+            List.of(TestLines.lineA()), 0,
             InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
@@ -349,11 +346,11 @@ class ReceiveDispatcherTest {
         nak.wrap(control, 0);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
         nak.receiverId(9).rangeCount(1).range(0, 0, 10);
-        dispatcher.onDataDatagram(control, 0, NakFlyweight.lengthFor(1), nowNs);
+        dispatcher.onDataDatagram(TestLines.A, control, 0, NakFlyweight.lengthFor(1), nowNs);
         final StatusFlyweight status = new StatusFlyweight();
         status.wrap(control, 0);
         status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, SESSION, TOPIC, 3);
-        dispatcher.onDataDatagram(control, 0, StatusFlyweight.STATUS_LENGTH, nowNs);
+        dispatcher.onDataDatagram(TestLines.A, control, 0, StatusFlyweight.STATUS_LENGTH, nowNs);
         data.start(0, 0).message(text("m0"));
         dispatcher.onControlDatagram(data.buffer(), 0, data.length(), nowNs);
         dispatcher.poll(nowNs + TIMEOUT_NS * 3);
@@ -453,7 +450,7 @@ class ReceiveDispatcherTest {
 
     private void deliver(boolean retransmit) {
         data.retransmit(retransmit);
-        dispatcher.onDataDatagram(data.buffer(), 0, data.length(), nowNs);
+        dispatcher.onDataDatagram(TestLines.A, data.buffer(), 0, data.length(), nowNs);
     }
 
     private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId) {
@@ -471,7 +468,7 @@ class ReceiveDispatcherTest {
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, TOPIC, highestSequence);
         heartbeat.endOfStream(end).oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
-        dispatcher.onDataDatagram(control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
+        dispatcher.onDataDatagram(TestLines.A, control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
     }
 
     /** Polls every millisecond, as a running receiver does at least, for {@code ns}. */

@@ -21,6 +21,7 @@ import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
@@ -40,7 +41,7 @@ class ReceiverAgentSocketsIT {
         try (DatagramChannel sender = senderTo(address)) {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
-                    "topic-" + topic, topic, address, InboundStreamSettings.DEFAULTS,
+                    "topic-" + topic, topic, List.of(new Line("md", address)), 0, InboundStreamSettings.DEFAULTS,
                     1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0),
                     DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { },
                         StreamEventListener.NONE));
@@ -76,7 +77,8 @@ class ReceiverAgentSocketsIT {
         };
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
         try (DatagramChannel sender = senderTo(address)) {
-            agent.addSubscription(new SubscriptionSettings("prices", 1, address, InboundStreamSettings.DEFAULTS,
+            agent.addSubscription(new SubscriptionSettings("prices", 1, List.of(new Line("md", address)), 0,
+                InboundStreamSettings.DEFAULTS,
                 1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0),
                 DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {

@@ -156,7 +156,7 @@ class SharedLossGroupTest {
             for (Receiver receiver : receivers) {
                 final boolean repair = sequence >= receiver.stream.expectedSequence()
                     && sequence <= receiver.stream.highestSequenceSeen();
-                receiver.stream.onData(builder.buffer(), 0, builder.length(), retransmit, nowNs);
+                receiver.stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
                 if (repair && measuring()) {
                     repairNsTotal += nowNs - (sequence * DATAGRAM_EVERY_NS + ONE_WAY_NS);
                     repairs++;

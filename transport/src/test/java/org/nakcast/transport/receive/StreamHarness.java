@@ -94,12 +94,12 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
         if (check != DatagramCheck.VALID) {
             throw new AssertionError("a test built an invalid datagram: " + check);
         }
-        stream.onData(builder.buffer(), 0, builder.length(), retransmit, nowNs);
+        stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
         return this;
     }
 
     StreamHarness heartbeat(long highestSequence) {
-        stream.onHeartbeat(highestSequence, nowNs);
+        stream.onHeartbeat(0, highestSequence, nowNs);
         return this;
     }
 

@@ -94,7 +94,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
      */
     boolean run() {
         if (conditions.startWithHeartbeat()) {
-            stream.onHeartbeat(-1, 0);
+            stream.onHeartbeat(0, -1, 0);
         } else {
             sentUpTo = 1;
             deliverData(0, false);
@@ -148,7 +148,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
         if (packet instanceof Data data) {
             deliverData(data.sequence(), data.retransmit());
         } else if (packet instanceof Heartbeat heartbeat) {
-            stream.onHeartbeat(heartbeat.highestSequence(), nowNs());
+            stream.onHeartbeat(0, heartbeat.highestSequence(), nowNs());
         } else if (packet instanceof Lost lost) {
             stream.onUnrecoverable(lost.fromSequence(), lost.toSequence(), lost.firstMessageAfter(), nowNs());
         }
@@ -160,7 +160,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
         if (retransmit) {
             new HeaderFlyweight().wrap(buffer, 0).type(FrameType.RETRANSMIT);
         }
-        stream.onData(buffer, 0, datagram.length, retransmit, nowNs());
+        stream.onData(0, buffer, 0, datagram.length, retransmit, nowNs());
     }
 
     /** The publisher's answer to a NAK, as nakcast's publisher gives it. */

@@ -2,8 +2,6 @@ package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +13,6 @@ import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.testing.DataDatagramBuilder;
@@ -42,7 +39,7 @@ class TopicReceiverTest {
 
     TopicReceiverTest() throws Exception {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
-            new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.9.9"), 1, 2, 0, 0, 0),
+            List.of(TestLines.lineA()), 0,
             InboundStreamSettings.DEFAULTS, 2_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, TIMEOUT_NS);
         final UnsafeBuffer nakBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
         topic = new TopicReceiver(settings, (buffer, offset, length) -> true, nakBuffer, ReceiverLog.NONE,
@@ -155,7 +152,7 @@ class TopicReceiverTest {
         for (String message : messages) {
             builder.message(message.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         }
-        stream.onData(builder.buffer(), 0, builder.length(), false, nowNs);
+        stream.onData(0, builder.buffer(), 0, builder.length(), false, nowNs);
         return this;
     }
 

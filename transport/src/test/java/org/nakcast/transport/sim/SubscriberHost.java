@@ -14,6 +14,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
@@ -71,6 +72,8 @@ final class SubscriberHost extends SimHost {
     /** This incarnation's watch of each topic. */
     private final Map<Integer, StreamWatch> watches = new HashMap<>();
     private ReceiveDispatcher dispatcher;
+    /** The address of the line the topics travel on, as the receiver's data socket would name it. */
+    private MulticastAddress lineA;
     /** Exceptions handlers threw on the receiving thread, as the receiver reported them. */
     long handlerErrors;
     /** Exceptions a queued subscription's handler threw at its poller. */
@@ -143,8 +146,9 @@ final class SubscriberHost extends SimHost {
                 watches.put(subscription.topicId(), watch);
                 target = watch;
             }
-            dispatcher.addSubscription(settings.subscription(subscription.topicName()), target, nakSink, nakBuffer,
-                nowNs);
+            final SubscriptionSettings topic = settings.subscription(subscription.topicName());
+            lineA = topic.lines().get(0).address();
+            dispatcher.addSubscription(topic, target, nakSink, nakBuffer, nowNs);
         }
     }
 
@@ -161,7 +165,7 @@ final class SubscriberHost extends SimHost {
         int work = read(SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
             traceDatagram("data", buffer, length, nowNs);
             final boolean stray = strays.handOver(SimNetwork.Port.DATA, buffer, length, dispatcher::streamCount,
-                () -> dispatcher.onDataDatagram(buffer, 0, length, nowNs));
+                () -> dispatcher.onDataDatagram(lineA, buffer, 0, length, nowNs));
             if (!stray) {
                 noteRead(HeaderFlyweight.sessionIdAt(buffer, 0), nowNs);
             }

@@ -1,0 +1,163 @@
+package org.nakcast.transport.receive;
+
+import java.util.Arrays;
+
+/**
+ * Arbitrates one publisher stream heard on two lines (A and B): how far each line has brought the
+ * stream, which line is down, and up to where a gap is one that both lines missed (the NAK horizon).
+ * The stream takes the first copy of each datagram, whichever line brings it; this class decides
+ * only when a gap may be NAKed, and keeps the tallies per line.
+ *
+ * <pre>
+ *   line A  ..  7  8  .  10 11 12            A's progress: 12
+ *   line B  ..  7  8  9  10 .                B's progress: 10 (lags, lost 11)
+ *   horizon = min(progress of the lines up) = 10: 9 is in hand from B, nothing below 10 to NAK;
+ *   11 waits for B's copy; only once B passes 11 without it (or B is down) is 11 NAKed
+ * </pre>
+ *
+ * <p>A line's progress is the highest sequence it told of: a DATA it brought, or a HEARTBEAT's
+ * highest. A line is <em>down</em> once it has brought nothing new for the line timeout while the
+ * other line was ahead of it: a dead line never holds the horizon back longer than that. It is up
+ * again with the first datagram that takes it further. Both lines quiet (an idle publisher) is no
+ * one's fault: a line is only ever down against the other. The horizon never moves back.
+ *
+ * <p>Tallies per line: datagrams whose first copy it brought, copies it brought second (the other
+ * was first), and its lag behind the other: a moving mean (gain 1/8) of how long its second copies
+ * came after the first. Pure: no clock, no I/O; not thread-safe.
+ */
+final class LineArbiter {
+    /** What {@link #pollTransition} answers when no line went down or came up. */
+    static final int NO_TRANSITION = -1;
+    private static final long NEVER = Long.MIN_VALUE;
+    /** How many recent first copies remember when and on which line they came, to measure lag. */
+    private static final int ARRIVALS = 1024;
+    private static final int LAG_GAIN_SHIFT = 3;
+
+    private final long lineTimeoutNs;
+    private final long[] progress = {-1, -1};
+    /** Per line: since when the other line has been ahead while this one brought nothing new. */
+    private final long[] behindSinceNs = {NEVER, NEVER};
+    private final boolean[] down = new boolean[2];
+    /** Per line: whether its going down or coming up is still to be told. */
+    private final boolean[] untold = new boolean[2];
+    private final long[] downSinceNs = new long[2];
+    private final long[] firstCopies = new long[2];
+    private final long[] secondCopies = new long[2];
+    private final long[] lagNs = new long[2];
+    private final long[] arrivalSequence = new long[ARRIVALS];
+    private final long[] arrivalNs = new long[ARRIVALS];
+    private final byte[] arrivalLine = new byte[ARRIVALS];
+    private long horizon = -1;
+
+    /** @param lineTimeoutNs how long a line may bring nothing new while the other is ahead before it is down */
+    LineArbiter(long lineTimeoutNs) {
+        if (lineTimeoutNs <= 0) {
+            throw new IllegalArgumentException("lineTimeoutNs must be positive: " + lineTimeoutNs);
+        }
+        this.lineTimeoutNs = lineTimeoutNs;
+        Arrays.fill(arrivalSequence, -1);
+    }
+
+    /**
+     * Line {@code line} told that {@code sequence} exists: a DATA it brought (first copy or not), or a
+     * HEARTBEAT's highest. A RETRANSMIT tells nothing of a line's progress and is not passed here.
+     */
+    void onProgress(int line, long sequence, long nowNs) {
+        final int other = 1 - line;
+        if (sequence > progress[line]) {
+            progress[line] = sequence;
+            behindSinceNs[line] = progress[line] < progress[other] ? nowNs : NEVER;
+            if (down[line]) {
+                down[line] = false;
+                untold[line] = !untold[line];
+            }
+        }
+        if (progress[line] > progress[other] && behindSinceNs[other] == NEVER) {
+            behindSinceNs[other] = nowNs;
+        }
+        advanceHorizon();
+    }
+
+    /** The first copy of DATA {@code sequence} came on {@code line}. */
+    void onFirstCopy(int line, long sequence, long nowNs) {
+        firstCopies[line]++;
+        final int slot = (int) (sequence & (ARRIVALS - 1));
+        arrivalSequence[slot] = sequence;
+        arrivalNs[slot] = nowNs;
+        arrivalLine[slot] = (byte) line;
+    }
+
+    /** A copy of DATA {@code sequence} came on {@code line} after the stream already had it. */
+    void onSecondCopy(int line, long sequence, long nowNs) {
+        final int slot = (int) (sequence & (ARRIVALS - 1));
+        if (arrivalSequence[slot] == sequence && arrivalLine[slot] != line) {
+            secondCopies[line]++;
+            lagNs[line] += (nowNs - arrivalNs[slot] - lagNs[line]) >> LAG_GAIN_SHIFT;
+            arrivalSequence[slot] = -1;
+        }
+    }
+
+    /**
+     * Declares down the line that has brought nothing new for the line timeout while the other was
+     * ahead, and answers the line whose state changed and is still to be told ({@link #isDown} says
+     * which way), one per call, or {@link #NO_TRANSITION}.
+     */
+    int pollTransition(long nowNs) {
+        for (int line = 0; line < 2; line++) {
+            if (!down[line] && behindSinceNs[line] != NEVER && nowNs - behindSinceNs[line] >= lineTimeoutNs) {
+                down[line] = true;
+                downSinceNs[line] = behindSinceNs[line];
+                untold[line] = !untold[line];
+                advanceHorizon();
+            }
+        }
+        for (int line = 0; line < 2; line++) {
+            if (untold[line]) {
+                untold[line] = false;
+                return line;
+            }
+        }
+        return NO_TRANSITION;
+    }
+
+    /** The highest sequence every line up has told of (the other's, if one is down): gaps up to it are NAKed. */
+    long horizon() {
+        return horizon;
+    }
+
+    boolean isDown(int line) {
+        return down[line];
+    }
+
+    /** Since when {@code line} (down) has brought nothing new while the other was ahead. */
+    long downSinceNs(int line) {
+        return downSinceNs[line];
+    }
+
+    long progress(int line) {
+        return progress[line];
+    }
+
+    long firstCopies(int line) {
+        return firstCopies[line];
+    }
+
+    long secondCopies(int line) {
+        return secondCopies[line];
+    }
+
+    /** How long {@code line}'s copies come after the other's, as a moving mean; 0 until measured. */
+    long lagNs(int line) {
+        return lagNs[line];
+    }
+
+    private void advanceHorizon() {
+        final long reached;
+        if (down[0] == down[1]) {
+            reached = Math.min(progress[0], progress[1]);
+        } else {
+            reached = down[0] ? progress[1] : progress[0];
+        }
+        horizon = Math.max(horizon, reached);
+    }
+}

@@ -1,0 +1,40 @@
+package org.nakcast.transport.receive;
+
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+
+import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.MulticastAddress;
+
+/** Two line addresses on {@code lo} for tests that never open a socket: line A and line B. */
+public final class TestLines {
+    /** Line A's address. */
+    public static final MulticastAddress A = onLo("239.255.9.9", 1);
+    /** Line B's address: another group, other ports. */
+    public static final MulticastAddress B = onLo("239.255.9.11", 3);
+
+    private TestLines() {
+    }
+
+    /** Line A, named "md-a". */
+    public static Line lineA() {
+        return new Line("md-a", A);
+    }
+
+    /** Line B, named "md-b". */
+    public static Line lineB() {
+        return new Line("md-b", B);
+    }
+
+    private static MulticastAddress onLo(String group, int dataPort) {
+        try {
+            return new MulticastAddress(
+                NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort, dataPort + 1, 0, 0, 0);
+        } catch (SocketException | UnknownHostException ex) {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
