@@ -27,7 +27,7 @@ final class Conclusion {
         requireEntries("topics", config.topics(), problems);
         List<TransportConfig> transports =
             new TransportChecks(context.networkInterfaces(), problems).resolve(config.transports());
-        new TopicChecks(context.codecNames(), problems).check(config.topics(), config.transports());
+        new TopicChecks(context.codecNames(), problems).check(config.topics(), transports);
         problems.throwIfAny();
         return new NodeConfig(node, transports, config.topics());
     }

@@ -160,6 +160,17 @@ public record NodeConfig(
     }
 
     /**
+     * The transports a topic travels on, concluded: its one transport, or line A and line B.
+     *
+     * @param topic one of this config's topics
+     * @return its transports, in the order the topic names them
+     * @throws IllegalArgumentException if it names a transport this config does not have
+     */
+    public List<TransportConfig> lines(TopicConfig topic) {
+        return topic.lines().stream().map(this::transport).toList();
+    }
+
+    /**
      * @param name a transport's name, as a topic names it
      * @return the transport of that name
      * @throws IllegalArgumentException if there is none, suggesting the closest name

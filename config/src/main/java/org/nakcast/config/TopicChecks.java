@@ -10,9 +10,19 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks the {@code topics:} list: unique names and ids, a known transport and codec, a history
- * that holds at least one of its transport's datagrams, a positive heartbeat, publisher and
- * flow-control timeouts of at least two heartbeats, and class names that are class names.
+ * Checks the {@code topics:} list: unique names and ids, a known transport (or two lines) and
+ * codec, a history that holds at least one of its transport's datagrams, a positive heartbeat,
+ * publisher and flow-control timeouts of at least two heartbeats, and class names that are class
+ * names.
+ *
+ * <p>A topic on two lines ({@code transports:}) names exactly two distinct, known transports that
+ * differ in interface or group (else one fault takes both), and that agree on what shapes the one
+ * stream sent on both: {@code datagram-size} (each datagram must fit both lines) and the pacing
+ * keys {@code send-rate}, {@code send-burst} and {@code repair-rate} (the stream is paced once).
+ * Nothing more is needed to keep streams apart: transports never share a group and port
+ * ({@link TransportChecks}), and topics that share a transport, as a line or alone, are told apart
+ * by topic id. Its {@code line-timeout} is positive and below its publisher timeout; on a topic of
+ * one line that key is refused, as it would mean nothing there.
  */
 final class TopicChecks {
     /** The smallest offer buffer. */
@@ -25,6 +35,12 @@ final class TopicChecks {
     static final int MIN_QUEUED_DATAGRAMS = 64;
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
     static final ByteSize MAX_HISTORY = ByteSize.parse("1g");
+    /** How a topic names its transport, for the problems of {@code transport} and {@code transports}. */
+    private static final String ONE_OR_TWO_LINES =
+        "write transport: <name> for one line, or transports: [<line A>, <line B>] for two";
+    /** Why two lines agree on their pacing keys. */
+    private static final String PACED_ONCE = "the topic's one stream is paced once and sent on both lines: give both"
+        + " transports the same value";
     private static final Pattern BINARY_CLASS_NAME =
         Pattern.compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
             + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
@@ -52,14 +68,15 @@ final class TopicChecks {
             }
             checkName(topic.name(), path, pathByName);
             checkId(topic.id(), path, pathById);
-            checkKnown("transport", topic.transport(), transportByName.keySet(), path);
+            final TransportConfig transport = checkLines(topic, path, transportByName);
+            checkLineTimeout(topic, path);
             if (codecNames.isPresent()) {
                 checkKnown("codec", topic.codec(), codecNames.get(), path);
             } else if (topic.codec() == null) {
                 problems.add(KeyPaths.child(path, "codec"), "codec must be set");
             }
-            checkHistory(topic.history(), transportByName.get(topic.transport()), path);
-            checkDeliveryQueue(topic.deliveryQueue(), transportByName.get(topic.transport()), path);
+            checkHistory(topic.history(), transport, path);
+            checkDeliveryQueue(topic.deliveryQueue(), transport, path);
             if (topic.closeLinger().isNegative()) {
                 problems.add(KeyPaths.child(path, "close-linger"), "close-linger must not be negative (was "
                     + Durations.format(topic.closeLinger()) + ")");
@@ -84,6 +101,100 @@ final class TopicChecks {
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
             checkBuffers(topic, path);
         }
+    }
+
+    /**
+     * Checks the topic's {@code transport} or {@code transports}; the source tells which key was
+     * written (a config built in code names its lines in a list, one or two).
+     *
+     * @return the transport of its one line or line A, if known; else null
+     */
+    private TransportConfig checkLines(TopicConfig topic, String path, Map<String, TransportConfig> transportByName) {
+        final String onePath = KeyPaths.child(path, "transport");
+        final String twoPath = KeyPaths.child(path, "transports");
+        final boolean wroteOne = problems.source().hasKey(onePath);
+        final boolean wroteTwo = problems.source().hasKey(twoPath);
+        final List<String> lines = topic.lines();
+        if (wroteOne && wroteTwo) {
+            problems.add(twoPath, "topic " + quoted(topic.name()) + " has both transport and transports",
+                ONE_OR_TWO_LINES);
+            return null;
+        }
+        if (!wroteTwo && lines.size() < 2) {
+            if (lines.isEmpty() || lines.get(0) == null) {
+                problems.add(onePath, "transport must be set", ONE_OR_TWO_LINES);
+                return null;
+            }
+            checkKnown("transport", lines.get(0), transportByName.keySet(), path);
+            return transportByName.get(lines.get(0));
+        }
+        if (lines.size() != TopicConfig.MAX_LINES) {
+            problems.add(twoPath, "transports must name exactly two transports, line A and line B (was "
+                + lines.size() + ": " + lines + ")", lines.size() == 1
+                ? "for one line write transport: " + lines.get(0)
+                : "a topic travels on one transport or on two lines");
+            return null;
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            checkKnown(KeyPaths.element(twoPath, i), "transport", lines.get(i), transportByName.keySet());
+        }
+        final TransportConfig lineA = transportByName.get(lines.get(0));
+        final TransportConfig lineB = transportByName.get(lines.get(1));
+        if (lineA != null && lineA.name().equals(lines.get(1))) {
+            problems.add(KeyPaths.element(twoPath, 1), "topic " + quoted(topic.name()) + " names transport '"
+                + lineA.name() + "' twice in transports", "line A and line B are two transports, on different"
+                + " interfaces or groups");
+        } else if (lineA != null && lineB != null) {
+            checkLinesDiffer(topic, twoPath, lineA, lineB);
+        }
+        return lineA;
+    }
+
+    /** Two lines that one fault cannot take both of, and that carry the same stream alike. */
+    private void checkLinesDiffer(TopicConfig topic, String twoPath, TransportConfig lineA, TransportConfig lineB) {
+        final String both = "lines '" + lineA.name() + "' and '" + lineB.name() + "' of topic "
+            + quoted(topic.name());
+        final NetworkInterfaceRef nicA = lineA.networkInterface();
+        final NetworkInterfaceRef nicB = lineB.networkInterface();
+        if (nicA != null && nicB != null && nicA.isResolved() && nicA.name().equals(nicB.name())
+            && Objects.equals(lineA.group(), lineB.group())) {
+            problems.add(twoPath, both + " share interface '" + nicA.name() + "' and group "
+                + lineA.group().getHostAddress(), "redundant lines must differ in interface or group, or one fault"
+                + " takes both");
+        }
+        checkSame("datagram-size", lineA.datagramSize(), lineB.datagramSize(), both, twoPath,
+            "each datagram of the topic's one sequence space is sent on both lines, so it must fit both: give both"
+                + " transports the same datagram-size");
+        checkSame("send-rate", lineA.sendRate(), lineB.sendRate(), both, twoPath, PACED_ONCE);
+        checkSame("send-burst", lineA.sendBurst(), lineB.sendBurst(), both, twoPath, PACED_ONCE);
+        checkSame("repair-rate", lineA.repairRate(), lineB.repairRate(), both, twoPath, PACED_ONCE);
+    }
+
+    private void checkSame(String key, ByteSize lineA, ByteSize lineB, String both, String twoPath, String hint) {
+        if (!lineA.equals(lineB)) {
+            problems.add(twoPath, both + " have different " + key + " (" + lineA + " and " + lineB + ")", hint);
+        }
+    }
+
+    private void checkLineTimeout(TopicConfig topic, String path) {
+        final String timeoutPath = KeyPaths.child(path, "line-timeout");
+        final Duration timeout = topic.lineTimeout();
+        if (!topic.hasTwoLines()) {
+            if (problems.source().hasKey(timeoutPath) || !timeout.equals(TopicConfig.DEFAULT_LINE_TIMEOUT)) {
+                problems.add(timeoutPath, "line-timeout is for topics on two lines; topic " + quoted(topic.name())
+                    + " has one", "leave it out, or name two lines with transports: [<line A>, <line B>]");
+            }
+        } else if (timeout.isNegative() || timeout.isZero()) {
+            problems.add(timeoutPath, "line-timeout must be positive (was " + Durations.format(timeout) + ")");
+        } else if (timeout.compareTo(topic.publisherTimeout()) >= 0) {
+            problems.add(timeoutPath, "line-timeout " + Durations.format(timeout) + " must be less than"
+                + " publisher-timeout (" + Durations.format(topic.publisherTimeout()) + ")",
+                "a stream silent on both lines that long is a publisher gone, not a line down");
+        }
+    }
+
+    private static String quoted(String name) {
+        return "'" + name + "'";
     }
 
     private void checkAtLeastTwoHeartbeats(
@@ -120,10 +231,13 @@ final class TopicChecks {
     }
 
     private void checkKnown(String key, String name, Set<String> known, String path) {
+        checkKnown(KeyPaths.child(path, key), key, name, known);
+    }
+
+    private void checkKnown(String keyPath, String kind, String name, Set<String> known) {
         if (name == null || !known.contains(name)) {
-            String message = name == null ? key + " must be set" : "unknown " + key + " '" + name + "'";
-            problems.add(KeyPaths.child(path, key), message,
-                Spelling.hint(Objects.toString(name, ""), known, "known " + key + "s"));
+            String message = name == null ? kind + " must be set" : "unknown " + kind + " '" + name + "'";
+            problems.add(keyPath, message, Spelling.hint(Objects.toString(name, ""), known, "known " + kind + "s"));
         }
     }
 

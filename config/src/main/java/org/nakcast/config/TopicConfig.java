@@ -1,17 +1,29 @@
 package org.nakcast.config;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * One entry of {@code topics:}: a named stream of messages of one codec on one transport.
+ * One entry of {@code topics:}: a named stream of messages of one codec on one transport, or on
+ * two redundant lines.
+ *
+ * <p>A topic names its transport with {@code transport: md-a}, the common case, or two lines
+ * with {@code transports: [md-a, md-b]} (exactly one of the two keys): line A and line B, two
+ * transports on different interfaces or groups. A publisher sends each datagram of its one
+ * sequence space on both lines; a receiver takes the first copy of each and asks again (NAKs)
+ * only for what both lines missed, so losing a line costs neither messages nor NAKs. Both lines
+ * carry the same datagrams, so they agree on {@code datagram-size} and on the pacing keys
+ * ({@code send-rate}, {@code send-burst}, {@code repair-rate}).
  *
  * @param name the topic's name, unique in the config; code opens topics by this name (required)
  * @param id the topic's id on the wire, 1..2147483647, unique in the config (required)
- * @param transport the name of the transport it travels on (required)
+ * @param lines the names of the transports it travels on: one ({@code transport:}), or line A and
+ *     line B ({@code transports:}); required, as one key or the other
  * @param codec the name of the codec that turns messages into bytes (required)
  * @param history how many bytes of sent datagrams the publisher keeps to answer NAKs; default
  *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
@@ -31,6 +43,11 @@ import java.util.function.Consumer;
  * @param publisherTimeout how long a receiver waits without hearing from a publisher stream before
  *     declaring the publisher gone and closing the stream; default {@code 2s}, and at least twice
  *     the heartbeat (a publisher heartbeats at that interval, busy or idle)
+ * @param lineTimeout with two lines: how long a receiver waits for one line to show a datagram the
+ *     other line already delivered before it declares that line down for the stream (an event) and
+ *     asks again (NAKs) for what the remaining line misses; default {@code 10ms}, positive and less
+ *     than the publisher timeout. Shorter repairs sooner when a line dies, longer rides out a line
+ *     that only lags. Refused on a topic of one line, where it would mean nothing
  * @param closeLinger how long a closed publication keeps answering NAKs after it sent everything
  *     and its end-of-stream marker, so receivers that missed its tail can still repair it; with flow
  *     control {@code min} it ends sooner, once every live receiver has confirmed the end. Default
@@ -69,7 +86,7 @@ import java.util.function.Consumer;
 public record TopicConfig(
     @RequiredKey @JsonProperty("name") String name,
     @RequiredKey @JsonProperty("id") int id,
-    @RequiredKey @JsonProperty("transport") String transport,
+    List<String> lines,
     @RequiredKey @JsonProperty("codec") String codec,
     @JsonProperty("history") ByteSize history,
     @JsonProperty("heartbeat") Duration heartbeat,
@@ -78,6 +95,7 @@ public record TopicConfig(
     @JsonProperty("loss-policy") LossPolicy lossPolicy,
     @JsonProperty("late-join") LateJoinPolicy lateJoin,
     @JsonProperty("publisher-timeout") Duration publisherTimeout,
+    @JsonProperty("line-timeout") Duration lineTimeout,
     @JsonProperty("close-linger") Duration closeLinger,
     @JsonProperty("delivery-queue") ByteSize deliveryQueue,
     @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
@@ -101,6 +119,11 @@ public record TopicConfig(
     /** The default late-join policy: start at the live edge. */
     public static final LateJoinPolicy DEFAULT_LATE_JOIN = LateJoinPolicy.NOW;
 
+    /** The default time a receiver waits for a lagging line before it declares that line down. */
+    public static final Duration DEFAULT_LINE_TIMEOUT = Duration.ofMillis(10);
+    /** The most lines a topic travels on: line A and line B. */
+    public static final int MAX_LINES = 2;
+
     /** The default publisher timeout. */
     public static final Duration DEFAULT_PUBLISHER_TIMEOUT = Duration.ofSeconds(2);
     /** The default time a closed publication answers NAKs after its end-of-stream marker. */
@@ -121,8 +144,9 @@ public record TopicConfig(
     /** The default linger: none. */
     public static final Duration DEFAULT_LINGER = Duration.ZERO;
 
-    /** Applies the defaults for what is null and copies the class list. */
+    /** Applies the defaults for what is null and copies the lists. */
     public TopicConfig {
+        lines = Lists.copyOf(lines);
         history = history == null ? DEFAULT_HISTORY : history;
         heartbeat = heartbeat == null ? DEFAULT_HEARTBEAT : heartbeat;
         flowControl = flowControl == null ? DEFAULT_FLOW_CONTROL : flowControl;
@@ -130,6 +154,7 @@ public record TopicConfig(
         lossPolicy = lossPolicy == null ? DEFAULT_LOSS_POLICY : lossPolicy;
         lateJoin = lateJoin == null ? DEFAULT_LATE_JOIN : lateJoin;
         publisherTimeout = publisherTimeout == null ? DEFAULT_PUBLISHER_TIMEOUT : publisherTimeout;
+        lineTimeout = lineTimeout == null ? DEFAULT_LINE_TIMEOUT : lineTimeout;
         closeLinger = closeLinger == null ? DEFAULT_CLOSE_LINGER : closeLinger;
         deliveryQueue = deliveryQueue == null ? DEFAULT_DELIVERY_QUEUE : deliveryQueue;
         deliveryQueueTimeout = deliveryQueueTimeout == null ? DEFAULT_DELIVERY_QUEUE_TIMEOUT : deliveryQueueTimeout;
@@ -150,8 +175,62 @@ public record TopicConfig(
      * @param codec the name of its codec
      */
     public TopicConfig(String name, int id, String transport, String codec) {
-        this(name, id, transport, codec, null, null, null, null, null, null, null, null, null, null, null, null, null,
-            null, null, null);
+        this(name, id, transport == null ? List.of() : List.of(transport), codec, null, null, null, null, null, null,
+            null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /**
+     * Binds a topic as YAML writes it: its transport by one key or the other. Both or neither is
+     * left to {@code conclude()} to report, where the source tells which keys were written.
+     */
+    @JsonCreator
+    static TopicConfig fromYaml(
+        @JsonProperty("name") String name,
+        @JsonProperty("id") int id,
+        @JsonProperty("transport") String transport,
+        @JsonProperty("transports") List<String> transports,
+        @JsonProperty("codec") String codec,
+        @JsonProperty("history") ByteSize history,
+        @JsonProperty("heartbeat") Duration heartbeat,
+        @JsonProperty("flow-control") FlowControlMode flowControl,
+        @JsonProperty("flow-control-timeout") Duration flowControlTimeout,
+        @JsonProperty("loss-policy") LossPolicy lossPolicy,
+        @JsonProperty("late-join") LateJoinPolicy lateJoin,
+        @JsonProperty("publisher-timeout") Duration publisherTimeout,
+        @JsonProperty("line-timeout") Duration lineTimeout,
+        @JsonProperty("close-linger") Duration closeLinger,
+        @JsonProperty("delivery-queue") ByteSize deliveryQueue,
+        @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
+        @JsonProperty("max-publishers") Integer maxPublishers,
+        @JsonProperty("allowed-classes") List<String> allowedClasses,
+        @JsonProperty("offer-buffer") ByteSize offerBuffer,
+        @JsonProperty("max-message") ByteSize maxMessage,
+        @JsonProperty("reorder-window") Integer reorderWindow,
+        @JsonProperty("linger") Duration linger) {
+        final List<String> lines = new ArrayList<>();
+        if (transport != null) {
+            lines.add(transport);
+        }
+        if (transports != null) {
+            lines.addAll(transports);
+        }
+        return new TopicConfig(name, id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
+            lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
+            maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
+    }
+
+    /** @return true if the topic travels on two lines */
+    public boolean hasTwoLines() {
+        return lines.size() == MAX_LINES;
+    }
+
+    /**
+     * @param lineA the name of the transport of line A
+     * @param lineB the name of the transport of line B
+     * @return this topic on those two lines
+     */
+    public TopicConfig withLines(String lineA, String lineB) {
+        return copy(c -> c.lines = List.of(lineA, lineB));
     }
 
     /** @return this topic with that codec */
@@ -192,6 +271,11 @@ public record TopicConfig(
     /** @return this topic with that publisher timeout */
     public TopicConfig withPublisherTimeout(Duration timeout) {
         return copy(c -> c.publisherTimeout = timeout);
+    }
+
+    /** @return this topic with that line timeout */
+    public TopicConfig withLineTimeout(Duration timeout) {
+        return copy(c -> c.lineTimeout = timeout);
     }
 
     /** @return this topic with that close linger */
@@ -249,6 +333,7 @@ public record TopicConfig(
 
     /** A topic's fields, to change some and make a new topic of them. */
     private static final class Fields {
+        private List<String> lines;
         private String codec;
         private ByteSize history;
         private Duration heartbeat;
@@ -257,6 +342,7 @@ public record TopicConfig(
         private LossPolicy lossPolicy;
         private LateJoinPolicy lateJoin;
         private Duration publisherTimeout;
+        private Duration lineTimeout;
         private Duration closeLinger;
         private ByteSize deliveryQueue;
         private Duration deliveryQueueTimeout;
@@ -270,6 +356,7 @@ public record TopicConfig(
 
         private Fields(TopicConfig of) {
             this.of = of;
+            lines = of.lines;
             codec = of.codec;
             history = of.history;
             heartbeat = of.heartbeat;
@@ -278,6 +365,7 @@ public record TopicConfig(
             lossPolicy = of.lossPolicy;
             lateJoin = of.lateJoin;
             publisherTimeout = of.publisherTimeout;
+            lineTimeout = of.lineTimeout;
             closeLinger = of.closeLinger;
             deliveryQueue = of.deliveryQueue;
             deliveryQueueTimeout = of.deliveryQueueTimeout;
@@ -290,9 +378,9 @@ public record TopicConfig(
         }
 
         private TopicConfig topic() {
-            return new TopicConfig(of.name, of.id, of.transport, codec, history, heartbeat, flowControl,
-                flowControlTimeout, lossPolicy, lateJoin, publisherTimeout, closeLinger, deliveryQueue,
-                deliveryQueueTimeout, maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
+            return new TopicConfig(of.name, of.id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
+                lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
+                maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
         }
     }
 }

@@ -3,17 +3,21 @@ package org.nakcast.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.nakcast.config.TestConfigs.address;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.NetworkInterface;
+import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,10 +28,11 @@ class ShippedConfigsTest {
     private static final Path LAN_EXAMPLE_FILE = Path.of("lan-example.yaml");
     private static final Pattern KEY_LINE = Pattern.compile("^\\s*(- )?[a-z-]+:.*");
 
-    /** The machine lan-example.yaml is written for: eth0 on a 1500-byte MTU LAN. */
+    /** The machine lan-example.yaml is written for: eth0 and eth1 on two 1500-byte MTU LANs. */
     private static final NetworkInterfaces LAN_MACHINE = NetworkInterfaces.of(List.of(
         new NetworkInterfaceInfo("lo", List.of(address("127.0.0.1")), 65_536, true),
-        new NetworkInterfaceInfo("eth0", List.of(address("192.168.10.21")), 1500, true)));
+        new NetworkInterfaceInfo("eth0", List.of(address("192.168.10.21")), 1500, true),
+        new NetworkInterfaceInfo("eth1", List.of(address("192.168.11.21")), 1500, true)));
 
     @Test
     void theDefaultLoadsOnThisMachineOnLoopbackWithTtl0() throws Exception {
@@ -81,6 +86,9 @@ class ShippedConfigsTest {
         assertThat(lan.datagramSize().bytes() + TransportChecks.IPV4_UDP_HEADERS).isLessThanOrEqualTo(1500);
         assertThat(config.node().threading()).isEqualTo(ThreadingMode.DEDICATED);
         assertThat(config.topic("orders").lossPolicy()).isEqualTo(LossPolicy.DROP);
+        assertThat(config.lines(config.topic("prices"))).extracting(line -> line.networkInterface().name())
+            .as("prices travels on two lines, one per NIC").containsExactly("eth0", "eth1");
+        assertThat(config.topic("orders").lines()).containsExactly("lan");
         assertThat(config.topic("prices").flowControl()).as("prices supersede: the publisher keeps its pace")
             .isEqualTo(FlowControlMode.MAX);
         assertThat(config.topic("orders").flowControl()).as("orders must all arrive").isEqualTo(FlowControlMode.MIN);
@@ -102,10 +110,18 @@ class ShippedConfigsTest {
 
         for (Class<? extends Record> section : List.of(NodeConfig.class, NodeSettings.class, TransportConfig.class,
             TopicConfig.class)) {
-            for (RecordComponent component : section.getRecordComponents()) {
-                String key = component.getAccessor().getAnnotation(JsonProperty.class).value();
+            for (String key : keysOf(section)) {
                 assertThat(example).as("lan-example.yaml sets %s", key).containsPattern("(?m)^\\s*(- )?" + key + ":");
             }
         }
+    }
+
+    /** @return the keys a section is read from: its creator's parameters if it has one, else its components */
+    private static List<String> keysOf(Class<? extends Record> section) {
+        Stream<AnnotatedElement> bound = Arrays.stream(section.getDeclaredMethods())
+            .filter(method -> method.isAnnotationPresent(JsonCreator.class)).findFirst()
+            .map(creator -> Arrays.stream(creator.getParameters()).map(AnnotatedElement.class::cast))
+            .orElseGet(() -> Arrays.stream(section.getRecordComponents()).map(RecordComponent::getAccessor));
+        return bound.map(element -> element.getAnnotation(JsonProperty.class).value()).toList();
     }
 }

@@ -42,14 +42,14 @@ public record LinkSetup(boolean ping, NodeConfig config, String sendTopic, Strin
         return config.topic(receiveTopic);
     }
 
-    /** The transport of the topic this side sends on. */
+    /** The transport of the topic this side sends on: line A of a topic on two lines. */
     public TransportConfig sendTransport() {
-        return config.transport(sendTopicConfig().transport());
+        return config.lines(sendTopicConfig()).get(0);
     }
 
-    /** The transport of the topic this side receives on. */
+    /** The transport of the topic this side receives on: line A of a topic on two lines. */
     public TransportConfig receiveTransport() {
-        return config.transport(receiveTopicConfig().transport());
+        return config.lines(receiveTopicConfig()).get(0);
     }
 
     /** A new idle strategy of the type {@code --idle} named. */

@@ -67,11 +67,11 @@ class LatencyRttOptionsTest {
         final PongCommand pong = parse("pong");
         final NodeConfig config = pong.links.loadConfig();
         for (String topic : List.of("ping", "pong")) {
-            final var transport = config.transport(config.topic(topic).transport());
+            final var transport = config.lines(config.topic(topic)).get(0);
             assertThat(transport.networkInterface().name()).isEqualTo("lo");
             assertThat(transport.ttl()).isZero();
         }
-        assertThat(config.topic("ping").transport()).isNotEqualTo(config.topic("pong").transport());
+        assertThat(config.topic("ping").lines()).isNotEqualTo(config.topic("pong").lines());
     }
 
     @Test

@@ -131,11 +131,11 @@ class NakcastMetricsIT {
         final NodeConfig config = config("metrics-sub");
         try (Node node = Node.launch(config);
             NakcastMetrics metrics = NakcastMetrics.of(node);
-            DatagramChannel stranger = sender(config.transport(config.topic("prices").transport()))) {
+            DatagramChannel stranger = sender(config.lines(config.topic("prices")).get(0))) {
             final MeterRegistry registry = new SimpleMeterRegistry();
             metrics.bindTo(registry);
             subscribe(node);
-            final TransportConfig transport = config.transport(config.topic("prices").transport());
+            final TransportConfig transport = config.lines(config.topic("prices")).get(0);
 
             final ByteBuffer garbage = ByteBuffer.wrap(
                 "GET / HTTP/1.1 - a stranger's datagram, longer than a header".getBytes(StandardCharsets.UTF_8));

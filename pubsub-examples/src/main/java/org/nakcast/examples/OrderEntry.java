@@ -97,7 +97,7 @@ public final class OrderEntry {
      */
     public static NodeConfig config() {
         final NodeConfig base = NodeConfig.embeddedDefault();
-        final String transport = base.topic("orders").transport();
+        final String transport = base.topic("orders").lines().get(0);
         return Examples.withTopics(base, new TopicConfig("order-acks", 3, transport, CodecRegistry.KRYO)
             .withAllowedClasses(List.of(OrderAck.class.getName())));
     }

@@ -24,6 +24,7 @@ import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.PublisherStreams;
@@ -84,7 +85,7 @@ public final class Node implements AutoCloseable {
             new CountersManager(countersFile.metadataBuffer(), countersFile.valuesBuffer()));
         final DistinctErrorLog errorLog =
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
-        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), this.context::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();
         final ErrorHandler errorHandler = error -> {
@@ -96,7 +97,7 @@ public final class Node implements AutoCloseable {
             counters.get(SystemCounter.ERRORS).increment();
             errorHandler.onError(error);
         };
-        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), context.receiveLoss(),
+        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), this.context::receiveLoss,
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
                 NodeEventLog.receiverEvents(settings.name(), this.context.clock()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
@@ -147,7 +148,7 @@ public final class Node implements AutoCloseable {
         LOG.info("node {}: publishing topic '{}' (id {}) session {} on {}, history {} datagrams ({} of {} bytes"
                 + " configured), offer buffer {} bytes, max message {} bytes",
             config.node().name(), topicName, topic.id(), settings.sessionId(),
-            settings.address().describeSetup(), historyDatagrams,
+            Line.describeSetups(settings.lines()), historyDatagrams,
             (long) historyDatagrams * datagramLength, topic.history().bytes(), topic.offerBuffer().bytes(),
             offers.maxMessageLength());
         return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,

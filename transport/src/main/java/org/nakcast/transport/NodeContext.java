@@ -1,5 +1,7 @@
 package org.nakcast.transport;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
@@ -31,6 +33,7 @@ public final class NodeContext {
     private PublisherEventListener publisherEvents = new PublisherEventListener() { };
     private LossGenerator sendLoss = LossGenerator.NONE;
     private LossGenerator receiveLoss = LossGenerator.NONE;
+    private final Map<String, LossGenerator> lineReceiveLoss = new HashMap<>();
     private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
     private long seed = System.nanoTime();
@@ -128,9 +131,24 @@ public final class NodeContext {
         return this;
     }
 
-    /** Loss injected on receives. */
-    public LossGenerator receiveLoss() {
-        return receiveLoss;
+    /**
+     * Loss injected on the datagrams this node receives on one transport (its data and its control
+     * port), in place of the node-wide {@link #receiveLoss(LossGenerator)} there: how a test takes
+     * one of a topic's two lines down, or makes one line lossier than the other. Default: the
+     * node-wide receive loss.
+     *
+     * @param transportName the transport's name in the config
+     * @return this
+     */
+    public NodeContext receiveLoss(String transportName, LossGenerator lossGenerator) {
+        lineReceiveLoss.put(Objects.requireNonNull(transportName, "transportName"),
+            Objects.requireNonNull(lossGenerator, "lossGenerator"));
+        return this;
+    }
+
+    /** Loss injected on receives on the transport named {@code transportName}. */
+    public LossGenerator receiveLoss(String transportName) {
+        return lineReceiveLoss.getOrDefault(transportName, receiveLoss);
     }
 
 

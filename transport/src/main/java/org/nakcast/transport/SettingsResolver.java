@@ -27,8 +27,6 @@ import org.nakcast.transport.receive.SubscriptionSettings;
  */
 public final class SettingsResolver {
     private static final int MIN_REORDER_WINDOW = 256;
-    /** How long a stream waits for a line to bring what the other brought before it calls the line down. */
-    private static final long LINE_TIMEOUT_NS = 10_000_000;
 
     private final NodeConfig config;
     private final NodeContext context;
@@ -64,13 +62,13 @@ public final class SettingsResolver {
      */
     public PublicationSettings publication(String topicName, int sessionId, long publisherId) {
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
+        final TransportConfig transport = config.lines(topic).get(0); // two lines agree on size and pacing
         return new PublicationSettings(
             sessionId,
             topicName,
             topic.id(),
             publisherId,
-            addressOf(transport),
+            linesOf(topic),
             (int) transport.datagramSize().bytes(),
             topic.history().bytes(),
             transport.sendRate().bytes(),
@@ -91,17 +89,16 @@ public final class SettingsResolver {
      */
     public SubscriptionSettings subscription(String topicName) {
         final TopicConfig topic = topic(topicName);
-        final TransportConfig transport = config.transport(topic.transport());
+        final List<TransportConfig> transports = config.lines(topic);
         final InboundStreamSettings streamSettings = new InboundStreamSettings(
-            reorderWindowCapacity(topic, transport),
-            (int) transport.datagramSize().bytes(),
+            reorderWindowCapacity(topic, transports),
+            (int) transports.get(0).datagramSize().bytes(), // two lines agree on it
             (int) topic.maxMessage().bytes(),
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
         return new SubscriptionSettings(
-            topicName, topic.id(), List.of(new Line(transport.name(), addressOf(transport))), LINE_TIMEOUT_NS,
-            streamSettings, topic.publisherTimeout().toNanos(),
-            topic.lateJoin(), topic.heartbeat().toNanos(),
+            topicName, topic.id(), linesOf(topic), topic.lineTimeout().toNanos(), streamSettings,
+            topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
             topic.deliveryQueueTimeout().toNanos());
     }
@@ -114,7 +111,7 @@ public final class SettingsResolver {
      */
     public long deliveryQueueBytes(String topicName) {
         final TopicConfig topic = topic(topicName);
-        final long datagramLength = config.transport(topic.transport()).datagramSize().bytes();
+        final long datagramLength = config.lines(topic).get(0).datagramSize().bytes();
         final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), (int) datagramLength);
         final long needed = topic.maxMessage().bytes();
         if (largest < needed) {
@@ -141,12 +138,30 @@ public final class SettingsResolver {
         return longest + 1_000_000_000L;
     }
 
-    private static int reorderWindowCapacity(TopicConfig topic, TransportConfig transport) {
+    /**
+     * The topic's reorder window, or twice the datagrams the larger receive buffer of its lines holds
+     * (a repair queues behind everything in it).
+     */
+    private static int reorderWindowCapacity(TopicConfig topic, List<TransportConfig> lines) {
         if (topic.reorderWindow() > 0) {
             return topic.reorderWindow();
         }
-        final long datagramsBuffered = transport.socketReceiveBuffer().bytes() / transport.datagramSize().bytes();
+        long datagramsBuffered = 0;
+        for (TransportConfig line : lines) {
+            datagramsBuffered =
+                Math.max(datagramsBuffered, line.socketReceiveBuffer().bytes() / line.datagramSize().bytes());
+        }
         return BitUtil.findNextPositivePowerOfTwo((int) Math.max(MIN_REORDER_WINDOW, 2 * datagramsBuffered));
+    }
+
+    /**
+     * The lines a topic travels on, named by their transports, line A first.
+     *
+     * @throws TransportException if an interface does not exist or is down, naming the ones that do
+     */
+    private List<Line> linesOf(TopicConfig topic) {
+        return config.lines(topic).stream().map(transport -> new Line(transport.name(), addressOf(transport)))
+            .toList();
     }
 
     /**

@@ -65,8 +65,7 @@ final class StrangerNaks implements AutoCloseable {
      * @param log where a failure of the stranger's sockets is told
      */
     static StrangerNaks start(RunSettings run, PrintStream log) {
-        final TransportConfig transport = run.nodeConfig().transport(
-            run.nodeConfig().topic(RunSettings.TOPIC).transport());
+        final TransportConfig transport = run.nodeConfig().lines(run.nodeConfig().topic(RunSettings.TOPIC)).get(0);
         return start(transport, run.nodeConfig().topic(RunSettings.TOPIC).id(), run.strangerNaks(), log);
     }
 

@@ -31,7 +31,7 @@ public final class StrangerNaksMain {
         final TopicConfig topic = config.topic(args[1]);
         final Duration interval = Durations.parse(args[2]);
         final StrangerNaks stranger =
-            StrangerNaks.start(config.transport(topic.transport()), topic.id(), interval, System.err);
+            StrangerNaks.start(config.lines(topic).get(0), topic.id(), interval, System.err);
         // Said when the time is up or when the stranger is stopped early (SIGTERM), whichever comes first.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stranger.close();

@@ -1,6 +1,8 @@
 package org.nakcast.transport.publish;
 
-import org.nakcast.transport.media.MulticastAddress;
+import java.util.List;
+
+import org.nakcast.transport.media.Line;
 
 /**
  * What a publisher stream needs to know, resolved from the topic's and transport's configuration.
@@ -9,7 +11,8 @@ import org.nakcast.transport.media.MulticastAddress;
  * @param topicName the topic's name, for counters and logs
  * @param topicId the topic's numeric id
  * @param publisherId stable across restarts of this publisher; carried by its heartbeats
- * @param address where the transport sends and listens
+ * @param lines the transports the topic travels on, one or two: every datagram goes out on each,
+ *     and NAKs and STATUS are heard on each
  * @param datagramLength the largest datagram, header included
  * @param historyBytes how much sent data is kept for retransmission
  * @param sendRateBytesPerSecond average send rate; 0 for unpaced
@@ -26,7 +29,7 @@ public record PublicationSettings(
     String topicName,
     int topicId,
     long publisherId,
-    MulticastAddress address,
+    List<Line> lines,
     int datagramLength,
     long historyBytes,
     long sendRateBytesPerSecond,
@@ -37,4 +40,9 @@ public record PublicationSettings(
     StreamTiming timing,
     boolean minFlowControl,
     long flowControlTimeoutNs) {
+
+    /** Checks the lines. */
+    public PublicationSettings {
+        lines = Line.oneOrTwo(lines);
+    }
 }

@@ -1,5 +1,9 @@
 package org.nakcast.transport.publish;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
 import org.agrona.concurrent.NanoClock;
@@ -10,6 +14,8 @@ import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.ControlPollSchedule;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.EveryLineSink;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.MulticastReceiver;
 import org.nakcast.transport.media.MulticastSender;
@@ -20,6 +26,10 @@ import org.nakcast.transport.status.SystemCounters;
  * The sending side of a node on a thread: owns each transport's data and control sockets, reads
  * the control sockets into {@link PublisherStreams} and lets it send. New publications arrive
  * through a bounded command queue, so the application thread never touches the streams.
+ *
+ * <p>A publication on two lines sends every datagram on both lines' data ports through one
+ * {@link EveryLineSink}, and hears NAKs and STATUS on both lines' control ports (a receiver sends
+ * them on both): one session, one history, one sequence space.
  */
 public final class SenderAgent implements Agent {
     private static final int CONTROL_POLL_LIMIT = 64;
@@ -27,7 +37,7 @@ public final class SenderAgent implements Agent {
     private final NanoClock clock;
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
-    private final LossGenerator receiveLoss;
+    private final Function<String, LossGenerator> receiveLoss;
     private final PublisherStreams streams;
     private final AgentTransports<SendingTransport> transports = new AgentTransports<>(transport -> transport.address);
     private final ControlPollSchedule controlPolls = new ControlPollSchedule();
@@ -36,11 +46,11 @@ public final class SenderAgent implements Agent {
      * @param clock the time source for every timer
      * @param counters the node's counters
      * @param sendLoss loss injected on datagrams this agent sends
-     * @param receiveLoss loss injected on NAKs and STATUS this agent receives
+     * @param receiveLoss loss injected on NAKs and STATUS this agent receives, by transport name
      * @param events told when flow control drops a receiver
      */
-    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss,
-        PublisherEventListener events) {
+    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss,
+        Function<String, LossGenerator> receiveLoss, PublisherEventListener events) {
         this.clock = clock;
         this.counters = counters;
         this.sendLoss = sendLoss;
@@ -58,8 +68,11 @@ public final class SenderAgent implements Agent {
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
     public void addPublication(PublicationSettings settings, OfferBuffer offers) {
-        final SendingTransport transport = transports.open(settings.address(), SendingTransport::new);
-        final OutboundStream stream = streams.create(settings, offers, transport.dataSink);
+        final List<DatagramSink> lines = new ArrayList<>();
+        for (Line line : settings.lines()) {
+            lines.add(transports.open(line.address(), address -> new SendingTransport(line)).dataSink);
+        }
+        final OutboundStream stream = streams.create(settings, offers, EveryLineSink.of(lines));
         transports.enqueue(() -> streams.attach(stream));
     }
 
@@ -72,7 +85,7 @@ public final class SenderAgent implements Agent {
         if (controlPolls.isDue(nowNs)) {
             boolean stoppedAtLimit = false;
             for (int i = 0, size = transports.size(); i < size; i++) {
-                final int read = pollControl(transports.get(i).control, nowNs);
+                final int read = pollControl(transports.get(i), nowNs);
                 stoppedAtLimit |= read >= CONTROL_POLL_LIMIT;
                 work += read;
             }
@@ -81,7 +94,8 @@ public final class SenderAgent implements Agent {
         return work + streams.doWork(nowNs);
     }
 
-    private int pollControl(MulticastReceiver control, long nowNs) {
+    private int pollControl(SendingTransport transport, long nowNs) {
+        final MulticastReceiver control = transport.control;
         int work = 0;
         for (int i = 0; i < CONTROL_POLL_LIMIT; i++) {
             final int length = control.receive();
@@ -90,7 +104,7 @@ public final class SenderAgent implements Agent {
             }
             work++;
             final UnsafeBuffer buffer = control.buffer();
-            if (receiveLoss.shouldDrop(buffer, 0, length)) {
+            if (transport.receiveLoss.shouldDrop(buffer, 0, length)) {
                 counters.get(SystemCounter.LOSS_INJECTED).increment();
                 continue;
             }
@@ -116,9 +130,12 @@ public final class SenderAgent implements Agent {
         private final MulticastSender dataSender;
         private final DatagramSink dataSink;
         private final MulticastReceiver control;
+        private final LossGenerator receiveLoss;
 
-        private SendingTransport(MulticastAddress address) {
+        private SendingTransport(Line line) {
+            final MulticastAddress address = line.address();
             this.address = address;
+            this.receiveLoss = SenderAgent.this.receiveLoss.apply(line.name());
             this.dataSender = new MulticastSender(address, address.dataPort(), counters);
             try {
                 this.control = new MulticastReceiver(address, address.controlPort(), counters);

@@ -1,6 +1,8 @@
 package org.nakcast.transport.receive;
 
 import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.Function;
 
 import org.agrona.CloseHelper;
 import org.agrona.concurrent.Agent;
@@ -11,6 +13,8 @@ import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.ControlPollSchedule;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.EveryLineSink;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.MulticastReceiver;
 import org.nakcast.transport.media.MulticastSender;
@@ -22,6 +26,11 @@ import org.nakcast.transport.status.SystemCounters;
  * The receiving side of a node on a thread: owns each transport's data and control sockets and
  * the socket NAKs go out on, reads them into a {@link ReceiveDispatcher} and lets it poll. New
  * subscriptions arrive through a bounded command queue.
+ *
+ * <p>A subscription to a topic on two lines opens both lines' sockets (a transport shared with
+ * other topics is opened once), tells the dispatcher which line each data datagram came in on, and
+ * sends its streams' NAKs and STATUS on both lines through one {@link EveryLineSink}, so a dead
+ * line does not take them.
  */
 public final class ReceiverAgent implements Agent {
     private static final int POLL_LIMIT = 64;
@@ -29,7 +38,7 @@ public final class ReceiverAgent implements Agent {
     private final NanoClock clock;
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
-    private final LossGenerator receiveLoss;
+    private final Function<String, LossGenerator> receiveLoss;
     private final ReceiveDispatcher dispatcher;
     private final AgentTransports<ReceivingTransport> transports =
         new AgentTransports<>(transport -> transport.address);
@@ -39,11 +48,11 @@ public final class ReceiverAgent implements Agent {
      * @param clock the time source for every timer
      * @param counters the node's counters
      * @param sendLoss loss injected on NAKs this agent sends
-     * @param receiveLoss loss injected on datagrams this agent receives (data and control)
+     * @param receiveLoss loss injected on datagrams this agent receives (data and control), by transport name
      * @param dispatcher the rules the datagrams read go to
      */
-    public ReceiverAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss, LossGenerator receiveLoss,
-        ReceiveDispatcher dispatcher) {
+    public ReceiverAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss,
+        Function<String, LossGenerator> receiveLoss, ReceiveDispatcher dispatcher) {
         this.clock = clock;
         this.counters = counters;
         this.sendLoss = sendLoss;
@@ -64,10 +73,11 @@ public final class ReceiverAgent implements Agent {
      * @throws org.nakcast.transport.TransportException if a socket cannot be opened
      */
     public void addSubscription(SubscriptionSettings settings, DeliveryTarget target) {
-        final ReceivingTransport transport =
-            transports.open(settings.lines().get(0).address(), ReceivingTransport::new);
-        transports.enqueue(() -> dispatcher.addSubscription(
-            settings, target, transport.nakSink, transport.nakBuffer, clock.nanoTime()));
+        final List<ReceivingTransport> lines = settings.lines().stream()
+            .map(line -> transports.open(line.address(), address -> new ReceivingTransport(line))).toList();
+        final DatagramSink nakSink = EveryLineSink.of(lines.stream().map(line -> line.nakSink).toList());
+        final UnsafeBuffer nakBuffer = lines.get(0).nakBuffer; // NAKs are written on the receiving thread alone
+        transports.enqueue(() -> dispatcher.addSubscription(settings, target, nakSink, nakBuffer, clock.nanoTime()));
     }
 
     /** Ends the subscription {@code target}; its topic's streams go when the topic has none left. */
@@ -81,12 +91,12 @@ public final class ReceiverAgent implements Agent {
         final long nowNs = clock.nanoTime();
         for (int i = 0, size = transports.size(); i < size; i++) {
             final ReceivingTransport transport = transports.get(i);
-            work += pollData(transport.address, transport.data, nowNs);
+            work += pollData(transport, nowNs);
         }
         if (controlPolls.isDue(nowNs)) {
             boolean stoppedAtLimit = false;
             for (int i = 0, size = transports.size(); i < size; i++) {
-                final int read = pollControl(transports.get(i).control, nowNs);
+                final int read = pollControl(transports.get(i), nowNs);
                 stoppedAtLimit |= read >= POLL_LIMIT;
                 work += read;
             }
@@ -95,7 +105,8 @@ public final class ReceiverAgent implements Agent {
         return work + dispatcher.poll(nowNs);
     }
 
-    private int pollData(MulticastAddress line, MulticastReceiver data, long nowNs) {
+    private int pollData(ReceivingTransport transport, long nowNs) {
+        final MulticastReceiver data = transport.data;
         int work = 0;
         for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = data.receive();
@@ -103,14 +114,15 @@ public final class ReceiverAgent implements Agent {
                 break;
             }
             work++;
-            if (!lostOnReceive(data.buffer(), length)) {
-                dispatcher.onDataDatagram(line, data.buffer(), 0, length, nowNs);
+            if (!lostOnReceive(transport, data.buffer(), length)) {
+                dispatcher.onDataDatagram(transport.address, data.buffer(), 0, length, nowNs);
             }
         }
         return work;
     }
 
-    private int pollControl(MulticastReceiver control, long nowNs) {
+    private int pollControl(ReceivingTransport transport, long nowNs) {
+        final MulticastReceiver control = transport.control;
         int work = 0;
         for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = control.receive();
@@ -118,15 +130,15 @@ public final class ReceiverAgent implements Agent {
                 break;
             }
             work++;
-            if (!lostOnReceive(control.buffer(), length)) {
+            if (!lostOnReceive(transport, control.buffer(), length)) {
                 dispatcher.onControlDatagram(control.buffer(), 0, length, nowNs);
             }
         }
         return work;
     }
 
-    private boolean lostOnReceive(UnsafeBuffer buffer, int length) {
-        if (receiveLoss.shouldDrop(buffer, 0, length)) {
+    private boolean lostOnReceive(ReceivingTransport transport, UnsafeBuffer buffer, int length) {
+        if (transport.receiveLoss.shouldDrop(buffer, 0, length)) {
             counters.get(SystemCounter.LOSS_INJECTED).increment();
             return true;
         }
@@ -153,9 +165,12 @@ public final class ReceiverAgent implements Agent {
         private final MulticastSender nakSender;
         private final DatagramSink nakSink;
         private final UnsafeBuffer nakBuffer;
+        private final LossGenerator receiveLoss;
 
-        private ReceivingTransport(MulticastAddress address) {
+        private ReceivingTransport(Line line) {
+            final MulticastAddress address = line.address();
             this.address = address;
+            this.receiveLoss = ReceiverAgent.this.receiveLoss.apply(line.name());
             this.data = new MulticastReceiver(address, address.dataPort(), counters);
             MulticastReceiver openedControl = null;
             try {

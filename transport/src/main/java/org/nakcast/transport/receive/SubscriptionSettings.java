@@ -1,7 +1,6 @@
 package org.nakcast.transport.receive;
 
 import java.util.List;
-import java.util.stream.Collectors;
 
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.media.Line;
@@ -33,15 +32,9 @@ public record SubscriptionSettings(
     long publisherTimeoutNs,
     LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs) {
 
-    /** The most lines a topic travels on. */
-    public static final int MAX_LINES = 2;
-
     /** Checks the lines. */
     public SubscriptionSettings {
-        lines = List.copyOf(lines);
-        if (lines.isEmpty() || lines.size() > MAX_LINES) {
-            throw new IllegalArgumentException("a topic travels on one or two lines: " + lines);
-        }
+        lines = Line.oneOrTwo(lines);
         if (lines.size() > 1 && lineTimeoutNs <= 0) {
             throw new IllegalArgumentException("lineTimeoutNs must be positive with two lines: " + lineTimeoutNs);
         }
@@ -49,6 +42,6 @@ public record SubscriptionSettings(
 
     /** "md-a: 239.255.0.1:40456 ... and md-b: ...", every line's setup, for the log when the topic opens. */
     public String describeLines() {
-        return lines.stream().map(Line::describeSetup).collect(Collectors.joining(" and "));
+        return Line.describeSetups(lines);
     }
 }

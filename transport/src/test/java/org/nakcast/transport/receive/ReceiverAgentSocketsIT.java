@@ -122,7 +122,8 @@ class ReceiverAgentSocketsIT {
     }
 
     private ReceiverAgent newAgent() {
-        return new ReceiverAgent(SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE, LossGenerator.NONE,
+        return new ReceiverAgent(SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE,
+            name -> LossGenerator.NONE,
             new ReceiveDispatcher(counters.counters(), 1, 1, ReceiverLog.NONE, error -> { }));
     }
 

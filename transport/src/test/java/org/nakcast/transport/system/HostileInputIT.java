@@ -77,7 +77,7 @@ class HostileInputIT {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aMillionHostileDatagramsLeaveTheRealStreamWhole() throws Exception {
         final NodeConfig config = TestConfigs.paced("8m");
-        final TransportConfig transport = config.transport(config.topic("prices").transport());
+        final TransportConfig transport = config.lines(config.topic("prices")).get(0);
         final RealStream real = new RealStream();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config).seed(SEED));

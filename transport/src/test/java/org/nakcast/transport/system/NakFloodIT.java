@@ -113,7 +113,7 @@ class NakFloodIT {
     }
 
     private static Flood flood(NodeConfig config, NakSource naks) throws Exception {
-        final TransportConfig transport = config.transport(config.topic("prices").transport());
+        final TransportConfig transport = config.lines(config.topic("prices")).get(0);
         final SequenceChecker checker = new SequenceChecker();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
         final AtomicBoolean flooding = new AtomicBoolean(true);
