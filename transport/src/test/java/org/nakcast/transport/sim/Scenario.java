@@ -20,7 +20,8 @@ import org.nakcast.transport.NodeContext;
  * @param faults what the network (line A's, with two lines) does wrong until it heals; it says how
  *     often a send is refused, too
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
- * @param secondLine the second line when topics travel on two (each host is on both); null for one
+ * @param secondLine the second line when topics travel on two (each host is on both; the config names
+ *     both lines, and their line timeout); null for one
  * @param faultPhaseNs when the network heals and the stranger stops; a pause or a restart drawn in
  *     the fault phase may end after it ({@link #allRunningAtNs()})
  * @param settleNs how long after healing, once the publishers have offered everything, nothing more
@@ -36,9 +37,8 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      * @param faults what line B's segment does wrong until it heals
      * @param healthy whether line B does nothing wrong at all (and line A has network faults alone):
      *     no NAK may be sent
-     * @param lineTimeoutNs how long a stream waits for a line before calling it down
      */
-    record SecondLine(NetworkFaults faults, boolean healthy, long lineTimeoutNs) {
+    record SecondLine(NetworkFaults faults, boolean healthy) {
     }
 
     /** The longest of every topic's publisher, flow-control and delivery-queue timeouts. */

@@ -71,8 +71,7 @@ final class Simulation {
         for (int i = 0; i < scenario.subscribers().size(); i++) {
             final Scenario.SubscriberPlan plan = scenario.subscribers().get(i);
             final SubscriberHost host = new SubscriberHost(scheduler, lines, "sub" + i, plan.shape(), settings,
-                plan.subscriptions(), sessions, violations, tally, random.split(),
-                secondLine == null ? 0 : secondLine.lineTimeoutNs(), traced);
+                plan.subscriptions(), sessions, violations, tally, random.split(), traced);
             subscribers.add(host);
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.crashAtNs(), plan.restartAtNs());

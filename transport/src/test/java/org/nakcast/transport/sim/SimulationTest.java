@@ -136,15 +136,17 @@ class SimulationTest {
     }
 
     /**
-     * Line B healthy throughout, line A reordering and duplicating: not one NAK. With the NAK horizon
-     * taken from the line ahead instead of the one behind, this seed's four subscribers sent 19.
+     * Line B healthy throughout, line A losing bursts, reordering, duplicating and cut: not one NAK.
+     * With the NAK horizon taken from the line ahead instead of the one behind, this seed's four
+     * subscribers sent 8.
      */
     @Test
     void withOneLineHealthyNoSubscriberNaks() {
-        final SimulationResult result = Simulation.runSeed(38, FaultKind.parse("all"), null);
+        final SimulationResult result = Simulation.runSeed(129, FaultKind.parse("all"), null);
 
         assertThat(result.violations()).as("%s", result.firstViolations()).isZero();
-        assertThat(result.injected()).contains(FaultKind.REDUNDANT_LINES, FaultKind.REORDER);
+        assertThat(result.injected()).contains(FaultKind.REDUNDANT_LINES, FaultKind.BURST, FaultKind.REORDER);
+        assertThat(result.injectedByKind().get(FaultKind.BURST)).isPositive();
         assertThat(result.injectedByKind().get(FaultKind.REORDER)).isPositive();
         assertThat(result.naksSent()).isZero();
         assertThat(result.delivered()).isPositive();

@@ -1,7 +1,5 @@
 package org.nakcast.transport.sim;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +15,6 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.media.DatagramSink;
-import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -52,7 +49,6 @@ final class SubscriberHost extends SimHost {
     }
 
     private static final int POLL_LIMIT = 64;
-    private static final InetAddress LINE_B_GROUP = groupB();
     private static final int QUEUE_POLL_LIMIT = 256;
 
     private final SettingsResolver settings;
@@ -61,7 +57,6 @@ final class SubscriberHost extends SimHost {
     private final Violations violations;
     private final SubscriptionProbe.Tally tally;
     private final SplittableRandom random;
-    private final long lineTimeoutNs;
     private final String traced;
     private final List<SubscriptionProbe> probes = new ArrayList<>();
     private final List<Polled> polled = new ArrayList<>();
@@ -94,7 +89,7 @@ final class SubscriberHost extends SimHost {
 
     SubscriberHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, SettingsResolver settings,
         List<Subscription> subscriptions, Map<Integer, PublishedSession> sessions, Violations violations,
-        SubscriptionProbe.Tally tally, SplittableRandom random, long lineTimeoutNs, String traced) {
+        SubscriptionProbe.Tally tally, SplittableRandom random, String traced) {
         super(scheduler, lines, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
         this.settings = settings;
         this.subscriptions = subscriptions;
@@ -102,7 +97,6 @@ final class SubscriberHost extends SimHost {
         this.violations = violations;
         this.tally = tally;
         this.random = random;
-        this.lineTimeoutNs = lineTimeoutNs;
         this.lineAddresses = new MulticastAddress[lines.size()];
         this.traced = traced;
         this.strays = new StrayCheck(name, scheduler, violations, counters);
@@ -155,7 +149,7 @@ final class SubscriberHost extends SimHost {
                 watches.put(subscription.topicId(), watch);
                 target = watch;
             }
-            final SubscriptionSettings topic = onEveryLine(settings.subscription(subscription.topicName()));
+            final SubscriptionSettings topic = settings.subscription(subscription.topicName());
             for (int line = 0; line < lineAddresses.length; line++) {
                 lineAddresses[line] = topic.lines().get(line).address();
             }
@@ -202,23 +196,6 @@ final class SubscriberHost extends SimHost {
             }
         }
         return work;
-    }
-
-    /**
-     * A topic's settings on every line of the seed: with two, line B is line A's interface on another
-     * group and other ports, and streams wait the seed's line timeout for a line before calling it down.
-     */
-    private SubscriptionSettings onEveryLine(SubscriptionSettings topic) {
-        if (lines.size() == 1) {
-            return topic;
-        }
-        final MulticastAddress a = topic.lines().get(0).address();
-        final MulticastAddress b = new MulticastAddress(a.networkInterface(), LINE_B_GROUP, a.dataPort() + 2,
-            a.controlPort() + 2, a.ttl(), a.sendBufferBytes(), a.receiveBufferBytes());
-        return new SubscriptionSettings(topic.topicName(), topic.topicId(),
-            List.of(new Line("line-a", a), new Line("line-b", b)), lineTimeoutNs, topic.streamSettings(),
-            topic.publisherTimeoutNs(), topic.lateJoin(), topic.heartbeatNs(), topic.statusKeepAliveNs(),
-            topic.maxPublishers(), topic.deliveryQueueTimeoutNs());
     }
 
     /** Notes that a datagram of {@code sessionId} was read from the data port. */
@@ -322,14 +299,6 @@ final class SubscriberHost extends SimHost {
                 .formatted(nowNs / 1e9, name, port, FrameType.fromCode(traceHeader.typeCode()),
                     traceHeader.sessionId(), traceHeader.topicId(), traceHeader.sequence(), traceHeader.flags(),
                     length));
-        }
-    }
-
-    private static InetAddress groupB() {
-        try {
-            return InetAddress.getByName("239.255.77.11");
-        } catch (UnknownHostException ex) {
-            throw new IllegalStateException(ex);
         }
     }
 

@@ -75,6 +75,13 @@ final class Swarm {
         final TransportConfig transport = new TransportConfig("sim", "lo", "239.255.77.9", 40100)
             .withDatagramSize(new ByteSize(datagramSize))
             .withSendRate(random.nextInt(10) < 7 ? ByteSize.ZERO : new ByteSize((5L + random.nextInt(95)) << 20));
+        final List<TransportConfig> transports = new ArrayList<>(List.of(transport));
+        final long lineTimeoutNs = twoLines
+            ? MS * (1 + lineDraws.nextInt((int) Math.min(10, publisherTimeoutNs / MS - 1))) : 0;
+        if (twoLines) {
+            transports.add(new TransportConfig("sim-b", "lo", "239.255.77.11", 40102)
+                .withDatagramSize(transport.datagramSize()).withSendRate(transport.sendRate()));
+        }
         final List<TopicConfig> topics = new ArrayList<>();
         for (int t = 1; t <= topicCount; t++) {
             TopicConfig topic = new TopicConfig("t" + t, t, "sim", "flyweight")
@@ -89,6 +96,9 @@ final class Swarm {
                 .withDeliveryQueue(TopicConfig.DEFAULT_DELIVERY_QUEUE,
                     Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))))
                 .withOfferBuffer(new ByteSize(64 << 10));
+            if (twoLines) {
+                topic = topic.withLines("sim", "sim-b").withLineTimeout(Duration.ofNanos(lineTimeoutNs));
+            }
             topics.add(topic);
         }
         if (kinds.contains(FaultKind.PUBLICATION_CLOSE)) {
@@ -96,7 +106,7 @@ final class Swarm {
         }
         final int reorderWindow = 64 << random.nextInt(5);
         topics.replaceAll(topic -> topic.withReorderWindow(reorderWindow));
-        final NodeConfig config = new NodeConfig(NODE, List.of(transport), topics)
+        final NodeConfig config = new NodeConfig(NODE, transports, topics)
             .conclude();
         final Timing timing =
             new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
@@ -122,17 +132,16 @@ final class Swarm {
             final NetworkFaults healthy = new NetworkFaults();
             healthy.healAtNs = faultPhaseNs;
             healthy.baseDelayNs = 5_000 + lineDraws.nextInt(30_000);
-            secondLine = new Scenario.SecondLine(healthy, true, (1 + lineDraws.nextInt(10)) * MS);
+            secondLine = new Scenario.SecondLine(healthy, true);
         } else {
             final NetworkFaults lineB = drawFaults(lineDraws, kinds, publishers.size(), subscribers.size(),
                 faultPhaseNs, publisherTimeoutNs);
             lineB.sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + lineDraws.nextDouble() * 0.05 : 0;
-            final long lineTimeoutNs = (1 + lineDraws.nextInt(10)) * MS;
             if (lineMode == 2) {
                 cutLine(lineDraws, faults, publishers.size(), subscribers.size(), faultPhaseNs, lineTimeoutNs);
                 cutLine(lineDraws, lineB, publishers.size(), subscribers.size(), faultPhaseNs, lineTimeoutNs);
             }
-            secondLine = new Scenario.SecondLine(lineB, false, lineTimeoutNs);
+            secondLine = new Scenario.SecondLine(lineB, false);
         }
         final long settleNs = Math.max(4 * context.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
         return new Scenario(seed, kinds, config, context, publishers, subscribers, faults, strangerIntervalNs,
