@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 
@@ -34,6 +35,8 @@ final class SimNetwork {
         long duplicated;
         long partitioned;
         long stalled;
+        /** RETRANSMIT copies a stalled link held: their receiver may ask again meanwhile. */
+        long stalledRepairs;
         /** Copies that arrived after a copy sent later on the same link. */
         long reordered;
         /** Copies of DATA and RETRANSMIT datagrams lost in any way, a datagram lost before it fans out once. */
@@ -163,6 +166,7 @@ final class SimNetwork {
         final long at = faults.active(jittered) ? faults.stalledUntil(to, jittered) : jittered;
         if (at != jittered) {
             tally.stalled++;
+            tally.stalledRepairs += isRetransmit(copies.bytes) ? 1 : 0;
         }
         final long linkSequence = ++sentOnLink[copies.from][to];
         if (at != copies.arrivalNs) {
@@ -210,6 +214,11 @@ final class SimNetwork {
             return true;
         }
         return false;
+    }
+
+    private static boolean isRetransmit(byte[] datagram) {
+        return datagram.length >= HeaderFlyweight.HEADER_LENGTH
+            && HeaderFlyweight.typeCodeAt(new UnsafeBuffer(datagram), 0) == FrameType.RETRANSMIT.code();
     }
 
     /** Whether the datagram is a DATA or a RETRANSMIT: one whose loss a receiver repairs. */

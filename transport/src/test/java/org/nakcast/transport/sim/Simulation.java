@@ -299,7 +299,8 @@ final class Simulation {
 
     /** The datagrams receivers needed again: see {@link #checkRepairsPerLoss}. */
     private long datagramsNeededAgain() {
-        long needed = network(net -> net.dataLost) + network(net -> net.reordered) + network(net -> net.duplicated);
+        long needed = network(net -> net.dataLost) + network(net -> net.reordered) + network(net -> net.duplicated)
+            + network(net -> net.stalledRepairs);
         for (SubscriberHost subscriber : subscribers) {
             needed += subscriber.dataOverflowed + subscriber.counters().get(SystemCounter.REORDER_WINDOW_OVERFLOWS)
                 + subscriber.reached.datagramsOwedAtStart;
@@ -322,7 +323,9 @@ final class Simulation {
      * {@value #RETRANSMIT_SLACK}. A datagram is needed again when a copy of a DATA or RETRANSMIT was
      * lost on the network (one lost before it fanned out counts once: one repair serves every
      * receiver), dropped by a full socket buffer or a full reorder window, overtaken by a copy sent
-     * after it (the gap looks like a loss), or duplicated (a NAK twice); and a stream that starts
+     * after it (the gap looks like a loss), or duplicated (a NAK twice), or when a repair's copy was
+     * held by a stalled link (its receiver, hearing the stream on its other line, asks again
+     * meanwhile: seed 5127, a line stalled while the other was cut); and a stream that starts
      * may need every datagram from where it starts to the publisher's latest (late join
      * {@code oldest} replays history; a stream resumed after silence asks for what it missed).
      *
