@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.DirectBuffer;
@@ -13,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageClaim;
@@ -30,7 +34,9 @@ import org.nakcast.transport.status.SystemCounter;
  * Two invoker-mode nodes driven by the test thread over real sockets, the subscriber losing 1% of
  * data: once warm, offering, claiming, packing, sending, receiving, NAKing, retransmitting,
  * reordering, reassembling fragmented messages and delivering allocate nothing at all on that
- * thread: not a byte over a window of a hundred thousand rounds and ten heartbeats.
+ * thread: not a byte over a window of a hundred thousand rounds and ten heartbeats. The same on
+ * two lines, each losing 10% of data on its own (1% lost on both, and NAKed): sending every
+ * datagram on both, taking first copies and dropping second ones allocate nothing either.
  */
 class SteadyStateAllocationIT {
     private static final int SMALL = 70;
@@ -40,18 +46,43 @@ class SteadyStateAllocationIT {
     /** Long enough for ten heartbeats of the default 100 ms and about a hundred NAKs and repairs. */
     private static final long WINDOW_MS = 1_000;
     private static final int MAX_SETTLING_WINDOWS = 10;
+    private static final String LINE_B = "local-b";
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theDataPathAllocatesNothingPerMessageOnceWarm() {
+        final NodeConfig config = invoker(TestConfigs.paced("40m"));
+        runAndMeasure(config, new NodeContext().config(config)
+            .receiveLoss(new RandomLossGenerator(7, 0.01, EnumSet.of(FrameType.DATA))));
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void onTwoLinesTheDataPathAllocatesNothingPerMessageOnceWarm() {
         final NodeConfig base = TestConfigs.paced("40m");
-        final NodeConfig config = new NodeConfig(
-            base.node().withThreading(ThreadingMode.INVOKER), base.transports(), base.topics()).conclude();
+        final TransportConfig lineA = base.transports().get(0);
+        final TransportConfig lineB = new TransportConfig(LINE_B, "lo", "239.255.77.3", 40_476)
+            .withSendRate(lineA.sendRate());
+        final List<TransportConfig> transports = new ArrayList<>(base.transports());
+        transports.add(lineB);
+        final List<TopicConfig> topics = base.topics().stream()
+            .map(topic -> topic.name().equals("prices") ? topic.withLines(lineA.name(), LINE_B) : topic).toList();
+        final NodeConfig config = invoker(new NodeConfig(base.node(), transports, topics));
+        runAndMeasure(config, new NodeContext().config(config)
+            .receiveLoss(lineA.name(), new RandomLossGenerator(7, 0.1, EnumSet.of(FrameType.DATA)))
+            .receiveLoss(LINE_B, new RandomLossGenerator(11, 0.1, EnumSet.of(FrameType.DATA))));
+    }
+
+    private static NodeConfig invoker(NodeConfig base) {
+        return new NodeConfig(base.node().withThreading(ThreadingMode.INVOKER), base.transports(), base.topics())
+            .conclude();
+    }
+
+    private static void runAndMeasure(NodeConfig config, NodeContext subscriberContext) {
         final CountingHandler handler = new CountingHandler();
         final CountingListener listener = new CountingListener();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config)
-                .receiveLoss(new RandomLossGenerator(7, 0.01, EnumSet.of(FrameType.DATA))))) {
+            Node subscriberNode = Node.launch(subscriberContext)) {
             subscriberNode.subscribe("prices", handler, listener, Delivery.ON_RECEIVING_THREAD);
             final Driver driver = new Driver(publisherNode, subscriberNode);
 
