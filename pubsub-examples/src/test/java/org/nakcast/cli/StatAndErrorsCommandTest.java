@@ -15,6 +15,8 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nakcast.transport.status.CountersFile;
+import org.nakcast.transport.status.LineCounter;
+import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -70,6 +72,44 @@ class StatAndErrorsCommandTest {
             assertThat(counterLines(run("stat", "--dir", directory.toString(), "--filter", "nak")))
                 .as("case ignored").containsExactly("NAKs sent");
         }
+    }
+
+    @Test
+    void aStreamOnTwoLinesIsShownAsATableOfItsLinesAndAStreamOnOneLineAsBefore() {
+        try (CountersFile file = CountersFile.create(directory.resolve("node.counters"), "node", false)) {
+            final SystemCounters counters =
+                new SystemCounters(new CountersManager(file.metadataBuffer(), file.valuesBuffer()));
+            final StreamCounters streams = counters.streams();
+            streams.receiverPosition("orders", 2, 7).set(500);
+            streams.receiverPosition("prices", 1, 42).set(1_000_000);
+            lineFigures(streams, "md-a", 0, 980_000, 20_000, 3, 0, 0);
+            lineFigures(streams, "md-b", 1, 20_000, 980_000, 1_200, 12_345, 1);
+            streams.gapsBothLinesMissed("prices", 1, 42).set(4);
+
+            final String shown = run("stat", "--dir", directory.toString());
+
+            assertThat(counterLines(shown)).containsExactly("receiver position: topic 'orders' (2), session 7",
+                "receiver position: topic 'prices' (1), session 42");
+            assertThat(shown).contains(String.join(System.lineSeparator(),
+                "  lines of topic 'prices' (1), session 42: gaps both lines missed 4",
+                "    line   first copies    first  second copies   missed alone         lag  state",
+                "    md-a        980,000    98.0%         20,000              3        0 ns  up",
+                "    md-b         20,000     2.0%        980,000          1,200     12.3 us  DOWN"));
+            assertThat(run("stat", "--dir", directory.toString(), "--filter", "line md-b"))
+                .contains("lines of topic 'prices' (1), session 42").doesNotContain("receiver position");
+            assertThat(run("stat", "--dir", directory.toString(), "--filter", "orders"))
+                .doesNotContain("lines of");
+        }
+    }
+
+    /** Sets the figures of one line of the stream of session 42 on topic prices. */
+    private static void lineFigures(StreamCounters streams, String name, int line, long first, long second,
+        long missedAlone, long lagNs, long down) {
+        streams.line(LineCounter.FIRST_COPIES, name, line, "prices", 1, 42).set(first);
+        streams.line(LineCounter.SECOND_COPIES, name, line, "prices", 1, 42).set(second);
+        streams.line(LineCounter.MISSED_ALONE, name, line, "prices", 1, 42).set(missedAlone);
+        streams.line(LineCounter.LAG_NS, name, line, "prices", 1, 42).set(lagNs);
+        streams.line(LineCounter.DOWN, name, line, "prices", 1, 42).set(down);
     }
 
     @Test
@@ -146,10 +186,10 @@ class StatAndErrorsCommandTest {
         return output.lines().filter(line -> line.contains(" (pid ")).toList();
     }
 
-    /** The labels of stat's counter lines. */
+    /** The labels of stat's counter lines (a value, then a label). */
     private static List<String> counterLines(String output) {
-        return output.lines().filter(line -> line.startsWith("  ")).map(line -> line.strip().split("\\s+", 2)[1])
-            .toList();
+        return output.lines().filter(line -> line.matches(" +-?[0-9,]+  .*"))
+            .map(line -> line.strip().split("\\s+", 2)[1]).toList();
     }
 
     private static String run(String... args) {

@@ -111,6 +111,7 @@ public final class InboundStream {
     private final AtomicCounter malformed;
     private final AtomicCounter outOfReach;
     private final AtomicCounter implausibleLoss;
+    private final AtomicCounter linesDown;
     private final long maxMessagesPerDatagram;
 
     private boolean started;
@@ -126,6 +127,7 @@ public final class InboundStream {
     private long lastHeardNs;
     private StatusReporter status;
     private ReceiverPositionCounters positions;
+    private LineCounters lineCounters;
     private DeliveryGate gate = DeliveryGate.OPEN;
     private boolean identified;
     private long publisherId;
@@ -189,6 +191,7 @@ public final class InboundStream {
         this.malformed = counters.get(SystemCounter.MALFORMED);
         this.outOfReach = counters.malformed(DatagramCheck.OUT_OF_REACH);
         this.implausibleLoss = counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS);
+        this.linesDown = counters.get(SystemCounter.LINES_DOWN);
         this.maxMessagesPerDatagram =
             (settings.maxDatagramLength() - DataFlyweight.DATA_HEADER_LENGTH) / MessageFrame.FRAME_HEADER_LENGTH + 1;
     }
@@ -226,6 +229,7 @@ public final class InboundStream {
         }
         if (lines != null && !retransmit) {
             lines.onProgress(line, sequence, nowNs);
+            countMissedAlone(line, sequence);
         }
         if (sequence < expected) {
             duplicate(line, sequence, retransmit, nowNs);
@@ -264,6 +268,29 @@ public final class InboundStream {
             naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
         }
         findGapsBelowHorizon(nowNs);
+    }
+
+    /**
+     * With two lines: {@code line} brought DATA {@code sequence}; the datagrams it went past without
+     * them that this stream already has (delivered or held), the other line brought (or, rarely, a
+     * repair): the line missed them alone. Those the stream does not have yet are counted when the
+     * other line's first copy comes ({@link LineArbiter#onFirstCopy}), or are a gap both lines missed.
+     * Looks at most a reorder window's worth of sequences, once per jump, never per datagram.
+     */
+    private void countMissedAlone(int line, long sequence) {
+        final long skippedFrom = lines.onBrought(line, sequence);
+        if (skippedFrom >= sequence) {
+            return;
+        }
+        final long skippedTo = sequence - 1;
+        long inHand = Math.max(0, Math.min(skippedTo, expected - 1) - skippedFrom + 1);
+        final long lastHeld = Math.min(skippedTo, expected + window.capacity() - 1);
+        for (long held = Math.max(skippedFrom, expected); held <= lastHeld; held++) {
+            if (window.contains(held)) {
+                inHand++;
+            }
+        }
+        lines.onMissedAlone(line, inHand);
     }
 
     /** A copy of a datagram this stream already has: counted, and with two lines, the line's lag measured. */
@@ -457,6 +484,9 @@ public final class InboundStream {
         if (positions != null && started) {
             positions.update(expected, highestSeen);
         }
+        if (lineCounters != null) {
+            lineCounters.update(lines);
+        }
         final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
         return statusSent + pollNak(nowNs);
     }
@@ -488,6 +518,17 @@ public final class InboundStream {
     }
 
     /**
+     * Makes this stream, {@linkplain #arbitrateLines arbitrated} between two lines, publish each line's
+     * tallies in the node's counters file on every poll; {@link #close()} gives the counters back.
+     */
+    void reportLines(LineCounters counters) {
+        if (lines == null) {
+            throw new IllegalStateException("a stream on one line has no line counters");
+        }
+        lineCounters = counters;
+    }
+
+    /**
      * Makes this stream one heard on two lines: it takes the first copy of each datagram from either,
      * and NAKs a gap only once both lines went past it without it, or the one line up did (see
      * {@link LineArbiter}); a line that brings nothing new for {@code lineTimeoutNs} while the other
@@ -513,6 +554,7 @@ public final class InboundStream {
         for (int line = lines.pollTransition(nowNs); line != LineArbiter.NO_TRANSITION;
             line = lines.pollTransition(nowNs)) {
             if (lines.isDown(line)) {
+                linesDown.increment();
                 listener.onLineDown(new LineDown(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
             } else {
                 listener.onLineUp(new LineUp(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
@@ -537,6 +579,7 @@ public final class InboundStream {
         gapsFoundUpTo = horizon;
         if (from <= horizon && missing.collect(window, from, horizon, oldestHeld) > 0) {
             gaps.increment();
+            lines.onGapBothMissed();
             naks.onGapFound(nowNs, group.estimate(nowNs));
         }
     }
@@ -729,6 +772,9 @@ public final class InboundStream {
         window.free();
         if (positions != null) {
             positions.free();
+        }
+        if (lineCounters != null) {
+            lineCounters.free();
         }
     }
 

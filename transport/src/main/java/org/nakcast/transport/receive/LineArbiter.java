@@ -21,9 +21,13 @@ import java.util.Arrays;
  * again with the first datagram that takes it further. Both lines quiet (an idle publisher) is no
  * one's fault: a line is only ever down against the other. The horizon never moves back.
  *
- * <p>Tallies per line: datagrams whose first copy it brought, copies it brought second (the other
- * was first), and its lag behind the other: a moving mean (gain 1/8) of how long its second copies
- * came after the first. Pure: no clock, no I/O; not thread-safe.
+ * <p>Tallies per line: datagrams whose first copy it brought, copies it brought second (the stream
+ * had them already), datagrams it missed alone (it went past them without them while the other line
+ * brought them: counted by the stream, which knows what it holds, when the line jumps past datagrams
+ * it has, and here when the other line's first copy comes after the jump), and its lag behind the
+ * other: a moving mean (gain 1/8) of how long its second copies came after the other's first. Per
+ * stream: the gaps both lines missed (those the stream NAKs). {@code LineCounters} publishes them.
+ * Pure: no clock, no I/O; not thread-safe.
  */
 final class LineArbiter {
     /** What {@link #pollTransition} answers when no line went down or came up. */
@@ -44,6 +48,10 @@ final class LineArbiter {
     private final long[] firstCopies = new long[2];
     private final long[] secondCopies = new long[2];
     private final long[] lagNs = new long[2];
+    /** Per line: the highest sequence of the DATA it brought, -1 before its first. */
+    private final long[] broughtUpTo = {-1, -1};
+    private final long[] missedAlone = new long[2];
+    private long gapsBothMissed;
     private final long[] arrivalSequence = new long[ARRIVALS];
     private final long[] arrivalNs = new long[ARRIVALS];
     private final byte[] arrivalLine = new byte[ARRIVALS];
@@ -78,20 +86,55 @@ final class LineArbiter {
         advanceHorizon();
     }
 
-    /** The first copy of DATA {@code sequence} came on {@code line}. */
+    /**
+     * Line {@code line} brought DATA {@code sequence} (a first copy or not; never a RETRANSMIT).
+     *
+     * @return the first sequence the line went past without bringing it: the line's gap is [answer,
+     *     {@code sequence} - 1], empty when the answer is {@code sequence} (nothing skipped, an older
+     *     datagram, or the line's first)
+     */
+    long onBrought(int line, long sequence) {
+        final long previous = broughtUpTo[line];
+        if (sequence <= previous) {
+            return sequence;
+        }
+        broughtUpTo[line] = sequence;
+        return previous < 0 ? sequence : previous + 1;
+    }
+
+    /** Line {@code line} went past {@code datagrams} datagrams the stream had already from elsewhere. */
+    void onMissedAlone(int line, long datagrams) {
+        missedAlone[line] += datagrams;
+    }
+
+    /** The stream found a gap below the horizon: both lines (or the one up) went past it without it. */
+    void onGapBothMissed() {
+        gapsBothMissed++;
+    }
+
+    /**
+     * The first copy of DATA {@code sequence} came on {@code line}. If the other line already went
+     * past it without it, that line missed it alone.
+     */
     void onFirstCopy(int line, long sequence, long nowNs) {
         firstCopies[line]++;
+        if (broughtUpTo[1 - line] > sequence) {
+            missedAlone[1 - line]++;
+        }
         final int slot = (int) (sequence & (ARRIVALS - 1));
         arrivalSequence[slot] = sequence;
         arrivalNs[slot] = nowNs;
         arrivalLine[slot] = (byte) line;
     }
 
-    /** A copy of DATA {@code sequence} came on {@code line} after the stream already had it. */
+    /**
+     * A copy of DATA {@code sequence} came on {@code line} after the stream already had it; if its
+     * first copy is among the recent ones and came on the other line, the line's lag is measured.
+     */
     void onSecondCopy(int line, long sequence, long nowNs) {
+        secondCopies[line]++;
         final int slot = (int) (sequence & (ARRIVALS - 1));
         if (arrivalSequence[slot] == sequence && arrivalLine[slot] != line) {
-            secondCopies[line]++;
             lagNs[line] += (nowNs - arrivalNs[slot] - lagNs[line]) >> LAG_GAIN_SHIFT;
             arrivalSequence[slot] = -1;
         }
@@ -144,6 +187,16 @@ final class LineArbiter {
 
     long secondCopies(int line) {
         return secondCopies[line];
+    }
+
+    /** Datagrams {@code line} went past without them while the other line brought them. */
+    long missedAlone(int line) {
+        return missedAlone[line];
+    }
+
+    /** Gaps both lines (or the one up) went past: those the stream NAKed. */
+    long gapsBothMissed() {
+        return gapsBothMissed;
     }
 
     /** How long {@code line}'s copies come after the other's, as a moving mean; 0 until measured. */

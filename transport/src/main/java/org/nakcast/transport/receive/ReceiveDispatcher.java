@@ -223,11 +223,13 @@ public final class ReceiveDispatcher {
         topic.addStream(sessionId, stream);
         streams.add(stream);
         stream.deliverWhen(topic);
-        if (settings.lines().size() == 2) {
-            stream.arbitrateLines(topic.lineNames(), settings.lineTimeoutNs());
-        }
         stream.reportPositions(
             new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
+        if (settings.lines().size() == 2) {
+            stream.arbitrateLines(topic.lineNames(), settings.lineTimeoutNs());
+            stream.reportLines(new LineCounters(counters.streams(), topic.lineNames(), settings.topicName(),
+                settings.topicId(), sessionId));
+        }
         if (settings.statusKeepAliveNs() > 0) {
             stream.reportStatus(settings.statusKeepAliveNs());
         }

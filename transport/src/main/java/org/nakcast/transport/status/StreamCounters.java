@@ -6,7 +6,8 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 
 /**
- * Hands out the counters of single streams (a publisher's position, a receiver's position and lag)
+ * Hands out the counters of single streams (a publisher's position, a receiver's position and lag,
+ * and for a stream heard on two lines each line's {@link LineCounter}s and the gaps both lines missed)
  * from the node's counters file, and takes them back when a stream ends, so that a node whose
  * publishers come and go for weeks does not fill the file. The sending and receiving threads both
  * allocate; this class serialises them. Allocation builds a label, so it happens when a stream
@@ -22,6 +23,8 @@ import org.agrona.concurrent.status.CountersReader;
  *  +---------------------------------------------------------------+
  *  |                       publisher session id                    |
  *  +---------------------------------------------------------------+
+ *  |             line index (0 or 1; line counters only)           |
+ *  +---------------------------------------------------------------+
  * </pre>
  *
  * <p>When the file has no room left, a stream gets a counter that lives only in the node's memory
@@ -35,10 +38,21 @@ public final class StreamCounters {
     public static final int RECEIVER_POSITION_TYPE_ID = 201;
     /** Type id of a receiver's lag: datagrams known to exist that it has not delivered yet. */
     public static final int RECEIVER_LAG_TYPE_ID = 202;
+    /**
+     * Type id of the gaps both lines of a stream missed: on a stream heard on two lines, the gaps it
+     * found and NAKed (counted in {@link SystemCounter#GAPS} as well), as gaps, not datagrams.
+     */
+    public static final int GAPS_BOTH_LINES_MISSED_TYPE_ID = 208;
     /** Offset of the topic id in a stream counter's key. */
     public static final int KEY_TOPIC_ID_OFFSET = 0;
     /** Offset of the session id in a stream counter's key. */
     public static final int KEY_SESSION_ID_OFFSET = 4;
+    /** Offset of the line's index (0 for the topic's first transport) in a line counter's key. */
+    public static final int KEY_LINE_OFFSET = 8;
+    /** What a line counter's label starts with, before the line's name. */
+    private static final String LINE_START = "line ";
+    /** What the label of the gaps both lines missed says before the stream. */
+    public static final String GAPS_BOTH_LINES_MISSED_LABEL = "gaps both lines missed";
 
     /** What comes between what a stream counter counts and its topic's name in its label. */
     private static final String TOPIC_NAME_START = ": topic '";
@@ -57,17 +71,32 @@ public final class StreamCounters {
 
     /** A new publisher position counter for the stream of {@code sessionId} on a topic. */
     public AtomicCounter publisherPosition(String topicName, int topicId, int sessionId) {
-        return allocate(PUBLISHER_POSITION_TYPE_ID, "publisher position", topicName, topicId, sessionId);
+        return allocate(PUBLISHER_POSITION_TYPE_ID, "publisher position", topicName, topicId, sessionId, 0);
     }
 
     /** A new receiver position counter for the stream of {@code sessionId} on a topic. */
     public AtomicCounter receiverPosition(String topicName, int topicId, int sessionId) {
-        return allocate(RECEIVER_POSITION_TYPE_ID, "receiver position", topicName, topicId, sessionId);
+        return allocate(RECEIVER_POSITION_TYPE_ID, "receiver position", topicName, topicId, sessionId, 0);
     }
 
     /** A new receiver lag counter (datagrams) for the stream of {@code sessionId} on a topic. */
     public AtomicCounter receiverLag(String topicName, int topicId, int sessionId) {
-        return allocate(RECEIVER_LAG_TYPE_ID, "receiver lag (datagrams)", topicName, topicId, sessionId);
+        return allocate(RECEIVER_LAG_TYPE_ID, "receiver lag (datagrams)", topicName, topicId, sessionId, 0);
+    }
+
+    /**
+     * A new counter of {@code kind} for line {@code line} (its index, 0 or 1) named {@code lineName} of
+     * the stream of {@code sessionId} on a topic heard on two lines.
+     */
+    public AtomicCounter line(LineCounter kind, String lineName, int line, String topicName, int topicId,
+        int sessionId) {
+        return allocate(kind.typeId(), LINE_START + lineName + " " + kind.label(), topicName, topicId, sessionId,
+            line);
+    }
+
+    /** A new counter of the gaps both lines missed, for the stream of {@code sessionId} on a topic on two lines. */
+    public AtomicCounter gapsBothLinesMissed(String topicName, int topicId, int sessionId) {
+        return allocate(GAPS_BOTH_LINES_MISSED_TYPE_ID, GAPS_BOTH_LINES_MISSED_LABEL, topicName, topicId, sessionId, 0);
     }
 
     /** Gives a counter back when its stream ends; its slot goes to the next stream. */
@@ -75,12 +104,14 @@ public final class StreamCounters {
         counter.close();
     }
 
-    private synchronized AtomicCounter allocate(int typeId, String what, String topicName, int topicId, int sessionId) {
+    private synchronized AtomicCounter allocate(int typeId, String what, String topicName, int topicId, int sessionId,
+        int line) {
         if (manager.available() > 0) {
             try {
                 return manager.newCounter(label(what, topicName, topicId, sessionId), typeId, key -> {
                     key.putInt(KEY_TOPIC_ID_OFFSET, topicId);
                     key.putInt(KEY_SESSION_ID_OFFSET, sessionId);
+                    key.putInt(KEY_LINE_OFFSET, line);
                 });
             } catch (IllegalStateException full) {
                 // the metadata ran out before the values: same outcome as no counter available
@@ -109,6 +140,17 @@ public final class StreamCounters {
             return null;
         }
         return label.substring(start + TOPIC_NAME_START.length(), label.length() - end.length());
+    }
+
+    /**
+     * The line's name, read back from the label of a line counter of {@code kind}.
+     *
+     * @return the name, or null if the label is not of that form (cut short, or a counter of another kind)
+     */
+    public static String lineName(String label, LineCounter kind) {
+        final int end = label.indexOf(" " + kind.label() + TOPIC_NAME_START, LINE_START.length());
+        return label.startsWith(LINE_START) && end > LINE_START.length() ? label.substring(LINE_START.length(), end)
+            : null;
     }
 
     private static String topicNameEnd(int topicId, int sessionId) {

@@ -96,7 +96,13 @@ public enum SystemCounter {
      * Repairs a publisher held back because its repair budget ({@code repair-rate}) was spent:
      * each datagram that had to wait counts once, each UNRECOVERABLE answer not sent once.
      */
-    REPAIRS_HELD_BACK(43, "repairs held back by the repair budget");
+    REPAIRS_HELD_BACK(43, "repairs held back by the repair budget"),
+    /**
+     * Times one line of a stream heard on two lines went down (a {@code LineDown} event): it brought
+     * nothing new for the topic's {@code line-timeout} while the other went on. Each stream counts its
+     * own, so a line that fails under three streams counts three.
+     */
+    LINES_DOWN(44, "line-down events");
 
     private final int typeId;
     private final String label;

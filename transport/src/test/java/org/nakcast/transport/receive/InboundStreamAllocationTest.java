@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
@@ -22,8 +23,9 @@ import org.nakcast.transport.testing.TestCounters;
 
 /**
  * The steady state allocates nothing: in-order delivery, reordering, gaps, NAKs built and sent,
- * repairs, and reassembly of a message larger than the reassembly buffer's first size; on one line,
- * and on two (first copies from either, second copies dropped, the lines' lag measured).
+ * repairs, reassembly of a message larger than the reassembly buffer's first size, and the stream's
+ * counters published on every poll; on one line, and on two (first copies from either, second copies
+ * dropped, the lines' lag measured, what one line missed alone counted, each line's counters published).
  */
 class InboundStreamAllocationTest {
     /** Datagrams per block: a large message in fragments, then datagrams of small messages. */
@@ -33,6 +35,7 @@ class InboundStreamAllocationTest {
     private static final int SMALL_PER_DATAGRAM = 3;
     private static final int SMALL_LENGTH = 100;
     private static final int MESSAGES_PER_BLOCK = 1 + (BLOCK - FRAGMENTS) * SMALL_PER_DATAGRAM;
+    private static final String STREAM = ": topic 't' (1), session 1";
 
     @ParameterizedTest(name = "on {0} line(s)")
     @ValueSource(ints = {1, 2})
@@ -66,6 +69,15 @@ class InboundStreamAllocationTest {
                 .isBetween(driver.secondCopies, driver.secondCopies + driver.counters.get(SystemCounter.NAKS_SENT));
         }
         assertThat(driver.stream.reassemblyCapacity()).isGreaterThan(Reassembler.INITIAL_CAPACITY);
+        assertThat(driver.counters.valuesByLabel().get("receiver position" + STREAM)).as("published in the last window")
+            .isGreaterThan(end - 100_000);
+        if (lines == 2) {
+            final Map<String, Long> values = driver.counters.valuesByLabel();
+            assertThat(values.get("line md-b missed alone (datagrams)" + STREAM))
+                .as("B misses one in 89, and each swapped pair's first").isGreaterThan(end / 89 + end / 31 / 2);
+            assertThat(values.get("line md-b lag (ns)" + STREAM)).isPositive();
+            assertThat(values.get("line md-a first copies" + STREAM)).isGreaterThan(end * 9 / 10);
+        }
         assertThat(allocated).isZero();
     }
 
@@ -90,8 +102,11 @@ class InboundStreamAllocationTest {
         Driver(boolean twoLines) {
             this.twoLines = twoLines;
             nak.wrap(lastNak, 0);
+            stream.reportPositions(new ReceiverPositionCounters(counters.counters().streams(), "t", 1, 1));
             if (twoLines) {
-                stream.arbitrateLines(new String[] {"md-a", "md-b"}, 10_000_000);
+                final String[] names = {"md-a", "md-b"};
+                stream.arbitrateLines(names, 10_000_000);
+                stream.reportLines(new LineCounters(counters.counters().streams(), names, "t", 1, 1));
             }
         }
 

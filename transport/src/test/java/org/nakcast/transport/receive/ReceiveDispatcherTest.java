@@ -124,6 +124,42 @@ class ReceiveDispatcherTest {
             .containsExactly("LineDown md-b", "LineUp md-b");
         assertThat(naks).isEmpty();
         assertThat(counters.get(SystemCounter.DUPLICATES)).isEqualTo(4);
+        assertThat(counters.get(SystemCounter.LINES_DOWN)).isOne();
+    }
+
+    @Test
+    void aStreamOnTwoLinesPublishesEachLinesCountersUnderTheLinesNamesUntilItEnds() {
+        subscribeOnTwoLines();
+        nowNs += 10 * MS;
+        for (long sequence = 0; sequence < 3; sequence++) {
+            line = TestLines.A;
+            data(sequence, 0, false);
+            line = TestLines.B;
+            data(sequence, 0, false);
+        }
+        line = TestLines.A;
+        data(3, 0, false);
+        line = TestLines.B;
+        data(4, 0, false);
+        line = TestLines.A;
+        data(4, 0, false);
+        dispatcher.poll(nowNs);
+
+        final String stream = ": topic 't' (" + TOPIC + "), session " + SESSION;
+        assertThat(counters.valuesByLabel())
+            .containsEntry("line md-a first copies" + stream, 4L)
+            .containsEntry("line md-b first copies" + stream, 1L)
+            .containsEntry("line md-a second copies" + stream, 1L)
+            .containsEntry("line md-b second copies" + stream, 3L)
+            .containsEntry("line md-b missed alone (datagrams)" + stream, 1L)
+            .containsEntry("line md-a missed alone (datagrams)" + stream, 0L)
+            .containsEntry("line md-b down" + stream, 0L)
+            .containsEntry("gaps both lines missed" + stream, 0L)
+            .containsEntry("receiver position" + stream, 5L);
+
+        dispatcher.close();
+
+        assertThat(counters.valuesByLabel().keySet()).noneMatch(label -> label.endsWith(stream));
     }
 
     @Test

@@ -20,8 +20,8 @@ import org.nakcast.transport.protocol.DatagramCheck;
 
 /**
  * {@code ops/RUNBOOK.md} tells an operator about everything a node reports: every counter by the
- * label the stat tool prints, every event callback, every offer result code. A new one without a
- * runbook entry fails here.
+ * label the stat tool prints (a line counter with LINE for the line's name), every event callback,
+ * every offer result code. A new one without a runbook entry fails here.
  */
 class RunbookTest {
     @Test
@@ -30,6 +30,15 @@ class RunbookTest {
         for (SystemCounter counter : SystemCounter.values()) {
             assertThat(runbook).as("ops/RUNBOOK.md on %s", counter).contains("`" + counter.label() + "`");
         }
+    }
+
+    @Test
+    void everyLineCounterHasAnEntryUnderItsLabel() throws IOException {
+        final String runbook = runbook();
+        for (LineCounter counter : LineCounter.values()) {
+            assertThat(runbook).as("ops/RUNBOOK.md on %s", counter).contains("`line LINE " + counter.label() + "`");
+        }
+        assertThat(runbook).contains("`" + StreamCounters.GAPS_BOTH_LINES_MISSED_LABEL + "`");
     }
 
     @Test

@@ -40,6 +40,27 @@ class StreamCountersTest {
     }
 
     @Test
+    void aLineCounterNamesItsLineInItsLabelAndItsIndexInItsKeyAndTheLineNameIsReadBack() {
+        streams.line(LineCounter.LAG_NS, "md b", 1, "prices", 1, 42).set(1_500);
+
+        final List<String> seen = new ArrayList<>();
+        manager.forEach((counterId, typeId, key, label) -> {
+            if (typeId == LineCounter.LAG_NS.typeId()) {
+                seen.add(key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) + "/"
+                    + key.getInt(StreamCounters.KEY_SESSION_ID_OFFSET) + "/"
+                    + key.getInt(StreamCounters.KEY_LINE_OFFSET) + " " + label + "="
+                    + manager.getCounterValue(counterId));
+                assertThat(StreamCounters.lineName(label, LineCounter.LAG_NS)).isEqualTo("md b");
+                assertThat(StreamCounters.lineName(label, LineCounter.DOWN)).as("another kind's label").isNull();
+                assertThat(StreamCounters.topicName(label, 1, 42)).isEqualTo("prices");
+            }
+        });
+        assertThat(seen).containsExactly("1/42/1 line md b lag (ns): topic 'prices' (1), session 42=1500");
+        assertThat(LineCounter.ofTypeId(LineCounter.LAG_NS.typeId())).isEqualTo(LineCounter.LAG_NS);
+        assertThat(LineCounter.ofTypeId(StreamCounters.RECEIVER_LAG_TYPE_ID)).isNull();
+    }
+
+    @Test
     void aFreedCounterLeavesTheFileAndItsSlotServesTheNextStream() {
         final AtomicCounter first = streams.receiverPosition("prices", 1, 10);
         streams.free(first);
