@@ -13,6 +13,13 @@
 -- which of the two ports a datagram was sent to (the destination is the preference's port or the
 -- one after it), a type that does not belong there is shown as malformed too.
 --
+-- A topic on two redundant lines sends every datagram on both, so a capture of both NICs holds each
+-- one twice. The preference "nakcast.lines" names the lines, each by its data port (the control port
+-- is the next one) or by its group: "40456=md-a,40458=md-b" or "239.192.10.1=md-a,239.192.11.1=md-b".
+-- A datagram sent to a line's port or group then shows the line (field nakcast.line, and
+-- "[md-a]" at the start of the Info column), and a line's ports are bound and judged like the data
+-- port's. Empty (the default): no lines, as before.
+--
 --   wireshark -X lua_script:ops/wireshark/nakcast.lua capture.pcap
 --   tshark -X lua_script:ops/wireshark/nakcast.lua -r capture.pcap -Y nakcast
 --
@@ -61,6 +68,7 @@ local f = {
     end_of_stream = ProtoField.bool("nakcast.heartbeat.end_of_stream", "End of stream", 16, nil,
         END_OF_STREAM_FLAG),
     length = ProtoField.uint16("nakcast.length", "Datagram length", base.DEC),
+    line = ProtoField.string("nakcast.line", "Line (by destination port or group, preference nakcast.lines)"),
     session_id = ProtoField.int32("nakcast.session_id", "Publisher session id", base.DEC),
     topic_id = ProtoField.int32("nakcast.topic_id", "Topic id", base.DEC),
     sequence = ProtoField.int64("nakcast.sequence", "Sequence", base.DEC),
@@ -121,6 +129,39 @@ nakcast.experts = e
 
 nakcast.prefs.port = Pref.uint("Data port", 40456,
     "The transport's data port; the control port (NAK, STATUS) is the next one. 0: heuristic only")
+nakcast.prefs.lines = Pref.string("Lines", "",
+    "Redundant lines, each named by its data port (its control port is the next one) or by its group,"
+    .. " comma-separated: 40456=md-a,40458=md-b or 239.192.10.1=md-a,239.192.11.1=md-b. Empty: no lines")
+
+-- The lines the preference names: by destination port ({name, kind}), and by destination group (name).
+local line_of_port = {}
+local line_of_group = {}
+
+-- Reads the lines preference; an entry that is not KEY=NAME is left out.
+local function parse_lines(text)
+    line_of_port = {}
+    line_of_group = {}
+    for entry in string.gmatch(text, "[^,%s]+") do
+        local key, name = string.match(entry, "^([^=]+)=(.+)$")
+        local port = key and tonumber(key)
+        if port and port > 0 and port < 65535 then
+            line_of_port[port] = { name = name, kind = "data" }
+            line_of_port[port + 1] = { name = name, kind = "control" }
+        elseif key then
+            line_of_group[key] = name
+        end
+    end
+end
+
+-- The line a datagram was sent on, by its destination port, else its group: name and the port's
+-- kind ("data", "control", or nil when known by group), or nil.
+local function line_of(pinfo)
+    local by_port = line_of_port[pinfo.dst_port]
+    if by_port then
+        return by_port.name, by_port.kind
+    end
+    return line_of_group[tostring(pinfo.dst)], nil
+end
 
 local function int64_at(tvb, offset)
     return tvb(offset, 8):le_int64()
@@ -164,10 +205,13 @@ local function age_range(age_class)
     return string.format("%.1f..%.1f %s", least / size, below / size, name)
 end
 
--- The port the datagram was sent to, when the preference names it: "data", "control", or nil.
+-- The port the datagram was sent to, when a preference names it: "data", "control", or nil.
 local function port_kind(pinfo)
     local port = nakcast.prefs.port
-    if port == 0 then
+    local by_line = line_of_port[pinfo.dst_port]
+    if by_line then
+        return by_line.kind
+    elseif port == 0 then
         return nil
     elseif pinfo.dst_port == port then
         return "data"
@@ -406,6 +450,11 @@ function nakcast.dissector(tvb, pinfo, tree)
     elseif tvb(0, 2):le_uint() ~= MAGIC then
         info = "not nakcast (foreign magic)"
     end
+    local line = line_of(pinfo)
+    if line then
+        root:add(f.line, line):set_generated()
+        info = "[" .. line .. "] " .. info
+    end
     root:append_text(", " .. info)
     pinfo.cols.info = info
     return length
@@ -421,22 +470,31 @@ end
 nakcast:register_heuristic("udp", heuristic)
 
 local udp_port = DissectorTable.get("udp.port")
-local registered_port = 0
+local bound_ports = {}
 
-local function bind_port(port)
-    if registered_port ~= 0 then
-        udp_port:remove(registered_port, nakcast)
-        udp_port:remove(registered_port + 1, nakcast)
+-- Binds the data port of the preference and every line's ports, and no other.
+local function bind_ports()
+    for port in pairs(bound_ports) do
+        udp_port:remove(port, nakcast)
     end
-    registered_port = port
+    bound_ports = {}
+    local port = nakcast.prefs.port
     if port ~= 0 then
-        udp_port:add(port, nakcast)
-        udp_port:add(port + 1, nakcast)
+        bound_ports[port] = true
+        bound_ports[port + 1] = true
+    end
+    for line_port in pairs(line_of_port) do
+        bound_ports[line_port] = true
+    end
+    for bound in pairs(bound_ports) do
+        udp_port:add(bound, nakcast)
     end
 end
 
-function nakcast.prefs_changed()
-    bind_port(nakcast.prefs.port)
+local function apply_prefs()
+    parse_lines(nakcast.prefs.lines)
+    bind_ports()
 end
 
-bind_port(nakcast.prefs.port)
+nakcast.prefs_changed = apply_prefs
+apply_prefs()

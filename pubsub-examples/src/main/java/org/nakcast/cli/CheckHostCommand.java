@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "check-host", mixinStandardHelpOptions = true,
     description = {"Checks what this Linux host needs for a nakcast config: net.core.rmem_max / wmem_max against "
-        + "the socket buffers, the interface's MTU against datagram-size, the interface up and multicast-capable, "
-        + "the multicast route and IGMP, and user namespaces for the test runner.",
+        + "the socket buffers, each transport's interface (both lines' for a topic on two): MTU against "
+        + "datagram-size, up and multicast-capable, the multicast route, an rp_filter that lets the group's "
+        + "datagrams in, and IGMP; whether two lines share an interface, a physical NIC or a group; and user "
+        + "namespaces for the test runner.",
         "Read-only: prints OK / WARN / FAIL lines with the command that fixes each; exit code 1 if any FAIL."})
 final class CheckHostCommand implements Callable<Integer> {
     /** Exit code when a check failed. */

@@ -4,23 +4,34 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 
 /**
  * The checks of {@code check-host}: whether this host gives the transports of a config what they
- * ask for (socket buffer limits, MTU, a multicast-capable interface that is up, IGMP), and whether
+ * ask for (socket buffer limits, MTU, a multicast-capable interface that is up, a reverse-path filter
+ * that lets the group's datagrams in, IGMP), whether the two lines of a topic on redundant lines
+ * share what one fault could take (an interface, a physical NIC under VLANs, a group), and whether
  * the test runner can make its private network namespaces. Reads {@link HostFacts}; changes nothing.
  */
 final class HostCheck {
     private static final int IPV4_UDP_HEADERS = 28;
     private static final int IPV6_UDP_HEADERS = 48;
     private static final String SYSCTL_FILE = "/etc/sysctl.d/90-nakcast.conf";
+    private static final int RP_FILTER_STRICT = 1;
+    private static final int RP_FILTER_LOOSE = 2;
+    /** How many interfaces deep {@link #physical} follows VLANs and the like down to a NIC. */
+    private static final int MAX_STACKED_INTERFACES = 8;
 
     private final HostFacts host;
 
@@ -38,6 +49,13 @@ final class HostCheck {
             transport -> transport.socketSendBuffer().bytes()));
         for (TransportConfig transport : config.transports()) {
             findings.addAll(checkInterface(transport));
+        }
+        final Set<List<String>> linePairs = new LinkedHashSet<>();
+        for (TopicConfig topic : config.topics()) {
+            if (topic.lines().size() == 2 && linePairs.add(topic.lines())) {
+                final List<TransportConfig> lines = config.lines(topic);
+                findings.addAll(redundancy(topic, lines.get(0), lines.get(1)));
+            }
         }
         findings.add(userNamespaces());
         return findings;
@@ -78,6 +96,10 @@ final class HostCheck {
         findings.add(multicast(which, nic, flags.getAsLong()));
         if (transport.group() instanceof Inet4Address group) {
             findings.add(route(transport, nic, group));
+            if ((flags.getAsLong() & HostFacts.IFF_LOOPBACK) == 0
+                && transport.networkInterface().address() instanceof Inet4Address address) {
+                findings.add(reversePath(which, nic, address));
+            }
             findings.add(igmp(transport.name(), nic, group));
         }
         return findings;
@@ -113,22 +135,115 @@ final class HostCheck {
      */
     private Finding route(TransportConfig transport, String nic, Inet4Address group) {
         final String which = "transport '%s': group %s".formatted(transport.name(), group.getHostAddress());
-        for (String line : host.ipv4Routes()) {
-            final String[] fields = line.trim().split("\\s+");
-            if (fields.length < 8) {
-                continue;
-            }
-            final long destination = littleEndianAddress(fields[1]);
-            final long mask = littleEndianAddress(fields[7]);
-            if (mask != 0 && (ipv4(group) & mask) == destination) {
-                return fields[0].equals(nic)
-                    ? Finding.ok(which + " is routed through " + nic)
-                    : Finding.warn(("%s is routed through %s, not %s: nakcast binds its sockets to %s, but tools"
-                        + " that do not (ping, iperf) will use %s").formatted(which, fields[0], nic, nic, fields[0]),
-                        "ip route replace 224.0.0.0/4 dev " + nic);
-            }
+        final Optional<Route> route = bestRoute(ipv4(group)).filter(best -> best.mask() != 0);
+        if (route.isPresent()) {
+            final String through = route.get().nic();
+            return through.equals(nic)
+                ? Finding.ok(which + " is routed through " + nic)
+                : Finding.warn(("%s is routed through %s, not %s: nakcast binds its sockets to %s, but tools"
+                    + " that do not (ping, iperf) will use %s").formatted(which, through, nic, nic, through),
+                    ("ip route add %s/32 dev %s  (this group alone, as line B of a topic on two lines needs; or ip"
+                        + " route replace 224.0.0.0/4 dev %s for every group)").formatted(group.getHostAddress(), nic,
+                        nic));
         }
         return Finding.ok(which + " has no route of its own; none needed: nakcast binds every socket to " + nic);
+    }
+
+    /**
+     * The reverse-path filter drops a datagram whose source this host would not route back out of the
+     * interface it came in by: strict ({@code rp_filter} 1, the larger of {@code all} and the
+     * interface's own) with the interface's own network routed out of another interface drops every
+     * datagram of a publisher on that network. That is the classic trap of a second NIC (line B) on a
+     * network the first NIC's routes also cover. Loose (2) or off (0) lets them in.
+     */
+    private Finding reversePath(String which, String nic, Inet4Address address) {
+        final long mode = Math.max(host.sysctl("net.ipv4.conf.all.rp_filter").orElse(0),
+            host.rpFilter(nic).orElse(0));
+        if (mode != RP_FILTER_STRICT) {
+            return Finding.ok("%s: rp_filter %d (%s) lets in datagrams from any source".formatted(which, mode,
+                mode == RP_FILTER_LOOSE ? "loose" : "off"));
+        }
+        final String own = address.getHostAddress();
+        final Optional<Route> back = bestRoute(ipv4(address));
+        if (back.isPresent() && back.get().nic().equals(nic)) {
+            return Finding.ok(("%s: rp_filter 1 (strict), and its network (%s) is routed through %s: datagrams from"
+                + " publishers on it pass").formatted(which, own, nic));
+        }
+        return Finding.fail(("%s: rp_filter 1 (strict) drops datagrams from publishers on its network: %s is routed"
+            + " through %s, not %s").formatted(which, own, back.map(Route::nic).orElse("no interface"), nic),
+            persistSysctl("net.ipv4.conf." + nic + ".rp_filter", RP_FILTER_LOOSE) + "  (loose)");
+    }
+
+    /**
+     * What one fault could take from both lines of {@code topic}: one interface, one physical NIC under
+     * two (VLANs, macvlans), one group.
+     */
+    private List<Finding> redundancy(TopicConfig topic, TransportConfig lineA, TransportConfig lineB) {
+        final String which = "topic '%s': lines '%s' and '%s'".formatted(topic.name(), lineA.name(), lineB.name());
+        final String nicA = lineA.networkInterface().name();
+        final String nicB = lineB.networkInterface().name();
+        final String groupA = lineA.group().getHostAddress();
+        final List<Finding> findings = new ArrayList<>();
+        if (nicA.equals(nicB)) {
+            findings.add(Finding.warn(which + " share interface " + nicA + ": a fault of that NIC, its cable or its"
+                + " switch port takes both lines", "give line '" + lineB.name() + "' an interface of its own, on a"
+                + " network of its own (interface:)"));
+        } else {
+            final String physicalA = physical(nicA);
+            if (physicalA.equals(physical(nicB))) {
+                findings.add(Finding.warn("%s are on %s and %s, both on physical NIC %s: a fault of that NIC or its"
+                    .formatted(which, nicA, nicB, physicalA) + " cable takes both lines",
+                    "give line '" + lineB.name() + "' an interface on another NIC (interface:)"));
+            }
+        }
+        if (lineA.group().equals(lineB.group())) {
+            findings.add(Finding.warn(which + " share group " + groupA + ": a multicast routing or IGMP snooping fault"
+                + " for that group takes both lines", "give line '" + lineB.name() + "' a group of its own (group:)"));
+        }
+        if (findings.isEmpty()) {
+            findings.add(Finding.ok("%s share no interface, NIC or group (%s, %s; %s, %s)".formatted(which, nicA,
+                groupA, nicB, lineB.group().getHostAddress())));
+        }
+        return findings;
+    }
+
+    /** The physical NIC under {@code nic}: its lowest interface, following {@code lower_*} down. */
+    private String physical(String nic) {
+        String current = nic;
+        for (int depth = 0; depth < MAX_STACKED_INTERFACES; depth++) {
+            final List<String> lower = host.lowerInterfaces(current);
+            if (lower.isEmpty()) {
+                return current;
+            }
+            current = lower.get(0);
+        }
+        return current;
+    }
+
+    /** A line of {@code /proc/net/route}: interface, destination, mask, metric. */
+    private record Route(String nic, long destination, long mask, long metric) {
+        boolean covers(long address) {
+            return (address & mask) == destination;
+        }
+    }
+
+    private List<Route> routes() {
+        final List<Route> routes = new ArrayList<>();
+        for (String line : host.ipv4Routes()) {
+            final String[] fields = line.trim().split("\\s+");
+            if (fields.length >= 8) {
+                routes.add(new Route(fields[0], littleEndianAddress(fields[1]), littleEndianAddress(fields[7]),
+                    parseLong(fields[6])));
+            }
+        }
+        return routes;
+    }
+
+    /** The route the kernel takes to {@code address}: the longest prefix, then the lowest metric. */
+    private Optional<Route> bestRoute(long address) {
+        return routes().stream().filter(route -> route.covers(address))
+            .max(Comparator.comparingLong((Route route) -> Long.bitCount(route.mask()))
+                .thenComparing(Comparator.comparingLong(Route::metric).reversed()));
     }
 
     private Finding igmp(String transport, String nic, Inet4Address group) {
@@ -189,6 +304,14 @@ final class HostCheck {
             return Integer.reverseBytes((int) Long.parseLong(hex, 16)) & 0xFFFF_FFFFL;
         } catch (NumberFormatException ex) {
             return -1;
+        }
+    }
+
+    private static long parseLong(String decimal) {
+        try {
+            return Long.parseLong(decimal);
+        } catch (NumberFormatException ex) {
+            return Long.MAX_VALUE;
         }
     }
 

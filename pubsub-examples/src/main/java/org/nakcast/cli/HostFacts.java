@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 /**
  * What {@code check-host} reads about a Linux host, from {@code /proc} and {@code /sys} under a root
@@ -40,6 +41,27 @@ final class HostFacts {
     /** The {@code IFF_*} flags of interface {@code nic}. */
     OptionalLong flags(String nic) {
         return number(root.resolve("sys/class/net").resolve(nic).resolve("flags"), 16);
+    }
+
+    /**
+     * The {@code rp_filter} of interface {@code nic} (0 off, 1 strict, 2 loose), from
+     * {@code /proc/sys/net/ipv4/conf/NIC}: read by path, as a VLAN's name ({@code eth0.100}) has a dot.
+     */
+    OptionalLong rpFilter(String nic) {
+        return number(root.resolve("proc/sys/net/ipv4/conf").resolve(nic).resolve("rp_filter"), 10);
+    }
+
+    /**
+     * The interfaces {@code nic} sits on ({@code lower_*} in {@code /sys/class/net/NIC}: a VLAN's or a
+     * macvlan's parent, a bond's members); empty for a physical NIC.
+     */
+    List<String> lowerInterfaces(String nic) {
+        try (Stream<Path> entries = Files.list(root.resolve("sys/class/net").resolve(nic))) {
+            return entries.map(entry -> entry.getFileName().toString()).filter(name -> name.startsWith("lower_"))
+                .map(name -> name.substring("lower_".length())).sorted().toList();
+        } catch (IOException ex) {
+            return List.of();
+        }
     }
 
     /** The lines of {@code /proc/net/route} (IPv4 routes, addresses in little-endian hex), header left out. */

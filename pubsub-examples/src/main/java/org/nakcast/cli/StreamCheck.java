@@ -12,6 +12,8 @@ import org.agrona.DirectBuffer;
 import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
@@ -29,6 +31,9 @@ import org.nakcast.transport.StreamEventListener;
  * {@code publisher-timeout}, or restarted) is kept and reported; when it is the checked session's,
  * nothing more will come, so the wait ends and, if messages are missing, that is the reason.
  *
+ * <p>On a topic of two lines, every {@link LineDown} and {@link LineUp} is kept and reported: a line
+ * that went down costs no message, so it is a figure, not a problem.
+ *
  * <p>Messages the publisher no longer held ({@link LossEvent.Cause#UNRECOVERABLE}) are laid at the
  * door of the topic's flow control, which decides whether a publisher may outrun a receiver: the
  * verdict says which policy let it happen and what to change.
@@ -45,6 +50,8 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
     private final BitSet seen;
     private final List<String> lossDescriptions = new ArrayList<>();
     private final List<PublisherGone> publishersGone = new ArrayList<>();
+    private final List<Map<String, Object>> lineEvents = new ArrayList<>();
+    private final List<String> lineEventDescriptions = new ArrayList<>();
     private int sessionId;
     private boolean sessionKnown;
     private long nextNumber;
@@ -135,6 +142,28 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
         }
         if (sessionKnown && event.sessionId() == sessionId) {
             checkedPublisherGone = event;
+        }
+    }
+
+    @Override
+    public void onLineDown(LineDown event) {
+        lineEvent(event.line(), "down", event.behindNs(), event.describe());
+    }
+
+    @Override
+    public void onLineUp(LineUp event) {
+        lineEvent(event.line(), "up", event.downNs(), event.describe());
+    }
+
+    /** A line event: the line, down or up, and how long it had been behind (down) or down (up). */
+    private void lineEvent(String line, String state, long forNs, String description) {
+        final Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("line", line);
+        fields.put("state", state);
+        fields.put("forMs", forNs / 1_000_000);
+        synchronized (lineEvents) {
+            lineEvents.add(fields);
+            lineEventDescriptions.add(description);
         }
     }
 
@@ -266,6 +295,13 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
         }
     }
 
+    /** Every line that went down or came up again, in words, in order. */
+    List<String> lineEventDescriptions() {
+        synchronized (lineEvents) {
+            return List.copyOf(lineEventDescriptions);
+        }
+    }
+
     /** A publisher stream that ended, in words: its session, why, and how long it had been silent. */
     private static String describe(PublisherGone gone) {
         final long silentMs = gone.silentNs() / 1_000_000;
@@ -292,8 +328,16 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             .put("otherSessions", otherSessions)
             .put("streamDropped", dropped)
             .put("publishersGone", publishersGoneFigures())
+            .put("lineEvents", lineEventFigures())
             .put("seconds", JsonResult.seconds(lastNs - firstNs))
             .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));
+    }
+
+    /** Each line event: line, state (down or up), forMs (how long behind before down, how long down before up). */
+    private List<Map<String, Object>> lineEventFigures() {
+        synchronized (lineEvents) {
+            return lineEvents.stream().<Map<String, Object>>map(LinkedHashMap::new).toList();
+        }
     }
 
     /** Each publisher stream that ended: session, cause, how long silent, the new session of a restart (else 0). */

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
             + "order, gaps (loss events), messages per second. The last line of stdout is one JSON object: "
             + "expected, received, missing, lost, gaps, duplicates, outOfOrder, outOfRange, tooShort, "
             + "otherSessions, streamDropped, publishersGone (each publisher stream that ended: session, cause "
-            + "SILENT or RESTARTED, silentMs, newSession), seconds and msgsPerSecond (first to last message), ok, "
+            + "SILENT or RESTARTED, silentMs, newSession), lineEvents (on a topic of two lines, each line that went "
+            + "down or came up again: line, state, forMs), seconds and msgsPerSecond (first to last message), ok, "
             + "reason.",
         "",
         "It stops waiting as soon as the checked publisher is gone (silent past the topic's publisher-timeout, "
@@ -112,6 +113,7 @@ final class SubCommand implements Callable<Integer> {
             : String.join("; ", problems);
         check.lossDescriptions().forEach(description -> err.println("sub: loss: " + description));
         check.publisherGoneDescriptions().forEach(description -> err.println("sub: publisher gone: " + description));
+        check.lineEventDescriptions().forEach(description -> err.println("sub: line event: " + description));
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
         check.putFigures(result);

@@ -5,18 +5,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.ConcludeContext;
+import org.nakcast.config.NetworkInterfaceInfo;
+import org.nakcast.config.NetworkInterfaces;
+import org.nakcast.config.NodeConfig;
 
 /**
  * {@code nakcast check-host} against a made-up host: its {@code /proc} and {@code /sys} files in a
  * temporary directory ({@code --root}), the embedded default config (interface lo, 2 MiB socket
- * buffers, 1408-byte datagrams).
+ * buffers, 1408-byte datagrams); and a topic on two lines, its config concluded against a made-up
+ * host's interfaces ({@code eth0} at 10.77.0.2, {@code eth1} at 10.78.0.2, VLANs {@code eth2.100} and
+ * {@code eth2.200}).
  */
 class CheckHostCommandTest {
     private static final String GROUP_ON_LO_JOINED = """
@@ -25,6 +34,9 @@ class CheckHostCommandTest {
         \t\t\t\t014DFFEF     1 0:00000000\t\t0
         \t\t\t\t010000E0     1 0:00000000\t\t0
         """;
+
+    private static final String ROUTE_HEADER =
+        "Iface\tDestination\tGateway\tFlags\tRefCnt\tUse\tMetric\tMask\tMTU\tWindow\tIRTT\n";
 
     @TempDir
     Path root;
@@ -94,7 +106,8 @@ class CheckHostCommandTest {
             .contains("FAIL  transport 'local': interface lo lacks the MULTICAST flag",
                 "fix: ip link set dev lo multicast on")
             .contains("WARN  transport 'local': group 239.255.77.1 is routed through eth0, not lo",
-                "fix: ip route replace 224.0.0.0/4 dev lo")
+                "fix: ip route add 239.255.77.1/32 dev lo  (this group alone",
+                "or ip route replace 224.0.0.0/4 dev lo for every group)")
             .contains("group 239.255.77.1 not joined on lo now");
     }
 
@@ -125,6 +138,116 @@ class CheckHostCommandTest {
 
         assertThat(run("--config", config.toString())).isEqualTo(CheckHostCommand.FAILED);
         assertThat(text()).startsWith("FAIL  config: ").contains("unknown interface 'nosuchnic0'");
+    }
+
+    @Test
+    void twoLinesOnTwoNicsAndGroupsAreOkAndEachLineNicIsChecked() throws IOException {
+        aTwoNicHost();
+
+        final String text = checkLines("eth0", "239.192.10.1", "eth1", "239.192.11.1");
+
+        assertThat(text).doesNotContain("FAIL ", "WARN ")
+            .contains("OK    topic 'prices': lines 'lan-a' and 'lan-b' share no interface, NIC or group (eth0,"
+                + " 239.192.10.1; eth1, 239.192.11.1)")
+            .contains("OK    transport 'lan-a': interface eth0 is up", "OK    transport 'lan-b': interface eth1 is up")
+            .contains("OK    transport 'lan-b': interface eth1 does multicast")
+            .contains("OK    transport 'lan-b': group 239.192.11.1 is routed through eth1")
+            .contains("OK    transport 'lan-b': interface eth1: rp_filter 1 (strict), and its network (10.78.0.2) is"
+                + " routed through eth1")
+            .contains("OK    transport 'lan-a': interface eth0: rp_filter 2 (loose) lets in datagrams from any source");
+    }
+
+    @Test
+    void twoLinesOnOneNicOrOneGroupAreWarnedAbout() throws IOException {
+        aTwoNicHost();
+
+        assertThat(checkLines("eth0", "239.192.10.1", "eth0", "239.192.11.1"))
+            .contains("WARN  topic 'prices': lines 'lan-a' and 'lan-b' share interface eth0: a fault of that NIC",
+                "fix: give line 'lan-b' an interface of its own");
+        assertThat(checkLines("eth0", "239.192.10.1", "eth1", "239.192.10.1"))
+            .contains("WARN  topic 'prices': lines 'lan-a' and 'lan-b' share group 239.192.10.1",
+                "fix: give line 'lan-b' a group of its own (group:)")
+            .doesNotContain("share interface");
+    }
+
+    @Test
+    void twoLinesOnVlansOfOnePhysicalNicAreWarnedAbout() throws IOException {
+        aTwoNicHost();
+
+        assertThat(checkLines("eth2.100", "239.192.10.1", "eth2.200", "239.192.11.1"))
+            .contains("WARN  topic 'prices': lines 'lan-a' and 'lan-b' are on eth2.100 and eth2.200, both on physical"
+                + " NIC eth2");
+    }
+
+    @Test
+    void strictReversePathFilteringWithTheLinesNetworkRoutedElsewhereFails() throws IOException {
+        aTwoNicHost();
+        // line B's network (10.78.0.0/24) is routed out of eth0, as when both NICs sit on one network
+        write("proc/net/route", ROUTE_HEADER
+            + "eth0\t00004D0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth0\t00004E0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth1\t00004E0A\t00000000\t0001\t0\t0\t100\t00FFFFFF\t0\t0\t0\n");
+
+        assertThat(checkLines("eth0", "239.192.10.1", "eth1", "239.192.11.1"))
+            .contains("FAIL  transport 'lan-b': interface eth1: rp_filter 1 (strict) drops datagrams from publishers on"
+                + " its network: 10.78.0.2 is routed through eth0, not eth1")
+            .contains("fix: sysctl -w net.ipv4.conf.eth1.rp_filter=2");
+    }
+
+    /**
+     * eth0 on 10.77.0.0/24 (loose rp_filter), eth1 on 10.78.0.0/24 (strict), eth2 with two VLANs; each
+     * line's group routed through its own NIC.
+     */
+    private void aTwoNicHost() throws IOException {
+        for (String nic : List.of("eth0", "eth1", "eth2.100", "eth2.200")) {
+            write("sys/class/net/" + nic + "/mtu", "1500");
+            write("sys/class/net/" + nic + "/flags", "0x1003");
+            write("proc/sys/net/ipv4/conf/" + nic + "/rp_filter", "0");
+        }
+        write("sys/class/net/eth2.100/lower_eth2/ifindex", "4");
+        write("sys/class/net/eth2.200/lower_eth2/ifindex", "4");
+        write("proc/sys/net/ipv4/conf/eth0/rp_filter", "2");
+        write("proc/sys/net/ipv4/conf/all/rp_filter", "1");
+        write("proc/net/route", ROUTE_HEADER
+            + "eth0\t00004D0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth1\t00004E0A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth0\t000AC0EF\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth1\t000BC0EF\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+            + "eth0\t000000E0\t00000000\t0001\t0\t0\t0\t000000F0\t0\t0\t0\n");
+    }
+
+    /**
+     * The findings for topic prices on lines lan-a and lan-b of these interfaces and groups, the
+     * config concluded against the made-up host's interfaces, one line per finding.
+     */
+    private String checkLines(String nicA, String groupA, String nicB, String groupB) throws IOException {
+        final String yaml = """
+            transports:
+              - name: lan-a
+                interface: %s
+                group: %s
+                port: 40456
+              - name: lan-b
+                interface: %s
+                group: %s
+                port: 40458
+            topics:
+              - name: prices
+                id: 1
+                transports: [lan-a, lan-b]
+                codec: flyweight
+            """.formatted(nicA, groupA, nicB, groupB);
+        final NetworkInterfaces interfaces = NetworkInterfaces.of(List.of(
+            nic("eth0", "10.77.0.2"), nic("eth1", "10.78.0.2"),
+            nic("eth2.100", "10.79.0.2"), nic("eth2.200", "10.80.0.2")));
+        final NodeConfig config = NodeConfig.parse(yaml, "lines.yaml",
+            ConcludeContext.system().withNetworkInterfaces(interfaces));
+        return new HostCheck(new HostFacts(root)).check(config).stream().map(Finding::render)
+            .collect(Collectors.joining("\n"));
+    }
+
+    private static NetworkInterfaceInfo nic(String name, String address) throws IOException {
+        return new NetworkInterfaceInfo(name, List.of(InetAddress.getByName(address)), 1500, true);
     }
 
     private int run(String... options) {

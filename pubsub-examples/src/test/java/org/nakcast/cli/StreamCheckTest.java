@@ -10,6 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
@@ -202,6 +204,27 @@ class StreamCheckTest {
     void noPublisherGoneIsAnEmptyList() {
         assertThat(figures(check(1)).get("publishersGone").isArray()).isTrue();
         assertThat(figures(check(1)).get("publishersGone")).isEmpty();
+    }
+
+    @Test
+    void aLineDownAndUpAreFiguresInOrderAndNoProblem() {
+        final StreamCheck check = check(2);
+        deliver(check, SESSION, 0);
+        check.onLineDown(new LineDown(1, SESSION, "lan-a", 12_000_000L));
+        deliver(check, SESSION, 1);
+        check.onLineUp(new LineUp(1, SESSION, "lan-a", 1_004_000_000L));
+
+        assertThat(check.problems(false, 10)).isEmpty();
+        final JsonNode events = figures(check).get("lineEvents");
+        assertThat(events).hasSize(2);
+        assertThat(events.get(0).get("line").asString()).isEqualTo("lan-a");
+        assertThat(events.get(0).get("state").asString()).isEqualTo("down");
+        assertThat(events.get(0).get("forMs").asLong()).isEqualTo(12);
+        assertThat(events.get(1).get("state").asString()).isEqualTo("up");
+        assertThat(events.get(1).get("forMs").asLong()).isEqualTo(1_004);
+        assertThat(check.lineEventDescriptions()).hasSize(2);
+        assertThat(check.lineEventDescriptions().get(0)).contains("line lan-a down");
+        assertThat(check.lineEventDescriptions().get(1)).contains("line lan-a up again after 1004 ms");
     }
 
     /** A check of {@code expected} messages on a topic with every setting at its default. */

@@ -91,14 +91,15 @@ final class TsharkCapture implements AutoCloseable {
      * magic alone, and judges no ports. Decodes the same capture as often as asked; the probes
      * {@link #start} sent are not in it.
      *
+     * @param lines the dissector's lines preference ({@code 40456=md-a,40458=md-b}); empty for none
      * @param fields the display fields to read, e.g. {@code nakcast.type}
      * @return one packet per captured datagram, in capture order
      */
-    List<DissectedPacket> decode(Path dissector, int dataPort, List<String> fields)
+    List<DissectedPacket> decode(Path dissector, int dataPort, String lines, List<String> fields)
         throws IOException, InterruptedException {
         stop();
         final List<String> command = new ArrayList<>(List.of(tshark(), "-r", pcap.toString(),
-            "-X", "lua_script:" + dissector, "-o", "nakcast.port:" + dataPort,
+            "-X", "lua_script:" + dissector, "-o", "nakcast.port:" + dataPort, "-o", "nakcast.lines:" + lines,
             "-Y", "udp.dstport != " + PROBE_PORT,
             "-T", "fields", "-E", "separator=/t", "-E", "occurrence=a", "-E", "aggregator=,"));
         fields.forEach(field -> command.addAll(List.of("-e", field)));

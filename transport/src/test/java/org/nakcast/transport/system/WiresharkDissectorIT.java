@@ -50,7 +50,9 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
  *
  * <p>The capture's clock checks the ages the datagrams carry: a HEARTBEAT's session age and a
  * DATA's age class against the time since the session's first datagram in the capture. Decoded
- * again with its port preference set, the dissector judges the ports the datagrams were sent to.
+ * again with its port preference set, the dissector judges the ports the datagrams were sent to;
+ * with its lines preference naming the run's port or group as a line, it shows every datagram on
+ * that line, and judges a line's ports as it judges the data port's.
  */
 class WiresharkDissectorIT {
     private static final int DATAGRAM_LENGTH = 1408;
@@ -84,6 +86,10 @@ class WiresharkDissectorIT {
         "nakcast.nak.receiver_id", "nakcast.nak.range_count", "nakcast.nak.range.from", "nakcast.nak.range.to",
         "nakcast.unrecoverable.from", "nakcast.unrecoverable.to", "nakcast.unrecoverable.first_message_after",
         "nakcast.status.receiver_id", "_ws.expert.message");
+    /** The dissector's lines preference that names no line. */
+    private static final String NO_LINES = "";
+    private static final List<String> LINE_FIELDS = List.of("udp.dstport", "nakcast.type", "nakcast.line",
+        "_ws.col.Info", "_ws.expert.message");
     private static final List<String> PORT_FIELDS = List.of("udp.dstport", "nakcast.type",
         "nakcast.malformed.wrong_port", "_ws.expert.message");
 
@@ -95,12 +101,20 @@ class WiresharkDissectorIT {
         final List<DissectedPacket> onTheirPorts;
         final List<DissectedPacket> dataPortAbove;
         final List<DissectedPacket> dataPortBelow;
+        final List<DissectedPacket> lineByPort;
+        final List<DissectedPacket> lineByGroup;
+        final List<DissectedPacket> lineOneBelow;
+        final String group = config().transports().get(0).group().getHostAddress();
         try (TsharkCapture capture = TsharkCapture.start(directory)) {
             run(sessionOfTopic);
-            packets = capture.decode(dissector(), 0, FIELDS);
-            onTheirPorts = capture.decode(dissector(), DATA_PORT, FIELDS);
-            dataPortAbove = capture.decode(dissector(), DATA_PORT + 1, PORT_FIELDS);
-            dataPortBelow = capture.decode(dissector(), DATA_PORT - 1, PORT_FIELDS);
+            packets = capture.decode(dissector(), 0, NO_LINES, FIELDS);
+            onTheirPorts = capture.decode(dissector(), DATA_PORT, NO_LINES, FIELDS);
+            dataPortAbove = capture.decode(dissector(), DATA_PORT + 1, NO_LINES, PORT_FIELDS);
+            dataPortBelow = capture.decode(dissector(), DATA_PORT - 1, NO_LINES, PORT_FIELDS);
+            lineByPort = capture.decode(dissector(), 0, DATA_PORT + "=md-a," + (DATA_PORT + 2) + "=md-b",
+                LINE_FIELDS);
+            lineByGroup = capture.decode(dissector(), 0, group + "=md-b", LINE_FIELDS);
+            lineOneBelow = capture.decode(dissector(), 0, (DATA_PORT - 1) + "=md-a", PORT_FIELDS);
         }
         final Map<FrameType, List<DissectedPacket>> byType = packets.stream()
             .filter(packet -> packet.has("nakcast.type"))
@@ -126,6 +140,20 @@ class WiresharkDissectorIT {
         assertWrongPorts(dataPortAbove, DATA_PORT + 1, "data", EnumSet.of(FrameType.NAK, FrameType.STATUS));
         assertWrongPorts(dataPortBelow, DATA_PORT, "control", EnumSet.complementOf(
             EnumSet.of(FrameType.NAK, FrameType.STATUS)));
+
+        assertOnLine(lineByPort, "md-a", packets.size());
+        assertOnLine(lineByGroup, "md-b", packets.size());
+        assertThat(lineOneBelow).as("a line's ports are judged as the data port preference's: one below, DATA is on"
+            + " its control port").isEqualTo(dataPortBelow);
+    }
+
+    /** Every datagram of the run shows the line it was sent on, in its tree and Info column, and nothing is amiss. */
+    private static void assertOnLine(List<DissectedPacket> packets, String line, int datagrams) {
+        assertThat(packets).hasSize(datagrams).allSatisfy(packet -> {
+            assertThat(packet.text("nakcast.line")).as("%s", packet).isEqualTo(line);
+            assertThat(packet.text("_ws.col.Info")).as("%s", packet).startsWith("[" + line + "] ");
+            assertThat(packet.text("_ws.expert.message")).as("%s", packet).isEmpty();
+        });
     }
 
     private static void run(Map<Integer, Integer> sessionOfTopic) throws InterruptedException {
