@@ -1,8 +1,8 @@
 package org.nakcast.transport;
 
 /**
- * One of the two lines a publisher stream travels on stopped bringing it: for the topic's
- * {@code line-timeout} it brought nothing new while the other line did. Nothing is lost: the other
+ * One of the two lines a publisher stream travels on stopped bringing it: it brought nothing new
+ * while the other line, ahead of it, went on talking for the topic's {@code line-timeout}. Nothing is lost: the other
  * line carries the stream alone, and what it misses is NAKed at once, no longer waiting for this
  * line's copy. {@link LineUp} follows when the line brings the stream again.
  *

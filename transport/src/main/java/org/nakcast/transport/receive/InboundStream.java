@@ -531,8 +531,8 @@ public final class InboundStream {
     /**
      * Makes this stream one heard on two lines: it takes the first copy of each datagram from either,
      * and NAKs a gap only once both lines went past it without it, or the one line up did (see
-     * {@link LineArbiter}); a line that brings nothing new for {@code lineTimeoutNs} while the other
-     * goes on is down ({@link LineDown}), until it brings the stream again ({@link LineUp}).
+     * {@link LineArbiter}); a line that brings nothing new while the other, ahead, goes on talking for
+     * {@code lineTimeoutNs} is down ({@link LineDown}), until it brings the stream again ({@link LineUp}).
      *
      * @param names the two lines' names, for the events
      */
@@ -551,8 +551,7 @@ public final class InboundStream {
 
     /** Tells each line that went down or came up since the last poll; the horizon may have moved. */
     private void tellLineTransitions(long nowNs) {
-        for (int line = lines.pollTransition(nowNs); line != LineArbiter.NO_TRANSITION;
-            line = lines.pollTransition(nowNs)) {
+        for (int line = lines.pollTransition(); line != LineArbiter.NO_TRANSITION; line = lines.pollTransition()) {
             if (lines.isDown(line)) {
                 linesDown.increment();
                 listener.onLineDown(new LineDown(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));

@@ -16,10 +16,16 @@ import java.util.Arrays;
  * </pre>
  *
  * <p>A line's progress is the highest sequence it told of: a DATA it brought, or a HEARTBEAT's
- * highest. A line is <em>down</em> once it has brought nothing new for the line timeout while the
- * other line was ahead of it: a dead line never holds the horizon back longer than that. It is up
- * again with the first datagram that takes it further. Both lines quiet (an idle publisher) is no
- * one's fault: a line is only ever down against the other. The horizon never moves back.
+ * highest. A line is <em>down</em> once it has brought nothing new while the other line, ahead of
+ * it, went on talking for the line timeout: a DATA or HEARTBEAT heard on the other line at least
+ * the line timeout after this one fell behind. A dead line so holds the horizon back for about the
+ * line timeout (until the other line's next datagram after it: its data, or its publisher's quick
+ * heartbeats once it goes quiet). A publisher stopped for a while between its two sends of one
+ * datagram (its thread preempted) leaves one line ahead by that datagram, but the other line is
+ * silent too, so that is no line's fault; nor are both lines quiet (an idle publisher): a line is
+ * only ever down against the other. It is up again with the first datagram that takes it further.
+ * Decided when the stream polls, after its receiver read both lines' sockets. The horizon never
+ * moves back.
  *
  * <p>Tallies per line: datagrams whose first copy it brought, copies it brought second (the stream
  * had them already), datagrams it missed alone (it went past them without them while the other line
@@ -41,6 +47,8 @@ final class LineArbiter {
     private final long[] progress = {-1, -1};
     /** Per line: since when the other line has been ahead while this one brought nothing new. */
     private final long[] behindSinceNs = {NEVER, NEVER};
+    /** Per line: when it last brought a DATA or HEARTBEAT of the stream, new or not. */
+    private final long[] heardNs = {NEVER, NEVER};
     private final boolean[] down = new boolean[2];
     /** Per line: whether its going down or coming up is still to be told. */
     private final boolean[] untold = new boolean[2];
@@ -72,6 +80,7 @@ final class LineArbiter {
      */
     void onProgress(int line, long sequence, long nowNs) {
         final int other = 1 - line;
+        heardNs[line] = nowNs;
         if (sequence > progress[line]) {
             progress[line] = sequence;
             behindSinceNs[line] = progress[line] < progress[other] ? nowNs : NEVER;
@@ -141,13 +150,14 @@ final class LineArbiter {
     }
 
     /**
-     * Declares down the line that has brought nothing new for the line timeout while the other was
-     * ahead, and answers the line whose state changed and is still to be told ({@link #isDown} says
-     * which way), one per call, or {@link #NO_TRANSITION}.
+     * Declares down the line that has brought nothing new while the other, ahead, went on talking for
+     * the line timeout, and answers the line whose state changed and is still to be told
+     * ({@link #isDown} says which way), one per call, or {@link #NO_TRANSITION}.
      */
-    int pollTransition(long nowNs) {
+    int pollTransition() {
         for (int line = 0; line < 2; line++) {
-            if (!down[line] && behindSinceNs[line] != NEVER && nowNs - behindSinceNs[line] >= lineTimeoutNs) {
+            if (!down[line] && behindSinceNs[line] != NEVER
+                && heardNs[1 - line] - behindSinceNs[line] >= lineTimeoutNs) {
                 down[line] = true;
                 downSinceNs[line] = behindSinceNs[line];
                 untold[line] = !untold[line];

@@ -29,6 +29,18 @@ class LineArbitrationTest {
         return harness.on(line).data(sequence, sequence, "m" + sequence);
     }
 
+    /**
+     * Line {@code line} goes on talking for {@code ns}: a heartbeat of {@code highest} every
+     * millisecond, as a publisher's heartbeats come once its data stops, polled every 10 us.
+     */
+    private void talkOn(int line, long highest, long ns) {
+        for (long end = harness.nowNs + ns; harness.nowNs < end; ) {
+            pollFor(MS);
+            harness.on(line).heartbeat(highest);
+        }
+        harness.poll();
+    }
+
     /** Polls every 10 us for {@code ns}, as a busy receiver does. */
     private void pollFor(long ns) {
         for (long end = harness.nowNs + ns; harness.nowNs < end; harness.advance(10 * US)) {
@@ -91,16 +103,16 @@ class LineArbitrationTest {
     }
 
     @Test
-    void aLineThatBringsNothingNewForTheLineTimeoutIsDownAndTheOtherAloneDecidesWhatToNak() {
+    void aLineThatBringsNothingNewWhileTheOtherTalksForTheLineTimeoutIsDownAndTheOtherAloneDecidesWhatToNak() {
         send(A, 0);
         send(B, 0);
         send(A, 1);
         send(A, 3);
-        pollFor(LINE_TIMEOUT_NS - 100 * US);
+        talkOn(A, 3, LINE_TIMEOUT_NS - MS);
         assertThat(harness.eventsOf(LineDown.class)).isEmpty();
         assertThat(harness.naks()).isEmpty();
 
-        pollFor(5 * MS);
+        talkOn(A, 3, 5 * MS);
 
         assertThat(harness.eventsOf(LineDown.class)).singleElement().satisfies(down -> {
             assertThat(down.line()).isEqualTo("md-b");
@@ -119,7 +131,7 @@ class LineArbitrationTest {
             send(A, sequence);
             pollFor(MS);
         }
-        pollFor(LINE_TIMEOUT_NS);
+        talkOn(A, 2, LINE_TIMEOUT_NS);
 
         assertThat(harness.eventsOf(LineDown.class)).extracting(LineDown::line).containsExactly("md-b");
         assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2");
@@ -129,7 +141,7 @@ class LineArbitrationTest {
     void aLineDownThatBringsTheStreamAgainIsUpAndGapsWaitForItOnceMore() {
         send(A, 0);
         send(A, 1);
-        pollFor(LINE_TIMEOUT_NS + MS);
+        talkOn(A, 1, LINE_TIMEOUT_NS + MS);
         assertThat(harness.eventsOf(LineDown.class)).hasSize(1);
 
         send(B, 2);
@@ -147,6 +159,26 @@ class LineArbitrationTest {
         pollFor(3 * MS);
         assertThat(harness.naks()).isEmpty();
         assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4");
+    }
+
+    /**
+     * The publisher's thread stopped for longer than the line timeout between its two sends of
+     * datagram 1: line A is one datagram ahead all that time, but says nothing more either.
+     */
+    @Test
+    void aPublisherStoppedBetweenItsTwoSendsOfADatagramIsNoLineDown() {
+        send(A, 0);
+        send(B, 0);
+        send(A, 1);
+        pollFor(3 * LINE_TIMEOUT_NS);
+        send(B, 1);
+        send(A, 2);
+        send(B, 2);
+        pollFor(MS);
+
+        assertThat(harness.eventsOf(LineDown.class)).isEmpty();
+        assertThat(harness.naks()).isEmpty();
+        assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2");
     }
 
     @Test

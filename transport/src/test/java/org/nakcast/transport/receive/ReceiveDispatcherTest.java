@@ -110,7 +110,11 @@ class ReceiveDispatcherTest {
         }
         line = TestLines.A;
         data(3, 0, false);
-        pollFor(6 * MS);
+        for (int beat = 0; beat < 6; beat++) {
+            pollFor(MS);
+            heartbeat(SESSION, 3, 0, 77);
+        }
+        dispatcher.poll(nowNs);
         line = TestLines.B;
         data(4, 0, false);
         line = TestLines.A;
