@@ -9,6 +9,7 @@ import java.util.ServiceLoader;
 import org.agrona.concurrent.IdleStrategy;
 import org.nakcast.config.IdleStrategyType;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine.Option;
 
@@ -37,6 +38,14 @@ final class LinkOptions {
     @Option(names = "--pong-topic", paramLabel = "TOPIC", defaultValue = "pong",
         description = "the topic echoes come back on (pong publishes, ping subscribes); default ${DEFAULT-VALUE}")
     String pongTopic;
+
+    @Option(names = "--lines", paramLabel = "N", defaultValue = "1",
+        description = {"1: each topic on its transport, as the config says; 2: each topic also on a line B, a copy of "
+            + "its transport " + SecondLines.GROUP_STEP + " groups and " + SecondLines.PORT_STEP + " ports up "
+            + "(embedded config: ping on 239.255.77.15:40500, pong on 239.255.77.17:40510); the publisher sends every "
+            + "datagram on both and the receiver takes the first copy. The baseline and the peers stay on one line. "
+            + "Give it to both ping and pong; default ${DEFAULT-VALUE}"})
+    int lines;
 
     @Option(names = "--size", paramLabel = "BYTES", defaultValue = "32",
         description = {"bytes per message, at least " + PingMessage.LENGTH + " (sequence and send time); "
@@ -69,19 +78,32 @@ final class LinkOptions {
             throw new IllegalArgumentException("--size must be at least " + PingMessage.LENGTH + " (was " + size + ")");
         }
         idleType();
+        if (lines != 1 && lines != 2) {
+            throw new IllegalArgumentException("--lines must be 1 or 2 (was " + lines + ")");
+        }
         if (baseline != null && !RAW_UDP.equals(baseline)) {
             throw new IllegalArgumentException("--baseline knows only " + RAW_UDP + " (was " + baseline + ")");
         }
         phases();
     }
 
-    /** The config named, or the embedded default; concluded, with both topics checked to exist. */
+    /**
+     * The config named, or the embedded default; concluded, with both topics checked to exist, and
+     * with {@code --lines 2} both topics on two lines ({@link SecondLines}).
+     */
     NodeConfig loadConfig() {
         final NodeConfig loaded = config == null
             ? NodeConfig.parse(Resources.text(DEFAULT_CONFIG), DEFAULT_CONFIG) : NodeConfig.load(config);
         loaded.topic(pingTopic);
         loaded.topic(pongTopic);
-        return loaded;
+        return lines == 2 ? SecondLines.add(loaded, List.of(pingTopic, pongTopic)) : loaded;
+    }
+
+    /** The transports both topics travel on, in {@code config}: each topic's one line, or its line A and line B. */
+    List<TransportConfig> topicTransports(NodeConfig config) {
+        final List<TransportConfig> transports = new ArrayList<>(config.lines(config.topic(pingTopic)));
+        transports.addAll(config.lines(config.topic(pongTopic)));
+        return transports;
     }
 
     /**

@@ -11,6 +11,7 @@ import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.Subscription;
+import org.nakcast.transport.status.SystemCounter;
 
 /**
  * The measured path: a nakcast node in threading mode {@code invoker}, so the side's own thread
@@ -72,6 +73,11 @@ final class NakcastLink implements RttLink {
     @Override
     public String wireCounts() {
         return node.counters().describeNonZero();
+    }
+
+    @Override
+    public long naksSent() {
+        return node.counters().get(SystemCounter.NAKS_SENT).get();
     }
 
     @Override

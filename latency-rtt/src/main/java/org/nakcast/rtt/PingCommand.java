@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
         "Writes PREFIX-<path>.hlog (interval log, 1 s intervals, nanoseconds), PREFIX-<path>.hgrm (percentile "
             + "distribution, microseconds) and PREFIX.png (percentile plot, every path on one chart) into --output. "
             + "Prints the percentiles (p50, p90, p99, p99.9, p99.99, max, in microseconds); the last line of "
-            + "stdout is one JSON object: size, mode, idle, count, p50Us .. p9999Us, maxUs, gcCount, and with a "
+            + "stdout is one JSON object: size, mode, idle, lines, loss, count, p50Us .. p9999Us, maxUs, gcCount, "
+            + "naksSent (NAKs over the phase, warm-up included), and with a "
             + "baseline the same figures prefixed `baseline` and ratioP50, ratioP99 (nakcast / raw-udp); with peers, "
             + "`peers`: an object per peer with the same figures and its ratioP50, ratioP99 (nakcast / peer)."},
     exitCodeListHeading = "%nExit codes:%n",
@@ -47,13 +48,18 @@ final class PingCommand implements Callable<Integer> {
         run.check();
         final NodeConfig config = links.loadConfig();
         final List<RttResult> results = PingSession.run(links, run, config, spec.commandLine().getErr());
-        report(links, run, results, spec.commandLine().getOut(), spec.commandLine().getErr());
+        report(links, run, 0, results, spec.commandLine().getOut(), spec.commandLine().getErr());
         return 0;
     }
 
-    /** Writes the files, prints the table, then the JSON line last. */
-    static void report(LinkOptions links, RunOptions run, List<RttResult> results, PrintWriter out, PrintWriter err) {
-        final RttReport report = new RttReport(links.size, run.mode(), links.idle, results);
+    /**
+     * Writes the files, prints the table, then the JSON line last.
+     *
+     * @param loss the kernel's loss on each of nakcast's transports ({@code local --loss}), 0 for none
+     */
+    static void report(LinkOptions links, RunOptions run, double loss, List<RttResult> results, PrintWriter out,
+        PrintWriter err) {
+        final RttReport report = new RttReport(links.size, run.mode(), links.idle, links.lines, loss, results);
         final Path png = ReportFiles.write(report, run, "latency-rtt: " + links.size + "-byte round trips, "
             + run.mode() + ", idle " + links.idle);
         err.printf("ping: wrote %s and the .hgrm and .hlog files beside it%n", png);

@@ -59,7 +59,7 @@ final class PingSession {
                 final long collections = collections() - collectionsBefore;
                 pinger.finish();
                 printWireCounts(err, "ping", label, link);
-                results.add(new RttResult(label, log.total(), roundTrips, collections, hlog));
+                results.add(new RttResult(label, log.total(), roundTrips, collections, hlog, link.naksSent()));
             }
         }
         return results;

@@ -1,6 +1,8 @@
 package org.nakcast.rtt;
 
 import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.nakcast.config.NodeConfig;
 
@@ -13,6 +15,7 @@ final class PongSession implements Runnable {
     private final LinkOptions links;
     private final NodeConfig config;
     private final PrintWriter err;
+    private final Map<String, Long> naksSent = new ConcurrentHashMap<>();
     private volatile Ponger current;
     private volatile boolean stopped;
     private volatile boolean completed;
@@ -40,6 +43,7 @@ final class PongSession implements Runnable {
                 }
                 err.printf("pong %s: the ping side ended this phase%n", path.label());
                 PingSession.printWireCounts(err, "pong", path.label(), link);
+                naksSent.put(path.label(), link.naksSent());
             }
         }
         completed = true;
@@ -48,6 +52,14 @@ final class PongSession implements Runnable {
     /** Whether every phase ended with the ping side's END. */
     boolean completed() {
         return completed;
+    }
+
+    /**
+     * The NAKs this side sent in a phase that ended; {@link RttLink#NOT_COUNTED} for a path that
+     * does not count them, or a phase that did not end.
+     */
+    long naksSent(String label) {
+        return naksSent.getOrDefault(label, RttLink.NOT_COUNTED);
     }
 
     /** Ends {@link #run()} soon; from any thread. */

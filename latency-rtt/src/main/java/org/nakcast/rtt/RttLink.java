@@ -9,6 +9,9 @@ import org.agrona.DirectBuffer;
  * {@link #send} and {@link #poll}, and are used by one thread at a time.
  */
 public interface RttLink extends AutoCloseable {
+    /** What {@link #naksSent()} answers for a path that does not count NAKs. */
+    long NOT_COUNTED = -1;
+
     /** Gets each message that arrives, on the thread that called {@link #poll()}. */
     @FunctionalInterface
     interface Receiver {
@@ -47,6 +50,14 @@ public interface RttLink extends AutoCloseable {
      */
     default String wireCounts() {
         return "";
+    }
+
+    /**
+     * The NAKs this side's link has sent so far, asking the other side again for what it lost;
+     * {@link #NOT_COUNTED} for a path that does not count them.
+     */
+    default long naksSent() {
+        return NOT_COUNTED;
     }
 
     /** Closes what the link opened; on the thread that used it. */

@@ -23,18 +23,24 @@ final class RttReport {
     private final int size;
     private final String mode;
     private final String idle;
+    private final int lines;
+    private final double loss;
     private final List<RttResult> results;
 
     /**
      * @param size bytes per message
      * @param mode "back-to-back" or "rate N/s"
      * @param idle the idle strategy
+     * @param lines the lines nakcast's topics travel on, 1 or 2
+     * @param loss the kernel's loss on each of nakcast's transports, 0 for none
      * @param results in the order measured: nakcast last, the raw-udp baseline and the peers before it
      */
-    RttReport(int size, String mode, String idle, List<RttResult> results) {
+    RttReport(int size, String mode, String idle, int lines, double loss, List<RttResult> results) {
         this.size = size;
         this.mode = mode;
         this.idle = idle;
+        this.lines = lines;
+        this.loss = loss;
         this.results = List.copyOf(results);
     }
 
@@ -55,19 +61,22 @@ final class RttReport {
         }
         final String pathFormat = "%-" + width + "s";
         final StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
-            "round trip in microseconds: %d-byte messages, %s, idle %s%n", size, mode, idle));
+            "round trip in microseconds: %d-byte messages, %s, idle %s%s%s%n", size, mode, idle,
+            lines == 1 ? "" : ", nakcast on " + lines + " lines",
+            loss == 0 ? "" : String.format(Locale.ROOT, ", kernel loss %.2f%% on each of nakcast's transports",
+                loss * 100)));
         text.append(String.format(Locale.ROOT, pathFormat, "path"));
         for (String name : PERCENTILE_NAMES) {
             text.append(String.format(Locale.ROOT, "%10s", name));
         }
-        text.append(String.format(Locale.ROOT, "%10s%12s%6s%n", "max", "round trips", "GCs"));
+        text.append(String.format(Locale.ROOT, "%10s%12s%6s%8s%n", "max", "round trips", "GCs", "NAKs"));
         for (RttResult result : results) {
             text.append(String.format(Locale.ROOT, pathFormat, result.link()));
             for (double percentile : PERCENTILES) {
                 text.append(String.format(Locale.ROOT, "%10.2f", result.micros(percentile)));
             }
-            text.append(String.format(Locale.ROOT, "%10.2f%12d%6d%n", result.maxMicros(), result.roundTrips(),
-                result.collections()));
+            text.append(String.format(Locale.ROOT, "%10.2f%12d%6d%8s%n", result.maxMicros(), result.roundTrips(),
+                result.collections(), result.naksSent() == RttLink.NOT_COUNTED ? "-" : result.naksSent()));
         }
         for (RttResult other : others) {
             text.append(String.format(Locale.ROOT, pathFormat, ratioLabel(other)));
@@ -80,8 +89,8 @@ final class RttReport {
     }
 
     /**
-     * The JSON line: size, mode, idle, nakcast's count and percentiles; with the raw-udp baseline
-     * its figures prefixed {@code baseline} and the ratios of p50 and p99; with peers, under
+     * The JSON line: size, mode, idle, lines, loss, nakcast's count, percentiles and NAKs sent; with
+     * the raw-udp baseline its figures prefixed {@code baseline} and the ratios of p50 and p99; with peers, under
      * {@code peers}, an object per peer with the same figures and ratios.
      *
      * @param plot the PNG's path, or null
@@ -91,6 +100,8 @@ final class RttReport {
         fields.put("size", size);
         fields.put("mode", mode);
         fields.put("idle", idle);
+        fields.put("lines", lines);
+        fields.put("loss", loss);
         putFigures(fields, "", nakcast());
         final Map<String, Object> peers = new LinkedHashMap<>();
         for (RttResult other : others()) {
@@ -144,6 +155,9 @@ final class RttReport {
         }
         fields.put(name(prefix, "maxUs"), round(result.maxMicros()));
         fields.put(name(prefix, "gcCount"), result.collections());
+        if (result.naksSent() != RttLink.NOT_COUNTED) {
+            fields.put(name(prefix, "naksSent"), result.naksSent());
+        }
     }
 
     private static String name(String prefix, String field) {

@@ -75,7 +75,34 @@ class LatencyRttOptionsTest {
     }
 
     @Test
+    void twoLinesPutEachTopicAlsoOnACopyOfItsTransportFourGroupsAndTwentyPortsUp() {
+        final PongCommand pong = parse("pong", "--lines", "2");
+        pong.links.check();
+        final NodeConfig config = pong.links.loadConfig();
+
+        assertThat(config.topic("ping").lines()).containsExactly("ping", "ping-b");
+        assertThat(config.topic("pong").lines()).containsExactly("pong", "pong-b");
+        assertThat(pong.links.topicTransports(config))
+            .extracting(transport -> transport.group().getHostAddress() + ":" + transport.port())
+            .containsExactly("239.255.77.11:40480", "239.255.77.15:40500", "239.255.77.13:40490",
+                "239.255.77.17:40510");
+        assertThat(pong.links.topicTransports(config)).allSatisfy(transport -> {
+            assertThat(transport.networkInterface().name()).isEqualTo("lo");
+            assertThat(transport.ttl()).isZero();
+        });
+        assertThat(this.<PingCommand>parse("ping").links.lines).as("one line unless asked").isEqualTo(1);
+        final LocalCommand local = parse("local");
+        assertThat(local.links.topicTransports(local.links.loadConfig())).extracting(transport -> transport.name())
+            .containsExactly("ping", "pong");
+        assertThat(local.loss).isZero();
+    }
+
+    @Test
     void badValuesAreRefusedNamingTheOption() {
+        assertThat(exitCode("local", "--lines", "3")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--lines must be 1 or 2 (was 3)");
+        assertThat(exitCode("local", "--loss", "1.5")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--loss must be at least 0 and below 1 (was 1.5)");
         assertThat(exitCode("ping", "--size", "8")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(err()).contains("--size must be at least 16");
         assertThat(exitCode("pong", "--idle", "nap")).isEqualTo(LatencyRtt.CANNOT_START);

@@ -19,7 +19,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code latency-rtt local} end to end, briefly, in this test JVM's private network namespace:
- * pong on a thread, ping on this one, over the embedded config on lo; with the raw-udp baseline.
+ * pong on a thread, ping on this one, over the embedded config on lo; with the raw-udp baseline,
+ * and on two lines that each lose 1% in the kernel (an iptables rule per transport in the namespace).
  */
 class LocalCommandIT {
     @TempDir
@@ -56,5 +57,31 @@ class LocalCommandIT {
         assertThat(json.get("plot").asString()).isEqualTo(dir.resolve("rtt.png").toString());
         assertThat(Files.readString(dir.resolve("rtt-nakcast.hlog"))).contains("#[StartTime:");
         assertThat(stderr).contains("pong nakcast: the ping side ended this phase");
+        assertThat(json.get("lines").asInt()).isEqualTo(1);
+        assertThat(json.get("naksSent").asLong()).as("nothing lost on lo, nothing asked again").isZero();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void onTwoLinesEachLosingOnePercentEveryEchoComes() throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--lines", "2", "--loss", "0.01", "--idle",
+            "yield", "--warmup", "2000", "--count", "5000", "--output", dir.toString());
+
+        final String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(exitCode).as(stderr).isZero();
+        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines.get(0)).endsWith("nakcast on 2 lines, kernel loss 1.00% on each of nakcast's transports");
+        final JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+        assertThat(json.get("count").asLong()).isEqualTo(5000);
+        assertThat(json.get("lines").asInt()).isEqualTo(2);
+        assertThat(json.get("loss").asDouble()).isEqualTo(0.01);
+        assertThat(json.has("naksSent")).isTrue();
+        assertThat(stderr).containsPattern("local: the kernel dropped [1-9][0-9]* datagrams \\(1\\.00% on each of 4"
+            + " transports\\)");
     }
 }

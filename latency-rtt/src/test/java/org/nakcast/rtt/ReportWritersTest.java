@@ -61,7 +61,7 @@ class ReportWritersTest {
 
     @Test
     void theHgrmPngTableAndJsonAreWrittenAndReadable() throws IOException {
-        final RttReport report = new RttReport(32, "back-to-back", "spin",
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0,
             List.of(result("raw-udp", 4_000), result("nakcast", 5_000)));
         final RunOptions options = options("--output", dir.toString(), "--name", "t");
 
@@ -79,14 +79,18 @@ class ReportWritersTest {
         }
 
         final String table = report.table();
-        assertThat(table).contains("32-byte messages, back-to-back, idle spin", "p99.99", "max")
-            .containsPattern("raw-udp +4\\.\\d\\d +")
-            .containsPattern("nakcast +5\\.\\d\\d +")
+        assertThat(table).contains("32-byte messages, back-to-back, idle spin\n", "p99.99", "max", "NAKs")
+            .containsPattern("raw-udp +4\\.\\d\\d +.* 10000 +0 +-\n")
+            .containsPattern("nakcast +5\\.\\d\\d +.* 10000 +0 +7\n")
             .contains("nakcast / raw-udp      1.25x");
 
         final JsonNode json = JsonMapper.builder().build().readTree(report.json(png.toString()));
         assertThat(json.get("size").asInt()).isEqualTo(32);
         assertThat(json.get("mode").asString()).isEqualTo("back-to-back");
+        assertThat(json.get("lines").asInt()).isEqualTo(1);
+        assertThat(json.get("loss").asDouble()).isZero();
+        assertThat(json.get("naksSent").asLong()).isEqualTo(7);
+        assertThat(json.has("baselineNaksSent")).as("raw UDP sends no NAKs").isFalse();
         assertThat(json.get("count").asLong()).isEqualTo(10_000);
         assertThat(json.get("p50Us").asDouble()).isBetween(4.99, 5.01);
         for (String field : List.of("p90Us", "p99Us", "p999Us", "p9999Us", "maxUs", "gcCount", "baselineP50Us",
@@ -101,7 +105,7 @@ class ReportWritersTest {
 
     @Test
     void peersGetARowARatioRowAndAnObjectInTheJson() {
-        final RttReport report = new RttReport(32, "back-to-back", "yield", List.of(result("raw-udp", 4_000),
+        final RttReport report = new RttReport(32, "back-to-back", "yield", 1, 0, List.of(result("raw-udp", 4_000),
             result("aeron", 10_000), result("aeron-shared", 2_500), result("nakcast", 5_000)));
 
         final List<String> table = report.table().lines().toList();
@@ -132,10 +136,23 @@ class ReportWritersTest {
 
     @Test
     void withoutABaselineThereAreNoRatios() {
-        final RttReport report = new RttReport(32, "rate 1000/s", "yield", List.of(result("nakcast", 5_000)));
+        final RttReport report = new RttReport(32, "rate 1000/s", "yield", 1, 0,
+            List.of(result("nakcast", 5_000)));
         assertThat(report.table()).doesNotContain("/ raw-udp");
         assertThat(report.json(null)).doesNotContain("ratio", "baseline", "peers", "plot")
             .contains("\"mode\":\"rate 1000/s\"");
+    }
+
+    @Test
+    void twoLinesAndKernelLossAreNamedInTheTableAndTheJson() {
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 2, 0.01,
+            List.of(result("nakcast", 5_000)));
+
+        assertThat(report.table().lines().findFirst()).hasValue("round trip in microseconds: 32-byte messages,"
+            + " back-to-back, idle spin, nakcast on 2 lines, kernel loss 1.00% on each of nakcast's transports");
+        final JsonNode json = JsonMapper.builder().build().readTree(report.json(null));
+        assertThat(json.get("lines").asInt()).isEqualTo(2);
+        assertThat(json.get("loss").asDouble()).isEqualTo(0.01);
     }
 
     @Test
@@ -147,13 +164,14 @@ class ReportWritersTest {
         assertThat(PercentilePlot.percentileLabel(1_000_000)).isEqualTo("99.9999%");
     }
 
-    /** 10,000 round trips spread from 0.9 to 1.1 times {@code medianNs}. */
+    /** 10,000 round trips spread from 0.9 to 1.1 times {@code medianNs}; nakcast sent 7 NAKs, the others count none. */
     private RttResult result(String link, long medianNs) {
         final Histogram histogram = LatencyLog.newHistogram();
         for (int i = 0; i < 10_000; i++) {
             histogram.recordValue(medianNs * 9 / 10 + medianNs * i / 50_000);
         }
-        return new RttResult(link, histogram, 10_000, 0, dir.resolve(link + ".hlog"));
+        return new RttResult(link, histogram, 10_000, 0, dir.resolve(link + ".hlog"),
+            "nakcast".equals(link) ? 7 : RttLink.NOT_COUNTED);
     }
 
     private static RunOptions options(String... args) {

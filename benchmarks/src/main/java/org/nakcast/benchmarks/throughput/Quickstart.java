@@ -95,7 +95,8 @@ public final class Quickstart implements Callable<Integer> {
                         + "; '" + codec + "' is none of them");
                 }
                 runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES,
-                    TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, rate, FlowControlMode.MIN, 42, codec, Duration.ZERO));
+                    TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, rate, FlowControlMode.MIN, 42, codec, Duration.ZERO,
+                    1));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

@@ -11,7 +11,7 @@ import org.nakcast.benchmarks.child.Figures;
  * @param subscriber the subscriber's figures (empty if the run failed)
  * @param kernelDrops datagrams the kernel dropped for a full socket receive buffer during the run
  *     ({@link KernelUdpDrops}), or {@link KernelUdpDrops#UNKNOWN}
- * @param lossDropped datagrams the kernel loss rule dropped during the run ({@link KernelLoss})
+ * @param lossDropped datagrams the kernel loss rules dropped during the run ({@link RunSettings#kernelLoss()})
  * @param strangerNaksSent forged NAKs the run's stranger sent ({@link StrangerNaks}); 0 without one
  * @param loadBefore the host's one-minute load average when the run started ({@link HostLoad})
  * @param failure why the run failed, or null
@@ -58,6 +58,7 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
             .append(", \"rate\": ").append(settings.sendRate().bytes())
             .append(", \"rateText\": \"").append(settings.rateText()).append('"')
             .append(", \"flowControl\": \"").append(ThroughputTable.flowControl(settings)).append('"')
+            .append(", \"lines\": ").append(settings.lines())
             .append(", \"loss\": ").append(Figures.format(settings.loss()))
             .append(", \"injectedLoss\": ").append(Figures.format(settings.injectedLoss()))
             .append(", \"loadBefore\": ").append(Double.isNaN(loadBefore) ? "null" : Figures.format(loadBefore));

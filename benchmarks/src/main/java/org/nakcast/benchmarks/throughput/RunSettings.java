@@ -12,14 +12,16 @@ import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.rtt.KernelLoss;
+import org.nakcast.rtt.SecondLines;
 
 /**
  * What one throughput run is: which system carries the messages, how long it measures, what the
  * messages are (raw bytes of a size, or the sample price update of a codec), how large a datagram
  * each system sends, the loss the kernel applies to every datagram, the loss injected in process at
- * a nakcast subscriber, and nakcast's send-rate cap, and how often a stranger NAKs the whole history
- * ({@link StrangerNaks}). The orchestrator hands it to both child JVMs as {@code key=value}
- * arguments.
+ * a nakcast subscriber, and nakcast's send-rate cap, how often a stranger NAKs the whole history
+ * ({@link StrangerNaks}), and whether the topic travels on one line or two. The orchestrator
+ * hands it to both child JVMs as {@code key=value} arguments.
  *
  * @param system the system the run measures: nakcast or a peer
  * @param seconds measured seconds, after the warm-up
@@ -29,7 +31,7 @@ import org.nakcast.config.TransportConfig;
  *     Aeron's MTU, fast-cast's datagram size; within what the run's system takes
  *     ({@link Contender#datagramSizeProblem}; nakcast's own config checks its own, {@link #nodeConfig()})
  * @param loss fraction of the UDP datagrams the kernel drops on receipt in the run's namespace
- *     ({@link KernelLoss}), 0.0 to 1.0
+ *     ({@link #kernelLoss()}), on each line, 0.0 to 1.0
  * @param injectedLoss fraction of DATA and RETRANSMIT datagrams a nakcast subscriber drops on
  *     receipt, in process and seeded, 0.0 to 1.0; 0 for a peer
  * @param sendRate nakcast's send-rate cap in bytes per second; 0 means unpaced (and for a peer)
@@ -41,10 +43,12 @@ import org.nakcast.config.TransportConfig;
  *     {@value Payload#RAW} for a peer
  * @param strangerNaks how often a stranger multicasts a forged NAK for the whole history of the
  *     nakcast stream ({@link StrangerNaks}); zero for none, and for a peer
+ * @param lines the lines the nakcast topic travels on: 1, or 2 (its transport as line A and a copy of
+ *     it as line B, {@link SecondLines}), each losing {@code loss} on its own; 1 for a peer
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength,
     ByteSize datagramSize, double loss, double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed,
-    String codec, Duration strangerNaks) {
+    String codec, Duration strangerNaks, int lines) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -76,9 +80,13 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
         if (strangerNaks.isNegative()) {
             throw new IllegalArgumentException("--stranger-naks must not be negative, was " + strangerNaks);
         }
+        if (lines != 1 && lines != 2) {
+            throw new IllegalArgumentException("--lines must be 1 or 2, was " + lines);
+        }
         if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec)
-            || !strangerNaks.isZero())) {
-            throw new IllegalArgumentException(system.label() + " runs carry raw bytes with kernel loss only");
+            || !strangerNaks.isZero() || lines != 1)) {
+            throw new IllegalArgumentException(system.label()
+                + " runs carry raw bytes on one line with kernel loss only");
         }
     }
 
@@ -117,17 +125,33 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /**
      * The same run for a peer: raw bytes of the same length in datagrams of the same size, the same
      * duration and kernel loss, no injected loss, no send-rate cap (each peer paces itself), no
-     * stranger.
+     * stranger, one line.
      */
     RunSettings forPeer(Contender peer) {
         return new RunSettings(peer, seconds, warmupSeconds, messageLength, datagramSize, loss, 0, new ByteSize(0),
-            flowControl, seed, Payload.RAW, Duration.ZERO);
+            flowControl, seed, Payload.RAW, Duration.ZERO, 1);
+    }
+
+    /**
+     * The kernel's loss for this run: on one line, one rule for every UDP datagram, the same for
+     * nakcast and the peers; on two lines, one rule per line, each dropping {@link #loss()} of its
+     * own datagrams.
+     *
+     * @throws IllegalStateException if iptables is missing or refuses
+     */
+    KernelLoss kernelLoss() {
+        if (lines == 1) {
+            return KernelLoss.onEveryUdpDatagram(loss);
+        }
+        final NodeConfig config = nodeConfig();
+        return KernelLoss.perTransport(loss, config.lines(config.topic(TOPIC)));
     }
 
     /**
      * The embedded default configuration (interface {@code lo}, TTL 0) with every transport capped
      * at this run's send rate and sending datagrams of this run's size, and the topic {@value #TOPIC}
-     * as the payload needs it, with the run's flow control.
+     * as the payload needs it, with the run's flow control; on two lines, the topic also on a
+     * copy of its transport ({@link SecondLines}).
      *
      * @throws org.nakcast.config.ConfigException if nakcast refuses the config, naming the key
      */
@@ -140,7 +164,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> TOPIC.equals(topic.name()) ? withFlowControl(payload.topic(topic)) : topic)
             .toList();
-        return new NodeConfig(base.node(), transports, topics).conclude();
+        final NodeConfig config = new NodeConfig(base.node(), transports, topics).conclude();
+        return lines == 1 ? config : SecondLines.add(config, List.of(TOPIC));
     }
 
     private TopicConfig withFlowControl(TopicConfig topic) {
@@ -152,7 +177,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /** The same run without a stranger. */
     RunSettings withoutStranger() {
         return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
-            sendRate, flowControl, seed, codec, Duration.ZERO);
+            sendRate, flowControl, seed, codec, Duration.ZERO, lines);
     }
 
     /** This run as arguments for a child JVM. */
@@ -169,7 +194,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "flowControl=" + flowControl,
             "seed=" + seed,
             "codec=" + codec,
-            "strangerNaks=" + strangerNaks.toNanos());
+            "strangerNaks=" + strangerNaks.toNanos(),
+            "lines=" + lines);
     }
 
     /**
@@ -198,7 +224,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             FlowControlMode.valueOf(required(values, "flowControl")),
             Long.parseLong(required(values, "seed")),
             required(values, "codec"),
-            Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))));
+            Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))),
+            Integer.parseInt(required(values, "lines")));
     }
 
     private static String required(Map<String, String> values, String key) {

@@ -22,7 +22,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code ops/throughput}: messages per second delivered by the transport, publisher and
- * subscriber in two JVMs on loopback multicast, with loss in the kernel ({@link KernelLoss}) and,
+ * subscriber in two JVMs on loopback multicast, on one line or two, with loss in the kernel
+ * ({@link RunSettings#kernelLoss()}) and,
  * optionally, a seeded loss injected at the nakcast subscriber. For each kernel loss level, send
  * rate and injected loss given, one run ({@link ThroughputRun}) starts both JVMs, offers numbered
  * messages (raw bytes, or the sample price update through a codec: {@link Payload}) for the
@@ -97,6 +98,13 @@ public final class ThroughputBench implements Callable<Integer> {
             + " namespace; needs root there), for every system alike; a list runs each in turn, e.g. 0,0.01,0.10"
             + " (default: ${DEFAULT-VALUE})")
     private List<Double> losses;
+
+    @Option(names = "--lines", defaultValue = "1", split = ",", paramLabel = "N",
+        description = "nakcast only: 1, the topic on its transport; 2, also on a copy of it as line B (group"
+            + " 239.255.77.5, port 40476, on lo): the publisher sends every datagram on both, the subscriber takes the"
+            + " first copy and NAKs what both lines missed; --loss then drops its fraction on each line independently"
+            + " (one iptables rule per line). A list runs each in turn, e.g. 1,2 (default: ${DEFAULT-VALUE})")
+    private List<Integer> lines;
 
     @Option(names = "--injected-loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
         description = "nakcast only: fraction of DATA and RETRANSMIT datagrams its subscriber drops on receipt, in"
@@ -183,9 +191,10 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%, stranger NAKs"
-                    + " %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n", i + 1,
-                runs.size(), run.system().label(), run.rateText(), run.loss() * 100, run.injectedLoss() * 100,
+            log.printf(Locale.ROOT, "run %d/%d: %s, %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%,"
+                    + " stranger NAKs %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n",
+                i + 1, runs.size(), run.system().label(), run.lines() == 1 ? "one line" : "two lines", run.rateText(),
+                run.loss() * 100, run.injectedLoss() * 100,
                 run.strangerText(), run.warmupSeconds(), run.seconds(), run.messagesText(), run.datagramSize(),
                 HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
@@ -206,8 +215,8 @@ public final class ThroughputBench implements Callable<Integer> {
     }
 
     /**
-     * Every run, in order: per kernel loss level, nakcast at each rate, injected loss and stranger
-     * interval, then each peer with {@code --peers}.
+     * Every run, in order: per kernel loss level, nakcast on each line count at each rate, injected
+     * loss and stranger interval, then each peer with {@code --peers}.
      *
      * @throws IllegalArgumentException for a bad value or combination
      */
@@ -219,14 +228,16 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunSettings> runs = new ArrayList<>();
         for (double loss : losses) {
             RunSettings first = null;
-            for (ByteSize rate : rates) {
-                for (double injected : injectedLosses) {
-                    for (Duration stranger : strangerNaks) {
-                        final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
-                            datagramSize, loss, injected, rate, mode, seed, codec, stranger);
-                        checkNakcastConfig(run);
-                        runs.add(run);
-                        first = first == null ? run : first;
+            for (int lineCount : lines) {
+                for (ByteSize rate : rates) {
+                    for (double injected : injectedLosses) {
+                        for (Duration stranger : strangerNaks) {
+                            final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
+                                datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount);
+                            checkNakcastConfig(run);
+                            runs.add(run);
+                            first = first == null ? run : first;
+                        }
                     }
                 }
             }

@@ -5,10 +5,11 @@ import java.io.PrintStream;
 import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
+import org.nakcast.rtt.KernelLoss;
 
 /**
  * One throughput run of one system (nakcast or a peer, {@link Contender}): adds the run's kernel
- * loss rule ({@link KernelLoss}), starts the subscriber JVM, waits until it listens, starts the
+ * loss rules ({@link RunSettings#kernelLoss()}), starts the subscriber JVM, waits until it listens, starts the
  * run's stranger ({@link StrangerNaks}, if it has one) and the publisher JVM, tells the subscriber
  * how many messages were offered, collects both reports, stops the stranger, waits for both JVMs
  * to exit (so the next run finds the ports free) and deletes the rule. Both children inherit this
@@ -32,7 +33,7 @@ final class ThroughputRun {
         final double loadBefore = HostLoad.oneMinute();
         final long kernelDropsBefore = KernelUdpDrops.read();
         final Contender system = settings.system();
-        try (KernelLoss kernelLoss = KernelLoss.apply(settings.loss());
+        try (KernelLoss kernelLoss = settings.kernelLoss();
             ChildJvm subscriber = ChildJvm.start(system.label() + " subscriber", system.subscriberMain(),
                 settings.toArgs(), log)) {
             subscriber.await(ChildProtocol.READY, START_TIMEOUT_SECONDS);

@@ -14,10 +14,10 @@ import org.nakcast.config.TransportConfig;
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO);
+        Duration.ZERO, 1);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO);
+        Duration.ZERO, 1);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -51,7 +51,7 @@ class PeerComparisonTest {
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
-            Payload.RAW, Duration.ZERO);
+            Payload.RAW, Duration.ZERO, 1);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();

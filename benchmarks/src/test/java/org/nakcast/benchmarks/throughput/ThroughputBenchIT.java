@@ -18,16 +18,16 @@ import org.nakcast.config.TransportConfig;
 /**
  * Runs the whole throughput measurement, orchestrator and both child JVMs, for 1 s: with no loss
  * and with 1% injected loss, then with 1% loss in the kernel (an iptables rule in the test's
- * namespace), and with the peers, at the default datagram size and at 8 KiB: every nakcast message
- * must be delivered, none lost, none out of order. The rate is a quarter of the default so that a
- * test machine busy with other work still keeps up: this tests the measurement and the repair path,
- * not the machine's speed. The test JVM runs in a private network namespace (the parent pom's java
- * wrapper), and the children inherit it.
+ * namespace), on one line and on two (a rule per line), and with the peers, at the default
+ * datagram size and at 8 KiB: every nakcast message must be delivered, none lost, none out of
+ * order. The rate is a quarter of the default so that a test machine busy with other work still
+ * keeps up: this tests the measurement and the repair path, not the machine's speed. The test JVM
+ * runs in a private network namespace (the parent pom's java wrapper), and the children inherit it.
  */
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
         "\"system\": \"([a-z-]+)\", \"rate\": \\d+, \"rateText\": \"[^\"]+\", \"flowControl\": \"[a-z-]+\","
-            + " \"loss\": ([0-9.]+),"
+            + " \"lines\": ([12]), \"loss\": ([0-9.]+),"
             + " \"injectedLoss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+,"
             + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
             + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+), \"strangerNaks\": [^,]+,"
@@ -58,6 +58,20 @@ class ThroughputBenchIT {
             assertThat(run.lossDropped()).as("datagrams the iptables rule dropped").isPositive();
             deliveredEverything(run);
         });
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void onTwoLinesEachLosingOnePercentInTheKernelEverythingArrives() {
+        final List<Run> runs = runs("--seconds", "1", "--warmup", "1", "--rate", "32m", "--lines", "1,2", "--loss",
+            "0.01");
+
+        assertThat(runs).extracting(Run::lines).containsExactly(1, 2);
+        assertThat(runs).allSatisfy(run -> {
+            assertThat(run.lossDropped()).as("datagrams the iptables rules dropped").isPositive();
+            deliveredEverything(run);
+        });
+        assertThat(output).contains(" lines ");
     }
 
     @Test
@@ -113,9 +127,9 @@ class ThroughputBenchIT {
         final List<Run> runs = new ArrayList<>();
         final Matcher run = RUN.matcher(json);
         while (run.find()) {
-            runs.add(new Run(run.group(1), run.group(2), run.group(3), Long.parseLong(run.group(4)),
+            runs.add(new Run(run.group(1), Integer.parseInt(run.group(2)), run.group(3), run.group(4),
                 Long.parseLong(run.group(5)), Long.parseLong(run.group(6)), Long.parseLong(run.group(7)),
-                Long.parseLong(run.group(8)), Long.parseLong(run.group(9))));
+                Long.parseLong(run.group(8)), Long.parseLong(run.group(9)), Long.parseLong(run.group(10))));
         }
         return runs;
     }
@@ -127,7 +141,7 @@ class ThroughputBenchIT {
         assertThat(run.unaccounted()).as("unaccounted").isZero();
     }
 
-    private record Run(String system, String loss, String injectedLoss, long delivered, long lost,
+    private record Run(String system, int lines, String loss, String injectedLoss, long delivered, long lost,
         long sequenceErrors, long unaccounted, long lossDropped, long strangerNaksSent) {
     }
 }

@@ -25,7 +25,7 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
         assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables",
-            "--stranger-naks", "--datagram-size");
+            "--stranger-naks", "--datagram-size", "--lines");
     }
 
     @Test
@@ -86,6 +86,24 @@ class ThroughputOptionsTest {
         assertThat(runs.get(1).withoutStranger()).isEqualTo(runs.get(0));
         assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
         assertThat(plan().get(0).strangerNaks()).as("none unless asked").isZero();
+    }
+
+    @Test
+    void twoLinesPutTheTopicAlsoOnACopyOfItsTransportAndPeersStayOnOne() {
+        final List<RunSettings> runs = plan("--peers", "--lines", "1,2", "--loss", "0.01");
+
+        assertThat(runs).extracting(RunSettings::system, RunSettings::lines).containsExactly(
+            tuple(Contender.NAKCAST, 1), tuple(Contender.NAKCAST, 2), tuple(Contender.AERON, 1),
+            tuple(Contender.FAST_CAST, 1));
+        assertThat(runs.get(0).nodeConfig().topic(RunSettings.TOPIC).lines()).containsExactly("local");
+        final var twoLines = runs.get(1).nodeConfig();
+        assertThat(twoLines.topic(RunSettings.TOPIC).lines()).containsExactly("local", "local-b");
+        assertThat(twoLines.lines(twoLines.topic(RunSettings.TOPIC)))
+            .extracting(transport -> transport.group().getHostAddress() + ":" + transport.port(),
+                transport -> transport.networkInterface().name())
+            .containsExactly(tuple("239.255.77.1:40456", "lo"), tuple("239.255.77.5:40476", "lo"));
+        assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
+        assertThat(plan().get(0).lines()).as("one line unless asked").isEqualTo(1);
     }
 
     @Test
@@ -154,6 +172,9 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--stranger-naks", "-1ms"}, stream(out), stream(log)))
             .isEqualTo(ThroughputBench.BAD_OPTION);
         assertThat(text(log)).contains("'-1ms' is not a duration");
+        assertThat(ThroughputBench.run(new String[] {"--lines", "3"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--lines must be 1 or 2, was 3");
         assertThat(text(out)).isEmpty();
     }
 
