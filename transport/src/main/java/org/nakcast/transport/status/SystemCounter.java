@@ -99,7 +99,7 @@ public enum SystemCounter {
     REPAIRS_HELD_BACK(43, "repairs held back by the repair budget"),
     /**
      * Times one line of a stream heard on two lines went down (a {@code LineDown} event): it brought
-     * nothing new for the topic's {@code line-timeout} while the other went on. Each stream counts its
+     * nothing new while the other went on talking for the topic's {@code line-timeout}. Each stream counts its
      * own, so a line that fails under three streams counts three.
      */
     LINES_DOWN(44, "line-down events");

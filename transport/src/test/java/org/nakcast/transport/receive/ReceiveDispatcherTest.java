@@ -20,6 +20,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
@@ -66,19 +67,17 @@ class ReceiveDispatcherTest {
     private record Started(int sessionId, long firstSequence) {
     }
 
-    private void subscribe(LateJoinPolicy lateJoin) throws Exception {
-        final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
-            List.of(TestLines.lineA()), 0,
-            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
-        final Recorder recorder = new Recorder();
-        dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
-            new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
+    private void subscribe(LateJoinPolicy lateJoin) {
+        subscribe(List.of(TestLines.lineA()), 0, lateJoin);
     }
 
     private void subscribeOnTwoLines() {
-        final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
-            List.of(TestLines.lineA(), TestLines.lineB()), 5 * MS, InboundStreamSettings.DEFAULTS, TIMEOUT_NS,
-            LateJoinPolicy.NOW, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
+        subscribe(List.of(TestLines.lineA(), TestLines.lineB()), 5 * MS, LateJoinPolicy.NOW);
+    }
+
+    private void subscribe(List<Line> lines, long lineTimeoutNs, LateJoinPolicy lateJoin) {
+        final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC, lines, lineTimeoutNs,
+            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
             new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
