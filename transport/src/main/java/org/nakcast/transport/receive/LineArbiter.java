@@ -17,13 +17,17 @@ import java.util.Arrays;
  *
  * <p>A line's progress is the highest sequence it told of: a DATA it brought, or a HEARTBEAT's
  * highest. A line is <em>down</em> once it has brought nothing new while the other line, ahead of
- * it, went on talking for the line timeout: a DATA or HEARTBEAT heard on the other line at least
- * the line timeout after this one fell behind. A dead line so holds the horizon back for about the
- * line timeout (until the other line's next datagram after it: its data, or its publisher's quick
- * heartbeats once it goes quiet). A publisher stopped for a while between its two sends of one
- * datagram (its thread preempted) leaves one line ahead by that datagram, but the other line is
- * silent too, so that is no line's fault; nor are both lines quiet (an idle publisher): a line is
- * only ever down against the other. It is up again with the first datagram that takes it further.
+ * it, went on talking for the line timeout: the other line's DATA and HEARTBEATs since this one
+ * fell behind span the line timeout, each silence between two of them counted for at most half the
+ * line timeout. A silence of both lines is no line's fault: the publisher or this receiver was
+ * stopped (a thread preempted, a GC pause), and a line that lost the datagram before such a stop
+ * and the one after it is not down for the stop's length; on a busy stream it is down only once the
+ * other line has gone on for half the line timeout more without it. A dead line so holds the horizon
+ * back for about the line timeout (until the other line's next datagrams after it: its data, or its
+ * publisher's quick heartbeats once it goes quiet). A publisher stopped for a while between its two
+ * sends of one datagram leaves one line ahead by that datagram, but the other line is silent too,
+ * so that is no line's fault either; nor are both lines quiet (an idle publisher): a line is only
+ * ever down against the other talking. It is up again with the first datagram that takes it further.
  * Decided when the stream polls, after its receiver read both lines' sockets. The horizon never
  * moves back.
  *
@@ -49,6 +53,10 @@ final class LineArbiter {
     private final long[] behindSinceNs = {NEVER, NEVER};
     /** Per line: when it last brought a DATA or HEARTBEAT of the stream, new or not. */
     private final long[] heardNs = {NEVER, NEVER};
+    /** Per line, while it is behind: how long the other line has talked since, silences capped. */
+    private final long[] outtalkedNs = new long[2];
+    /** The most a silence of the line ahead counts towards the line timeout. */
+    private final long longestSilenceCountedNs;
     private final boolean[] down = new boolean[2];
     /** Per line: whether its going down or coming up is still to be told. */
     private final boolean[] untold = new boolean[2];
@@ -71,6 +79,7 @@ final class LineArbiter {
             throw new IllegalArgumentException("lineTimeoutNs must be positive: " + lineTimeoutNs);
         }
         this.lineTimeoutNs = lineTimeoutNs;
+        this.longestSilenceCountedNs = lineTimeoutNs / 2;
         Arrays.fill(arrivalSequence, -1);
     }
 
@@ -80,10 +89,15 @@ final class LineArbiter {
      */
     void onProgress(int line, long sequence, long nowNs) {
         final int other = 1 - line;
+        if (behindSinceNs[other] != NEVER) {
+            final long silenceNs = nowNs - Math.max(heardNs[line], behindSinceNs[other]);
+            outtalkedNs[other] += Math.min(silenceNs, longestSilenceCountedNs);
+        }
         heardNs[line] = nowNs;
         if (sequence > progress[line]) {
             progress[line] = sequence;
             behindSinceNs[line] = progress[line] < progress[other] ? nowNs : NEVER;
+            outtalkedNs[line] = 0;
             if (down[line]) {
                 down[line] = false;
                 untold[line] = !untold[line];
@@ -91,6 +105,7 @@ final class LineArbiter {
         }
         if (progress[line] > progress[other] && behindSinceNs[other] == NEVER) {
             behindSinceNs[other] = nowNs;
+            outtalkedNs[other] = 0;
         }
         advanceHorizon();
     }
@@ -151,13 +166,12 @@ final class LineArbiter {
 
     /**
      * Declares down the line that has brought nothing new while the other, ahead, went on talking for
-     * the line timeout, and answers the line whose state changed and is still to be told
+     * the line timeout (its silences capped), and answers the line whose state changed and is still to be told
      * ({@link #isDown} says which way), one per call, or {@link #NO_TRANSITION}.
      */
     int pollTransition() {
         for (int line = 0; line < 2; line++) {
-            if (!down[line] && behindSinceNs[line] != NEVER
-                && heardNs[1 - line] - behindSinceNs[line] >= lineTimeoutNs) {
+            if (!down[line] && behindSinceNs[line] != NEVER && outtalkedNs[line] >= lineTimeoutNs) {
                 down[line] = true;
                 downSinceNs[line] = behindSinceNs[line];
                 untold[line] = !untold[line];

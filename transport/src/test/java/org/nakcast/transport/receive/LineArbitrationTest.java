@@ -181,6 +181,60 @@ class LineArbitrationTest {
         assertThat(harness.deliveredTexts()).containsExactly("m0", "m1", "m2");
     }
 
+    /**
+     * As a receiver driven in turns with its publisher on one thread saw it: a round every 23 us,
+     * each datagram on both lines; line B loses datagram 10 (10% loss), the thread is stopped for
+     * 12.3 ms, and line B loses datagram 11 too, the first after the stop. Line A said nothing new
+     * during the stop either: line B missed two datagrams, it is not down.
+     */
+    @Test
+    void aLineThatLostTheDatagramsEitherSideOfAStopOfTheWholeStreamIsNotDown() {
+        final long round = 23 * US;
+        for (long sequence = 0; sequence < 10; sequence++) {
+            send(A, sequence);
+            send(B, sequence);
+            harness.poll();
+            harness.advance(round);
+        }
+        send(A, 10);
+        harness.poll();
+        harness.advance(12_300_501);
+        send(A, 11);
+        harness.poll();
+        harness.advance(round);
+        for (long sequence = 12; sequence < 20; sequence++) {
+            send(A, sequence);
+            send(B, sequence);
+            harness.poll();
+            harness.advance(round);
+        }
+        pollFor(MS);
+
+        assertThat(harness.eventsOf(LineDown.class)).isEmpty();
+        assertThat(harness.naks()).isEmpty();
+        assertThat(harness.stream.lines().missedAlone(B)).isEqualTo(2);
+    }
+
+    /**
+     * After a stop of the whole stream, line B brings nothing new while line A goes on: line B is
+     * down once line A has gone on for half the line timeout more, the stop counting for the other half.
+     */
+    @Test
+    void aLineDeadAcrossAStopOfTheWholeStreamIsDownOnceTheOtherTalkedHalfTheLineTimeoutMore() {
+        send(A, 0);
+        send(B, 0);
+        send(A, 1);
+        harness.advance(3 * LINE_TIMEOUT_NS);
+        send(A, 2);
+        harness.poll();
+        talkOn(A, 2, LINE_TIMEOUT_NS / 2 - MS);
+        assertThat(harness.eventsOf(LineDown.class)).isEmpty();
+
+        talkOn(A, 2, 2 * MS);
+
+        assertThat(harness.eventsOf(LineDown.class)).extracting(LineDown::line).containsExactly("md-b");
+    }
+
     @Test
     void bothLinesQuietIsNoLineDown() {
         send(A, 0);
