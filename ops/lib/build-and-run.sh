@@ -18,7 +18,7 @@
 # nakcast_java
 #     An array: this java (${JAVA_HOME}/bin/java if JAVA_HOME is set, else the java on PATH, as an
 #     absolute path so that nsenter and unshare find it), @ops/jvm.options and the optional
-#     modules' flags files (jvm-fst, jvm-kryo, jvm-peers: the tools carry them all), then
+#     modules' flags files (jvm-fst, jvm-kryo, jvm-peers, jvm-native: the tools carry them all), then
 #     $JAVA_OPTS split on spaces. Every JVM an ops/ script starts starts with it.
 #
 # It sends nothing and changes no directory.
@@ -33,7 +33,8 @@ fi
 # shellcheck disable=SC2206 # JAVA_OPTS is a list of flags, split on spaces
 # The tools' jars carry every codec and the peers, so their JVMs take every flags file.
 nakcast_java=("$nakcast_java_cmd" "@$nakcast_root/ops/jvm.options" "@$nakcast_root/ops/jvm-fst.options"
-    "@$nakcast_root/ops/jvm-kryo.options" "@$nakcast_root/ops/jvm-peers.options" ${JAVA_OPTS:-})
+    "@$nakcast_root/ops/jvm-kryo.options" "@$nakcast_root/ops/jvm-peers.options"
+    "@$nakcast_root/ops/jvm-native.options" ${JAVA_OPTS:-})
 
 # nakcast_stale ARTIFACT MODULE: true if ARTIFACT is missing or older than what it is built from.
 nakcast_stale() {

@@ -51,6 +51,7 @@ final class ConfigReader {
                 new TextValueDeserializer<>(NetworkInterfaceRef.class, NetworkInterfaceRef::of))
             .addDeserializer(ThreadingMode.class, enumValues(ThreadingMode.class))
             .addDeserializer(IdleStrategyType.class, enumValues(IdleStrategyType.class))
+            .addDeserializer(MediaType.class, enumValues(MediaType.class))
             .addDeserializer(FlowControlMode.class, enumValues(FlowControlMode.class))
             .addDeserializer(LossPolicy.class, enumValues(LossPolicy.class))
             .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class));

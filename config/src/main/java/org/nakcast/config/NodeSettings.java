@@ -13,6 +13,7 @@ import java.nio.file.Path;
  *     suits a 2-core box
  * @param idleStrategy what an idle thread does; default {@link IdleStrategyType#BACKOFF}, so an
  *     idle node costs close to no CPU
+ * @param media how datagrams reach the kernel; default {@link MediaType#NIO}
  * @param countersFile where the counters live, for other processes to read; null until concluded
  *     means {@code <java.io.tmpdir>/nakcast/<name>.counters}. Two nodes in one process need
  *     different names or files.
@@ -25,6 +26,7 @@ public record NodeSettings(
     @JsonProperty("name") String name,
     @JsonProperty("threading") ThreadingMode threading,
     @JsonProperty("idle-strategy") IdleStrategyType idleStrategy,
+    @JsonProperty("media") MediaType media,
     @JsonProperty("counters-file") Path countersFile,
     @JsonProperty("keep-counters-file") Boolean keepCountersFile) {
 
@@ -32,18 +34,21 @@ public record NodeSettings(
     public static final ThreadingMode DEFAULT_THREADING = ThreadingMode.SHARED;
     /** The default idle strategy: back off to parking. */
     public static final IdleStrategyType DEFAULT_IDLE_STRATEGY = IdleStrategyType.BACKOFF;
+    /** The default media: Java's {@code DatagramChannel}. */
+    public static final MediaType DEFAULT_MEDIA = MediaType.NIO;
 
     /** Applies the defaults for what is null, except the counters file, which {@code conclude()} derives. */
     public NodeSettings {
         name = name == null ? "nakcast-" + ProcessHandle.current().pid() : name;
         threading = threading == null ? DEFAULT_THREADING : threading;
         idleStrategy = idleStrategy == null ? DEFAULT_IDLE_STRATEGY : idleStrategy;
+        media = media == null ? DEFAULT_MEDIA : media;
         keepCountersFile = keepCountersFile != null && keepCountersFile;
     }
 
     /** @return every setting at its default */
     public static NodeSettings defaults() {
-        return new NodeSettings(null, null, null, null, null);
+        return new NodeSettings(null, null, null, null, null, null);
     }
 
     /** @return the counters file for a node of this name when none is configured */
@@ -56,7 +61,7 @@ public record NodeSettings(
      * @return these settings with that name
      */
     public NodeSettings withName(String newName) {
-        return new NodeSettings(newName, threading, idleStrategy, countersFile, keepCountersFile);
+        return new NodeSettings(newName, threading, idleStrategy, media, countersFile, keepCountersFile);
     }
 
     /**
@@ -64,7 +69,7 @@ public record NodeSettings(
      * @return these settings with that threading mode
      */
     public NodeSettings withThreading(ThreadingMode mode) {
-        return new NodeSettings(name, mode, idleStrategy, countersFile, keepCountersFile);
+        return new NodeSettings(name, mode, idleStrategy, media, countersFile, keepCountersFile);
     }
 
     /**
@@ -72,7 +77,15 @@ public record NodeSettings(
      * @return these settings with that idle strategy
      */
     public NodeSettings withIdleStrategy(IdleStrategyType strategy) {
-        return new NodeSettings(name, threading, strategy, countersFile, keepCountersFile);
+        return new NodeSettings(name, threading, strategy, media, countersFile, keepCountersFile);
+    }
+
+    /**
+     * @param type the media
+     * @return these settings with that media
+     */
+    public NodeSettings withMedia(MediaType type) {
+        return new NodeSettings(name, threading, idleStrategy, type, countersFile, keepCountersFile);
     }
 
     /**
@@ -80,7 +93,7 @@ public record NodeSettings(
      * @return these settings with that counters file
      */
     public NodeSettings withCountersFile(Path file) {
-        return new NodeSettings(name, threading, idleStrategy, file, keepCountersFile);
+        return new NodeSettings(name, threading, idleStrategy, media, file, keepCountersFile);
     }
 
     /**
@@ -88,6 +101,6 @@ public record NodeSettings(
      * @return these settings with that choice
      */
     public NodeSettings withKeepCountersFile(boolean keep) {
-        return new NodeSettings(name, threading, idleStrategy, countersFile, keep);
+        return new NodeSettings(name, threading, idleStrategy, media, countersFile, keep);
     }
 }

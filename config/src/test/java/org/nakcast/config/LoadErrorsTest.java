@@ -150,16 +150,29 @@ class LoadErrorsTest {
     @Test
     void everyEnumValueIsSpelledInLowerKebabCase() {
         NodeConfig config = TestConfigs.parse(VALID
-            .replace("  name: test-node", "  name: test-node\n  threading: invoker\n  idle-strategy: spin")
+            .replace("  name: test-node", "  name: test-node\n  threading: invoker\n  idle-strategy: spin\n"
+                + "  media: native")
             .replace("    codec: fst",
                 "    codec: fst\n    flow-control: max\n    loss-policy: drop\n    late-join: oldest"));
 
         assertThat(config.node().threading()).isEqualTo(ThreadingMode.INVOKER);
         assertThat(config.node().idleStrategy()).isEqualTo(IdleStrategyType.SPIN);
+        assertThat(config.node().media()).isEqualTo(MediaType.NATIVE);
         TopicConfig orders = config.topic("orders");
         assertThat(orders.flowControl()).isEqualTo(FlowControlMode.MAX);
         assertThat(orders.lossPolicy()).isEqualTo(LossPolicy.DROP);
         assertThat(orders.lateJoin()).isEqualTo(LateJoinPolicy.OLDEST);
+    }
+
+    @Test
+    void aMediaIsNioOrNative() {
+        assertThat(TestConfigs.parse(VALID).node().media()).as("the default").isEqualTo(MediaType.NIO);
+
+        String yaml = VALID.replace("  name: test-node", "  name: test-node\n  media: dpdk");
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.describe()).startsWith("unknown value 'dpdk' at node.media");
+        assertThat(problem.hint()).contains("allowed values: nio, native");
     }
 
     @Test

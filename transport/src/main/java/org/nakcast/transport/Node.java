@@ -25,6 +25,8 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.Media;
+import org.nakcast.transport.media.MediaChoice;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.PublisherStreams;
@@ -66,6 +68,7 @@ public final class Node implements AutoCloseable {
     private final SenderAgent sender;
     private final ReceiverAgent receiver;
     private final AgentThreads threads;
+    private final MediaChoice mediaChoice;
     private final TopicCodecs topicCodecs;
     /** Errors met on an application's thread (a message its codec cannot encode): counted, logged, recorded. */
     private final ErrorHandler applicationErrors;
@@ -85,7 +88,9 @@ public final class Node implements AutoCloseable {
             new CountersManager(countersFile.metadataBuffer(), countersFile.valuesBuffer()));
         final DistinctErrorLog errorLog =
             new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
-        this.sender = new SenderAgent(context.clock(), counters, context.sendLoss(), this.context::receiveLoss,
+        this.mediaChoice = MediaChoice.of(settings.media().name());
+        final Media media = mediaChoice.media();
+        this.sender = new SenderAgent(context.clock(), media, counters, context.sendLoss(), this.context::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();
         final ErrorHandler errorHandler = error -> {
@@ -97,13 +102,15 @@ public final class Node implements AutoCloseable {
             counters.get(SystemCounter.ERRORS).increment();
             errorHandler.onError(error);
         };
-        this.receiver = new ReceiverAgent(context.clock(), counters, context.sendLoss(), this.context::receiveLoss,
+        this.receiver = new ReceiverAgent(context.clock(), media, counters, context.sendLoss(),
+            this.context::receiveLoss,
             new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
                 NodeEventLog.receiverEvents(settings.name(), this.context.clock()), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
-        LOG.info("node {} started: threading {}, idle strategy {}, counters and errors in {}",
-            settings.name(), settings.threading(), settings.idleStrategy(), countersFile.path());
+        LOG.info("node {} started: threading {}, idle strategy {}, media {}, counters and errors in {}",
+            settings.name(), settings.threading(), settings.idleStrategy(), media.name(), countersFile.path());
+        NodeEventLog.mediaFallback(settings.name(), settings.media(), mediaChoice);
         NodeEventLog.codecModulesMissing(settings.name(), config.topics(), this.context.codecs().missingModules());
     }
 
@@ -333,6 +340,14 @@ public final class Node implements AutoCloseable {
     /** The node's counters. */
     public SystemCounters counters() {
         return counters;
+    }
+
+    /**
+     * The media this node's sockets run on, and, if it is not the one {@code node.media} asked for,
+     * why that one could not be used (also logged as a warning when the node started).
+     */
+    public MediaChoice media() {
+        return mediaChoice;
     }
 
     /** The node's configuration. */

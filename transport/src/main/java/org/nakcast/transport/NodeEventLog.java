@@ -1,10 +1,13 @@
 package org.nakcast.transport;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import org.agrona.concurrent.NanoClock;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.media.MediaChoice;
 import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.receive.SubscriptionSettings;
 import org.nakcast.transport.status.SystemCounter;
@@ -14,14 +17,23 @@ import org.slf4j.LoggerFactory;
 /**
  * What a node writes to its log about the streams it publishes and receives: every publisher
  * gone, every receiver dropped or outrun, loss events at most {@value #LOSS_LINES_PER_SECOND} a
- * second (the rest are counted), sessions refused for a full topic, and codecs whose module is
- * missing. Logs under {@link Node}'s logger, where operators look for a node's lines.
+ * second (the rest are counted), sessions refused for a full topic, codecs whose module is
+ * missing, and a media asked for that the node cannot have. Logs under {@link Node}'s logger,
+ * where operators look for a node's lines.
  */
 final class NodeEventLog {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
     private static final int LOSS_LINES_PER_SECOND = 10;
 
     private NodeEventLog() {
+    }
+
+    /** A node that asked for a media it cannot have: which it runs on instead, and why. */
+    static void mediaFallback(String nodeName, MediaType asked, MediaChoice choice) {
+        if (choice.fellBack()) {
+            LOG.warn("node {}: media {} is not available here: {}; running on {} (node.media)", nodeName,
+                asked.name().toLowerCase(Locale.ROOT), choice.fallbackReason(), choice.media().name());
+        }
     }
 
     /** The receiving side's events, to the log of node {@code nodeName}. */

@@ -30,7 +30,7 @@ public final class PublisherMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        try (Node node = Node.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
+        try (Node node = run.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
             final SequencedPublisher publisher = run.payload().publish(node, RunSettings.TOPIC);
             Thread.sleep(START_DELAY_MS);
             final Figures figures = CheckedPublisher.offerUntilStop(run, publisher).putAll(counters(node.counters()));

@@ -13,6 +13,7 @@ import org.nakcast.benchmarks.child.ChildJvm;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine;
@@ -96,7 +97,7 @@ public final class Quickstart implements Callable<Integer> {
                 }
                 runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES,
                     TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, rate, FlowControlMode.MIN, 42, codec, Duration.ZERO,
-                    1));
+                    1, MediaType.NIO));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

@@ -59,6 +59,7 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
             .append(", \"rateText\": \"").append(settings.rateText()).append('"')
             .append(", \"flowControl\": \"").append(ThroughputTable.flowControl(settings)).append('"')
             .append(", \"lines\": ").append(settings.lines())
+            .append(", \"media\": \"").append(ThroughputTable.media(settings)).append('"')
             .append(", \"loss\": ").append(Figures.format(settings.loss()))
             .append(", \"injectedLoss\": ").append(Figures.format(settings.injectedLoss()))
             .append(", \"loadBefore\": ").append(Double.isNaN(loadBefore) ? "null" : Figures.format(loadBefore));

@@ -9,18 +9,21 @@ import java.util.Map;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.rtt.KernelLoss;
 import org.nakcast.rtt.SecondLines;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
 
 /**
  * What one throughput run is: which system carries the messages, how long it measures, what the
  * messages are (raw bytes of a size, or the sample price update of a codec), how large a datagram
  * each system sends, the loss the kernel applies to every datagram, the loss injected in process at
  * a nakcast subscriber, and nakcast's send-rate cap, how often a stranger NAKs the whole history
- * ({@link StrangerNaks}), and whether the topic travels on one line or two. The orchestrator
+ * ({@link StrangerNaks}), whether the topic travels on one line or two, and nakcast's media. The orchestrator
  * hands it to both child JVMs as {@code key=value} arguments.
  *
  * @param system the system the run measures: nakcast or a peer
@@ -45,10 +48,12 @@ import org.nakcast.rtt.SecondLines;
  *     nakcast stream ({@link StrangerNaks}); zero for none, and for a peer
  * @param lines the lines the nakcast topic travels on: 1, or 2 (its transport as line A and a copy of
  *     it as line B, {@link SecondLines}), each losing {@code loss} on its own; 1 for a peer
+ * @param media how nakcast's nodes move datagrams to and from the kernel ({@code node.media}); {@code NIO}
+ *     for a peer. A node that cannot have the media asked for stops the run (it does not fall back here)
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength,
     ByteSize datagramSize, double loss, double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed,
-    String codec, Duration strangerNaks, int lines) {
+    String codec, Duration strangerNaks, int lines, MediaType media) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -84,7 +89,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             throw new IllegalArgumentException("--lines must be 1 or 2, was " + lines);
         }
         if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec)
-            || !strangerNaks.isZero() || lines != 1)) {
+            || !strangerNaks.isZero() || lines != 1 || media != MediaType.NIO)) {
             throw new IllegalArgumentException(system.label()
                 + " runs carry raw bytes on one line with kernel loss only");
         }
@@ -129,7 +134,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
      */
     RunSettings forPeer(Contender peer) {
         return new RunSettings(peer, seconds, warmupSeconds, messageLength, datagramSize, loss, 0, new ByteSize(0),
-            flowControl, seed, Payload.RAW, Duration.ZERO, 1);
+            flowControl, seed, Payload.RAW, Duration.ZERO, 1, MediaType.NIO);
     }
 
     /**
@@ -164,8 +169,25 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> TOPIC.equals(topic.name()) ? withFlowControl(payload.topic(topic)) : topic)
             .toList();
-        final NodeConfig config = new NodeConfig(base.node(), transports, topics).conclude();
+        final NodeConfig config = new NodeConfig(base.node().withMedia(media), transports, topics).conclude();
         return lines == 1 ? config : SecondLines.add(config, List.of(TOPIC));
+    }
+
+    /**
+     * Launches one side's node of this run.
+     *
+     * @throws IllegalStateException if the node cannot have the run's media: a run measures the media
+     *     it names or fails, it never measures another under that name
+     */
+    Node launch(NodeContext context) {
+        final Node node = Node.launch(context);
+        if (node.media().fellBack()) {
+            final String reason = node.media().fallbackReason();
+            node.close();
+            throw new IllegalStateException("--media " + media.name().toLowerCase(Locale.ROOT)
+                + " is not available here: " + reason);
+        }
+        return node;
     }
 
     private TopicConfig withFlowControl(TopicConfig topic) {
@@ -177,7 +199,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /** The same run without a stranger. */
     RunSettings withoutStranger() {
         return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
-            sendRate, flowControl, seed, codec, Duration.ZERO, lines);
+            sendRate, flowControl, seed, codec, Duration.ZERO, lines, media);
     }
 
     /** This run as arguments for a child JVM. */
@@ -195,7 +217,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "seed=" + seed,
             "codec=" + codec,
             "strangerNaks=" + strangerNaks.toNanos(),
-            "lines=" + lines);
+            "lines=" + lines,
+            "media=" + media);
     }
 
     /**
@@ -225,7 +248,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             Long.parseLong(required(values, "seed")),
             required(values, "codec"),
             Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))),
-            Integer.parseInt(required(values, "lines")));
+            Integer.parseInt(required(values, "lines")),
+            MediaType.valueOf(required(values, "media")));
     }
 
     private static String required(Map<String, String> values, String key) {

@@ -32,7 +32,7 @@ public final class SubscriberMain {
         final CheckedSubscriber subscriber = new CheckedSubscriber(run);
         final NodeContext context = new NodeContext().config(run.nodeConfig()).seed(run.seed())
             .receiveLoss(receiveLoss(run));
-        try (Node node = Node.launch(context)) {
+        try (Node node = run.launch(context)) {
             run.payload().subscribe(node, RunSettings.TOPIC, subscriber.checker());
             final Figures figures = subscriber.awaitDelivery();
             ChildProtocol.say(ChildProtocol.RESULT, figures.putAll(counters(node.counters())).toLine());

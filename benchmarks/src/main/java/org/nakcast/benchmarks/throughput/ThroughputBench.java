@@ -15,6 +15,7 @@ import org.nakcast.config.ByteSize;
 import org.nakcast.config.ConfigException;
 import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -106,6 +107,12 @@ public final class ThroughputBench implements Callable<Integer> {
             + " (one iptables rule per line). A list runs each in turn, e.g. 1,2 (default: ${DEFAULT-VALUE})")
     private List<Integer> lines;
 
+    @Option(names = "--media", defaultValue = "nio", split = ",", paramLabel = "MEDIA",
+        description = "nakcast only: how its nodes move datagrams to and from the kernel (node.media): nio, one system"
+            + " call per datagram; native, sendmmsg/recvmmsg (JDK 22+ and Linux; a node that cannot have it fails the"
+            + " run). A list runs each in turn, e.g. nio,native (default: ${DEFAULT-VALUE})")
+    private List<String> media;
+
     @Option(names = "--injected-loss", defaultValue = "0", split = ",", paramLabel = "FRACTION",
         description = "nakcast only: fraction of DATA and RETRANSMIT datagrams its subscriber drops on receipt, in"
             + " process and seeded; a list runs each in turn (default: ${DEFAULT-VALUE})")
@@ -191,9 +198,10 @@ public final class ThroughputBench implements Callable<Integer> {
         final List<RunResult> results = new ArrayList<>();
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
-            log.printf(Locale.ROOT, "run %d/%d: %s, %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%,"
+            log.printf(Locale.ROOT, "run %d/%d: %s, %s, media %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%,"
                     + " stranger NAKs %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n",
-                i + 1, runs.size(), run.system().label(), run.lines() == 1 ? "one line" : "two lines", run.rateText(),
+                i + 1, runs.size(), run.system().label(), run.lines() == 1 ? "one line" : "two lines",
+                ThroughputTable.media(run), run.rateText(),
                 run.loss() * 100, run.injectedLoss() * 100,
                 run.strangerText(), run.warmupSeconds(), run.seconds(), run.messagesText(), run.datagramSize(),
                 HostLoad.oneMinute());
@@ -229,14 +237,17 @@ public final class ThroughputBench implements Callable<Integer> {
         for (double loss : losses) {
             RunSettings first = null;
             for (int lineCount : lines) {
-                for (ByteSize rate : rates) {
-                    for (double injected : injectedLosses) {
-                        for (Duration stranger : strangerNaks) {
-                            final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
-                                datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount);
-                            checkNakcastConfig(run);
-                            runs.add(run);
-                            first = first == null ? run : first;
+                for (MediaType mediaType : mediaTypes()) {
+                    for (ByteSize rate : rates) {
+                        for (double injected : injectedLosses) {
+                            for (Duration stranger : strangerNaks) {
+                                final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
+                                    datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount,
+                                    mediaType);
+                                checkNakcastConfig(run);
+                                runs.add(run);
+                                first = first == null ? run : first;
+                            }
                         }
                     }
                 }
@@ -259,6 +270,16 @@ public final class ThroughputBench implements Callable<Integer> {
         } catch (ConfigException ex) {
             throw new IllegalArgumentException("nakcast refuses the run's config: " + ex.getMessage(), ex);
         }
+    }
+
+    private List<MediaType> mediaTypes() {
+        return media.stream().map(name -> {
+            try {
+                return MediaType.valueOf(name.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("--media must be nio or native, was '" + name + "'", ex);
+            }
+        }).toList();
     }
 
     private FlowControlMode flowControlMode() {

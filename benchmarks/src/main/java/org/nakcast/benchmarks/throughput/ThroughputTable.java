@@ -9,21 +9,24 @@ import org.nakcast.benchmarks.child.Figures;
  * The throughput table: one row per run, printed as each run ends, and the whole invocation as
  * one JSON object for scripts. Rates are millions of messages per second, medians of the
  * per-second rates after the warm-up; {@code lines} is how many lines nakcast's topic travels on
- * ({@code --lines}; a peer's one); {@code loss} the kernel's loss on each line; {@code dgram} is
+ * ({@code --lines}; a peer's one); {@code media} how its nodes reach the kernel ({@code --media});
+ * {@code loss} the kernel's loss on each line; {@code dgram} is
  * the datagram size every system of the run sends ({@code --datagram-size}); {@code pub cpu} and
  * {@code sub cpu} are the cores each side's JVM used per measured second (median). A figure a
  * system does not have (a peer's NAK counters) is {@code -}.
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %3s %5s %5s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s %9s %7s %7s%n";
+        "%-9s %-10s %3s %5s %6s %5s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s"
+            + " %9s %7s %7s%n";
 
     private ThroughputTable() {
     }
 
     /** The column titles. */
     static String header() {
-        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "lines", "dgram", "loss", "inj", "stranger",
+        return String.format(Locale.ROOT, FORMAT, "system", "rate", "fc", "lines", "media", "dgram", "loss", "inj",
+            "stranger",
             "recv M/s", "offer M/s",
             "delivered", "lost", "seq err", "unacct", "NAKs sent", "NAKs recv", "retrans", "dups", "gaps",
             "back-press", "unrecov", "kern drops", "rule drops", "pub cpu", "sub cpu");
@@ -36,8 +39,9 @@ final class ThroughputTable {
         final String loss = percent(settings.loss());
         final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-9s %-10s %3s %5s %5s %6s %6s %8s FAILED: %s%n", system,
-                settings.rateText(), flowControl(settings), settings.lines(), settings.datagramSize(), loss, injected,
+            return String.format(Locale.ROOT, "%-9s %-10s %3s %5s %6s %5s %6s %6s %8s FAILED: %s%n", system,
+                settings.rateText(), flowControl(settings), settings.lines(), media(settings), settings.datagramSize(),
+                loss, injected,
                 settings.strangerText(), result.failure());
         }
         final Figures publisher = result.publisher();
@@ -47,6 +51,7 @@ final class ThroughputTable {
             settings.rateText(),
             flowControl(settings),
             settings.lines(),
+            media(settings),
             settings.datagramSize(),
             loss,
             injected,
@@ -74,6 +79,11 @@ final class ThroughputTable {
     private static String cores(Figures side) {
         final double cores = side.asMap().containsKey("cpuCores") ? side.doubleValue("cpuCores") : Double.NaN;
         return Double.isNaN(cores) ? "-" : String.format(Locale.ROOT, "%.2f", cores);
+    }
+
+    /** nakcast's media, {@code nio} or {@code native}; {@code -} for a peer. */
+    static String media(RunSettings settings) {
+        return settings.system() == Contender.NAKCAST ? settings.media().name().toLowerCase(Locale.ROOT) : "-";
     }
 
     /** nakcast's flow control, {@code min} or {@code max}; {@code -} for a peer. */

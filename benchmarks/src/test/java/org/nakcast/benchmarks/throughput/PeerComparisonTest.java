@@ -9,15 +9,16 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
 
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1);
+        Duration.ZERO, 1, MediaType.NIO);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1);
+        Duration.ZERO, 1, MediaType.NIO);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -51,7 +52,7 @@ class PeerComparisonTest {
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
-            Payload.RAW, Duration.ZERO, 1);
+            Payload.RAW, Duration.ZERO, 1, MediaType.NIO);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();

@@ -12,6 +12,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 
@@ -64,7 +65,8 @@ class QuickstartOptionsTest {
     @Test
     void theCodecTravelsToTheChildJvms() {
         final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE,
-            0.01, 0.02, ByteSize.parse("64m"), FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO, 1);
+            0.01, 0.02, ByteSize.parse("64m"), FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO, 1,
+            MediaType.NIO);
 
         assertThat(RunSettings.fromArgs(settings.toArgs().toArray(String[]::new))).isEqualTo(settings);
         assertThatThrownBy(() -> RunSettings.fromArgs(new String[] {"system=nakcast", "seconds=1", "warmup=0",
@@ -75,10 +77,11 @@ class QuickstartOptionsTest {
     @Test
     void aCodecRunPutsTheCodecOnThePricesTopicHeldToItsSlowestReceiver() {
         final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1)
+            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO)
             .nodeConfig().topic(RunSettings.TOPIC);
         final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MIN, 1, "kryo", Duration.ZERO, 1).nodeConfig().topic(RunSettings.TOPIC);
+            0, new ByteSize(0), FlowControlMode.MIN, 1, "kryo", Duration.ZERO, 1, MediaType.NIO)
+            .nodeConfig().topic(RunSettings.TOPIC);
 
         assertThat(raw.codec()).isEqualTo("flyweight");
         assertThat(raw.flowControl()).isEqualTo(FlowControlMode.MAX);

@@ -9,12 +9,13 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
 
 class QuickstartTableTest {
     private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MIN, 42, "kryo", Duration.ZERO,
-        1);
+        1, MediaType.NIO);
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {

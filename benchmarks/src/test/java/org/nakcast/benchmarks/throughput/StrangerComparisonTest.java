@@ -9,21 +9,22 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
 
 class StrangerComparisonTest {
     private static final RunSettings CLEAN = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1);
+        Duration.ZERO, 1, MediaType.NIO);
     private static final RunSettings FLOODED = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ofMillis(1), 1);
+        Duration.ofMillis(1), 1, MediaType.NIO);
 
     @Test
     void eachFloodedRunMeetsTheSameRunWithoutTheStranger() {
         final RunSettings pacedClean = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("64m"), FlowControlMode.MAX, 42, Payload.RAW,
-            Duration.ZERO, 1);
+            Duration.ZERO, 1, MediaType.NIO);
         final List<RunResult> results = List.of(run(CLEAN, 2_000_000, 0), run(FLOODED, 1_500_000, 0),
             run(pacedClean, 800_000, 0), run(FLOODED.forPeer(Contender.AERON), 3_000_000, 0));
 

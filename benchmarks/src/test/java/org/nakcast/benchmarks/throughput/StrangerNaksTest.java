@@ -13,6 +13,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -58,7 +59,7 @@ class StrangerNaksTest {
     @Test
     void aRunWithoutAStrangerStartsNone() {
         final RunSettings run = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1);
+            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO);
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
         try (StrangerNaks stranger = StrangerNaks.start(run, new PrintStream(log, true, StandardCharsets.UTF_8))) {

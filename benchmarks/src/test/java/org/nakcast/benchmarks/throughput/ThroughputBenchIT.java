@@ -27,7 +27,7 @@ import org.nakcast.config.TransportConfig;
 class ThroughputBenchIT {
     private static final Pattern RUN = Pattern.compile(
         "\"system\": \"([a-z-]+)\", \"rate\": \\d+, \"rateText\": \"[^\"]+\", \"flowControl\": \"[a-z-]+\","
-            + " \"lines\": ([12]), \"loss\": ([0-9.]+),"
+            + " \"lines\": ([12]), \"media\": \"(?:nio|-)\", \"loss\": ([0-9.]+),"
             + " \"injectedLoss\": ([0-9.]+), \"loadBefore\": [^,]+, \"deliveredPerSecond\": [0-9.]+,"
             + " \"delivered\": (\\d+), \"lost\": (\\d+), \"sequenceErrors\": (\\d+), \"unaccounted\": (-?\\d+),"
             + " \"kernelDrops\": -?\\d+, \"lossDropped\": (\\d+), \"strangerNaks\": [^,]+,"

@@ -14,12 +14,13 @@ import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
- * A non-blocking socket that sends datagrams to one multicast group and port, out of one explicit
- * interface (IP_MULTICAST_IF), with the transport's TTL and with loopback on so that processes on
- * the same host hear each other. The buffers given to {@link #send} must wrap a {@link ByteBuffer}
+ * The {@code nio} media's sending socket: a non-blocking {@code DatagramChannel} that sends each
+ * datagram in its own system call to one multicast group and port, out of one explicit interface
+ * (IP_MULTICAST_IF), with the transport's TTL and with loopback on so that processes on the same
+ * host hear each other. The buffers given to {@link #send} must wrap a {@link ByteBuffer}
  * (every nakcast send buffer does), so the kernel reads the bytes in place.
  */
-public final class MulticastSender implements DatagramSink, AutoCloseable {
+public final class MulticastSender implements DatagramSender {
     private final DatagramChannel channel;
     private final AtomicCounter datagramsSent;
     private final AtomicCounter bytesSent;
@@ -67,6 +68,11 @@ public final class MulticastSender implements DatagramSink, AutoCloseable {
         }
         sendFailures.increment();
         return false;
+    }
+
+    /** Nothing is held: each datagram went to the kernel in its own {@link #send}. */
+    @Override
+    public void flush() {
     }
 
     @Override

@@ -13,12 +13,13 @@ import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.ControlPollSchedule;
+import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.EveryLineSink;
 import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MulticastAddress;
-import org.nakcast.transport.media.MulticastReceiver;
-import org.nakcast.transport.media.MulticastSender;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -30,11 +31,15 @@ import org.nakcast.transport.status.SystemCounters;
  * <p>A publication on two lines sends every datagram on both lines' data ports through one
  * {@link EveryLineSink}, and hears NAKs and STATUS on both lines' control ports (a receiver sends
  * them on both): one session, one history, one sequence space.
+ *
+ * <p>The sockets come from the node's {@link Media}; what a media holds back to send together goes
+ * to the kernel at the end of each duty cycle.
  */
 public final class SenderAgent implements Agent {
     private static final int CONTROL_POLL_LIMIT = 64;
 
     private final NanoClock clock;
+    private final Media media;
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
     private final Function<String, LossGenerator> receiveLoss;
@@ -44,14 +49,16 @@ public final class SenderAgent implements Agent {
 
     /**
      * @param clock the time source for every timer
+     * @param media where the sockets come from
      * @param counters the node's counters
      * @param sendLoss loss injected on datagrams this agent sends
      * @param receiveLoss loss injected on NAKs and STATUS this agent receives, by transport name
      * @param events told when flow control drops a receiver
      */
-    public SenderAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss,
+    public SenderAgent(NanoClock clock, Media media, SystemCounters counters, LossGenerator sendLoss,
         Function<String, LossGenerator> receiveLoss, PublisherEventListener events) {
         this.clock = clock;
+        this.media = media;
         this.counters = counters;
         this.sendLoss = sendLoss;
         this.receiveLoss = receiveLoss;
@@ -91,11 +98,15 @@ public final class SenderAgent implements Agent {
             }
             controlPolls.polled(nowNs, stoppedAtLimit);
         }
-        return work + streams.doWork(nowNs);
+        work += streams.doWork(nowNs);
+        for (int i = 0, size = transports.size(); i < size; i++) {
+            transports.get(i).dataSender.flush();
+        }
+        return work;
     }
 
     private int pollControl(SendingTransport transport, long nowNs) {
-        final MulticastReceiver control = transport.control;
+        final DatagramReceiver control = transport.control;
         int work = 0;
         for (int i = 0; i < CONTROL_POLL_LIMIT; i++) {
             final int length = control.receive();
@@ -116,7 +127,10 @@ public final class SenderAgent implements Agent {
     @Override
     public void onClose() {
         streams.close();
-        transports.forEachOpened(transport -> CloseHelper.closeAll(transport.control, transport.dataSender));
+        transports.forEachOpened(transport -> {
+            transport.dataSender.flush();
+            CloseHelper.closeAll(transport.control, transport.dataSender);
+        });
     }
 
     @Override
@@ -127,18 +141,18 @@ public final class SenderAgent implements Agent {
     /** The sockets one transport needs on the sending side. */
     private final class SendingTransport {
         private final MulticastAddress address;
-        private final MulticastSender dataSender;
+        private final DatagramSender dataSender;
         private final DatagramSink dataSink;
-        private final MulticastReceiver control;
+        private final DatagramReceiver control;
         private final LossGenerator receiveLoss;
 
         private SendingTransport(Line line) {
             final MulticastAddress address = line.address();
             this.address = address;
             this.receiveLoss = SenderAgent.this.receiveLoss.apply(line.name());
-            this.dataSender = new MulticastSender(address, address.dataPort(), counters);
+            this.dataSender = media.openSender(address, address.dataPort(), counters);
             try {
-                this.control = new MulticastReceiver(address, address.controlPort(), counters);
+                this.control = media.openReceiver(address, address.controlPort(), counters);
             } catch (RuntimeException ex) {
                 dataSender.close();
                 throw ex;

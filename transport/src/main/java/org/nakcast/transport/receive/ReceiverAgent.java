@@ -12,12 +12,13 @@ import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.loss.LossySink;
 import org.nakcast.transport.media.AgentTransports;
 import org.nakcast.transport.media.ControlPollSchedule;
+import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.EveryLineSink;
 import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MulticastAddress;
-import org.nakcast.transport.media.MulticastReceiver;
-import org.nakcast.transport.media.MulticastSender;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -31,11 +32,15 @@ import org.nakcast.transport.status.SystemCounters;
  * other topics is opened once), tells the dispatcher which line each data datagram came in on, and
  * sends its streams' NAKs and STATUS on both lines through one {@link EveryLineSink}, so a dead
  * line does not take them.
+ *
+ * <p>The sockets come from the node's {@link Media}; NAKs and STATUS a media holds back to send
+ * together go to the kernel at the end of each duty cycle.
  */
 public final class ReceiverAgent implements Agent {
     private static final int POLL_LIMIT = 64;
 
     private final NanoClock clock;
+    private final Media media;
     private final SystemCounters counters;
     private final LossGenerator sendLoss;
     private final Function<String, LossGenerator> receiveLoss;
@@ -46,14 +51,16 @@ public final class ReceiverAgent implements Agent {
 
     /**
      * @param clock the time source for every timer
+     * @param media where the sockets come from
      * @param counters the node's counters
      * @param sendLoss loss injected on NAKs this agent sends
      * @param receiveLoss loss injected on datagrams this agent receives (data and control), by transport name
      * @param dispatcher the rules the datagrams read go to
      */
-    public ReceiverAgent(NanoClock clock, SystemCounters counters, LossGenerator sendLoss,
+    public ReceiverAgent(NanoClock clock, Media media, SystemCounters counters, LossGenerator sendLoss,
         Function<String, LossGenerator> receiveLoss, ReceiveDispatcher dispatcher) {
         this.clock = clock;
+        this.media = media;
         this.counters = counters;
         this.sendLoss = sendLoss;
         this.receiveLoss = receiveLoss;
@@ -102,11 +109,15 @@ public final class ReceiverAgent implements Agent {
             }
             controlPolls.polled(nowNs, stoppedAtLimit);
         }
-        return work + dispatcher.poll(nowNs);
+        work += dispatcher.poll(nowNs);
+        for (int i = 0, size = transports.size(); i < size; i++) {
+            transports.get(i).nakSender.flush();
+        }
+        return work;
     }
 
     private int pollData(ReceivingTransport transport, long nowNs) {
-        final MulticastReceiver data = transport.data;
+        final DatagramReceiver data = transport.data;
         int work = 0;
         for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = data.receive();
@@ -122,7 +133,7 @@ public final class ReceiverAgent implements Agent {
     }
 
     private int pollControl(ReceivingTransport transport, long nowNs) {
-        final MulticastReceiver control = transport.control;
+        final DatagramReceiver control = transport.control;
         int work = 0;
         for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = control.receive();
@@ -148,8 +159,10 @@ public final class ReceiverAgent implements Agent {
     @Override
     public void onClose() {
         dispatcher.close();
-        transports.forEachOpened(
-            transport -> CloseHelper.closeAll(transport.data, transport.control, transport.nakSender));
+        transports.forEachOpened(transport -> {
+            transport.nakSender.flush();
+            CloseHelper.closeAll(transport.data, transport.control, transport.nakSender);
+        });
     }
 
     @Override
@@ -160,9 +173,9 @@ public final class ReceiverAgent implements Agent {
     /** The sockets one transport needs on the receiving side. */
     private final class ReceivingTransport {
         private final MulticastAddress address;
-        private final MulticastReceiver data;
-        private final MulticastReceiver control;
-        private final MulticastSender nakSender;
+        private final DatagramReceiver data;
+        private final DatagramReceiver control;
+        private final DatagramSender nakSender;
         private final DatagramSink nakSink;
         private final UnsafeBuffer nakBuffer;
         private final LossGenerator receiveLoss;
@@ -171,11 +184,11 @@ public final class ReceiverAgent implements Agent {
             final MulticastAddress address = line.address();
             this.address = address;
             this.receiveLoss = ReceiverAgent.this.receiveLoss.apply(line.name());
-            this.data = new MulticastReceiver(address, address.dataPort(), counters);
-            MulticastReceiver openedControl = null;
+            this.data = media.openReceiver(address, address.dataPort(), counters);
+            DatagramReceiver openedControl = null;
             try {
-                openedControl = new MulticastReceiver(address, address.controlPort(), counters);
-                this.nakSender = new MulticastSender(address, address.controlPort(), counters);
+                openedControl = media.openReceiver(address, address.controlPort(), counters);
+                this.nakSender = media.openSender(address, address.controlPort(), counters);
             } catch (RuntimeException ex) {
                 CloseHelper.closeAll(data, openedControl);
                 throw ex;

@@ -23,6 +23,7 @@ import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.loss.LossGenerator;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.media.NioMedia;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.status.SystemCounter;
@@ -122,7 +123,7 @@ class ReceiverAgentSocketsIT {
     }
 
     private ReceiverAgent newAgent() {
-        return new ReceiverAgent(SystemNanoClock.INSTANCE, counters.counters(), LossGenerator.NONE,
+        return new ReceiverAgent(SystemNanoClock.INSTANCE, new NioMedia(), counters.counters(), LossGenerator.NONE,
             name -> LossGenerator.NONE,
             new ReceiveDispatcher(counters.counters(), 1, 1, ReceiverLog.NONE, error -> { }));
     }

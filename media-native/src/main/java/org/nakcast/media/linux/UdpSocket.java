@@ -1,0 +1,201 @@
+package org.nakcast.media.linux;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.InetAddress;
+import java.nio.ByteOrder;
+
+import org.nakcast.transport.media.MulticastAddress;
+
+/**
+ * A non-blocking IPv4 UDP socket driven through libc: set up as a multicast receiver or sender,
+ * then moving datagrams in batches with {@code recvmmsg} and {@code sendmmsg}. Its native memory
+ * (the batch vectors and buffers its owners allocate from {@link #arena()}) is freed when it
+ * closes. Setup runs on one thread, the batch calls on another (the agent's), never at once.
+ *
+ * <pre>
+ *   struct sockaddr_in (16 bytes)               struct ip_mreqn (12 bytes)
+ *   0       2       4              8      16    0              4              8            12
+ *   +-------+-------+--------------+------+     +--------------+--------------+------------+
+ *   |family | port  |   address    | zero |     | group        | address      | ifindex    |
+ *   | u16   |u16 BE |   u32 BE     |  8   |     | u32 BE       | u32 BE (0)   | i32        |
+ *   +-------+-------+--------------+------+     +--------------+--------------+------------+
+ *
+ *   struct iovec (16 bytes)          struct mmsghdr (64 bytes): a struct msghdr, then msg_len
+ *   0             8             16   0        8       16       24          32     40       48     56      60  64
+ *   +-------------+-------------+    +--------+-------+--------+-----------+------+--------+------+-------+---+
+ *   | base ptr    | length u64  |    |name ptr|namelen|iov ptr | iovlen u64|ctl   |ctl len |flags |msg_len|pad|
+ *   +-------------+-------------+    +--------+-------+--------+-----------+------+--------+------+-------+---+
+ *                                     name and control stay NULL: no sender address is asked for
+ * </pre>
+ */
+final class UdpSocket implements AutoCloseable {
+    static final int SOCKADDR_IN_BYTES = 16;
+    static final int IOVEC_BYTES = 16;
+    static final int IOVEC_LENGTH = 8;
+    static final int MMSGHDR_BYTES = 64;
+    static final int MSG_IOV = 16;
+    static final int MSG_IOVLEN = 24;
+    static final int MSG_LEN = 56;
+
+    private final Arena arena = Arena.ofShared();
+    private final MemorySegment errno = arena.allocate(Libc.ERRNO_STATE_BYTES);
+    private final int fd;
+
+    /** Opens an IPv4 datagram socket. */
+    UdpSocket() throws IOException {
+        try {
+            fd = (int) Libc.SOCKET.invokeExact(errno, Libc.AF_INET, Libc.SOCK_DGRAM, 0);
+        } catch (Throwable ex) {
+            throw new IOException("socket() could not be called", ex);
+        }
+        check(fd, "socket");
+    }
+
+    /** Where the owner allocates the native memory that lives as long as the socket. */
+    Arena arena() {
+        return arena;
+    }
+
+    /** Binds to the group and {@code port} (shared with other sockets), joins the group on its interface. */
+    void listen(MulticastAddress address, int port) throws IOException {
+        setInt(Libc.SOL_SOCKET, Libc.SO_REUSEADDR, 1, "SO_REUSEADDR");
+        setInt(Libc.SOL_SOCKET, Libc.SO_RCVBUF, address.receiveBufferBytes(), "SO_RCVBUF");
+        final MemorySegment local = sockaddr(address.group(), port);
+        try {
+            check((int) Libc.BIND.invokeExact(errno, fd, local, SOCKADDR_IN_BYTES), "bind");
+        } catch (IOException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException("bind() could not be called", ex);
+        }
+        set(Libc.IPPROTO_IP, Libc.IP_ADD_MEMBERSHIP, groupOnInterface(address), "IP_ADD_MEMBERSHIP");
+    }
+
+    /** Sends to {@code address}'s group and {@code port} out of its interface, with its TTL and loopback on. */
+    void sendTo(MulticastAddress address, int port) throws IOException {
+        set(Libc.IPPROTO_IP, Libc.IP_MULTICAST_IF, groupOnInterface(address), "IP_MULTICAST_IF");
+        setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_TTL, address.ttl(), "IP_MULTICAST_TTL");
+        setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_LOOP, 1, "IP_MULTICAST_LOOP");
+        setInt(Libc.SOL_SOCKET, Libc.SO_SNDBUF, address.sendBufferBytes(), "SO_SNDBUF");
+        final MemorySegment remote = sockaddr(address.group(), port);
+        try {
+            check((int) Libc.CONNECT.invokeExact(errno, fd, remote, SOCKADDR_IN_BYTES), "connect");
+        } catch (IOException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException("connect() could not be called", ex);
+        }
+    }
+
+    /**
+     * {@code count} mmsghdrs, each with one iovec over its own {@code slotBytes} of {@code slots}
+     * (the iovec's length is the slot's; a sender sets each to its datagram's).
+     */
+    MemorySegment messageVector(MemorySegment slots, int count, int slotBytes) {
+        final MemorySegment vector = arena.allocate((long) MMSGHDR_BYTES * count, 8);
+        final MemorySegment iovecs = arena.allocate((long) IOVEC_BYTES * count, 8);
+        for (int i = 0; i < count; i++) {
+            final long iovec = (long) IOVEC_BYTES * i;
+            iovecs.set(ValueLayout.ADDRESS, iovec, slots.asSlice((long) slotBytes * i, slotBytes));
+            iovecs.set(ValueLayout.JAVA_LONG, iovec + IOVEC_LENGTH, slotBytes);
+            final long header = (long) MMSGHDR_BYTES * i;
+            vector.set(ValueLayout.ADDRESS, header + MSG_IOV, iovecs.asSlice(iovec, IOVEC_BYTES));
+            vector.set(ValueLayout.JAVA_LONG, header + MSG_IOVLEN, 1);
+        }
+        return vector;
+    }
+
+    /**
+     * {@code sendmmsg} of {@code count} messages from {@code vector}, without waiting.
+     *
+     * @return how many the kernel took; 0 if its buffer is full; -1 on another error ({@link #lastError})
+     */
+    int sendBatch(MemorySegment vector, int count) {
+        final int sent;
+        try {
+            sent = (int) Libc.SENDMMSG.invokeExact(errno, fd, vector, count, Libc.MSG_DONTWAIT);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        return sent >= 0 ? sent : retryableOrFailed();
+    }
+
+    /**
+     * {@code recvmmsg} of up to {@code count} waiting datagrams into {@code vector}'s buffers, without waiting.
+     *
+     * @return how many came (each one's length in its msg_len); 0 if none was waiting; -1 on another error
+     */
+    int receiveBatch(MemorySegment vector, int count) {
+        final int received;
+        try {
+            received = (int) Libc.RECVMMSG.invokeExact(errno, fd, vector, count, Libc.MSG_DONTWAIT,
+                MemorySegment.NULL);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        return received >= 0 ? received : retryableOrFailed();
+    }
+
+    /** The errno of the last call that failed, in words. */
+    String lastError() {
+        return Libc.describe(Libc.errno(errno));
+    }
+
+    private int retryableOrFailed() {
+        final int code = Libc.errno(errno);
+        return code == Libc.EAGAIN || code == Libc.ENOBUFS || code == Libc.EINTR ? 0 : -1;
+    }
+
+    private MemorySegment groupOnInterface(MulticastAddress address) {
+        final MemorySegment request = arena.allocate(12, 4);
+        putAddress(request, 0, address.group());
+        request.set(ValueLayout.JAVA_INT, 8, address.networkInterface().getIndex());
+        return request;
+    }
+
+    private MemorySegment sockaddr(InetAddress address, int port) {
+        final MemorySegment sockaddr = arena.allocate(SOCKADDR_IN_BYTES, 4);
+        sockaddr.set(ValueLayout.JAVA_SHORT, 0, (short) Libc.AF_INET);
+        sockaddr.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 2, (short) port);
+        putAddress(sockaddr, 4, address);
+        return sockaddr;
+    }
+
+    private static void putAddress(MemorySegment segment, long offset, InetAddress address) {
+        MemorySegment.copy(MemorySegment.ofArray(address.getAddress()), 0, segment, offset, 4);
+    }
+
+    private void setInt(int level, int option, int value, String name) throws IOException {
+        set(level, option, arena.allocateFrom(ValueLayout.JAVA_INT, value), name);
+    }
+
+    private void set(int level, int option, MemorySegment value, String name) throws IOException {
+        try {
+            check((int) Libc.SETSOCKOPT.invokeExact(errno, fd, level, option, value, (int) value.byteSize()),
+                "setsockopt " + name);
+        } catch (IOException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException("setsockopt() could not be called", ex);
+        }
+    }
+
+    private void check(int result, String call) throws IOException {
+        if (result < 0) {
+            throw new IOException(call + " refused: " + lastError());
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            final int ignored = (int) Libc.CLOSE.invokeExact(errno, fd);
+        } catch (Throwable ex) {
+            // the descriptor is gone either way; its memory goes below
+        }
+        arena.close();
+    }
+}

@@ -1,0 +1,185 @@
+package org.nakcast.media.linux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.management.ManagementFactory;
+import java.net.DatagramSocket;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.nio.ByteBuffer;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.TransportException;
+import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSender;
+import org.nakcast.transport.media.MediaChoice;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/** The native media's sockets on lo, in the test JVM's private network namespace. */
+class NativeMediaTest {
+    private final SystemCounters counters = new SystemCounters(new CountersManager(
+        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
+        new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
+    private final NativeMedia media = new NativeMedia();
+
+    private static MulticastAddress address(int port) throws Exception {
+        return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.10.1"),
+            port, port + 1, 0, 1 << 20, 1 << 20);
+    }
+
+    @Test
+    void aNodeAskingForNativeGetsIt() {
+        final MediaChoice choice = MediaChoice.of("native");
+
+        assertThat(choice.fellBack()).as(choice.fallbackReason()).isFalse();
+        assertThat(choice.media()).isInstanceOf(NativeMedia.class);
+        assertThat(media.unavailableBecause()).isNull();
+    }
+
+    @Test
+    void datagramsWaitForTheFlushThenComeInOrderWithTheirLengthsToEveryReceiver() throws Exception {
+        final MulticastAddress address = address(41_100);
+        try (DatagramReceiver first = media.openReceiver(address, 41_100, counters);
+            DatagramReceiver second = media.openReceiver(address, 41_100, counters);
+            DatagramSender sender = media.openSender(address, 41_100, counters)) {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(2_000));
+            final int count = BatchingSender.BATCH - 1;
+            for (int i = 0; i < count; i++) {
+                datagram.putInt(16, i);
+                assertThat(sender.send(datagram, 16, 4 + i * 50)).isTrue();
+            }
+            Thread.sleep(20);
+            assertThat(first.receive()).as("nothing is sent before the flush").isZero();
+
+            sender.flush();
+
+            for (DatagramReceiver receiver : new DatagramReceiver[] {first, second}) {
+                for (int i = 0; i < count; i++) {
+                    assertThat(receiveWithin(receiver, 2_000)).isEqualTo(4 + i * 50);
+                    assertThat(receiver.buffer().getInt(0)).isEqualTo(i);
+                }
+                assertThat(receiver.receive()).isZero();
+            }
+            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(count);
+            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED).get()).isEqualTo(2L * count);
+        }
+    }
+
+    @Test
+    void aSendThatFillsTheBatchGoesAtOnce() throws Exception {
+        final MulticastAddress address = address(41_110);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_110, counters);
+            DatagramSender sender = media.openSender(address, 41_110, counters)) {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            for (int i = 0; i < BatchingSender.BATCH; i++) {
+                datagram.putInt(0, i);
+                sender.send(datagram, 0, 8);
+            }
+
+            for (int i = 0; i < BatchingSender.BATCH; i++) {
+                assertThat(receiveWithin(receiver, 2_000)).isEqualTo(8);
+                assertThat(receiver.buffer().getInt(0)).isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void theLargestUdpDatagramComesWhole() throws Exception {
+        final MulticastAddress address = address(41_120);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_120, counters);
+            DatagramSender sender = media.openSender(address, 41_120, counters)) {
+            final int largest = 65_507;
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(largest));
+            datagram.putInt(largest - 4, 0xCAFE_F00D);
+            sender.send(datagram, 0, largest);
+            sender.flush();
+
+            assertThat(receiveWithin(receiver, 2_000)).isEqualTo(largest);
+            assertThat(receiver.buffer().getInt(largest - 4)).isEqualTo(0xCAFE_F00D);
+        }
+    }
+
+    @Test
+    void aPortHeldWithoutAddressReuseIsAClearError() throws Exception {
+        final MulticastAddress address = address(41_130);
+        try (DatagramSocket squatter = new DatagramSocket(null)) {
+            squatter.setReuseAddress(false);
+            squatter.bind(new InetSocketAddress(41_130));
+
+            assertThatThrownBy(() -> media.openReceiver(address, 41_130, counters))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("239.255.10.1:41130 on lo")
+                .hasMessageContaining("Address already in use");
+        }
+    }
+
+    /**
+     * Two senders taking turns, as two publishers on one data port or several receivers' NAKs on one
+     * control port: Java's DatagramChannel allocates the sender's address for each such datagram;
+     * the native receiver asks for no address and allocates nothing.
+     */
+    @Test
+    void receivingFromSendersTakingTurnsAllocatesNothing() throws Exception {
+        final MulticastAddress address = address(41_140);
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_140, counters);
+            DatagramSender one = media.openSender(address, 41_140, counters);
+            DatagramSender other = media.openSender(address, 41_140, counters)) {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(1_408));
+            exchange(one, other, receiver, datagram, 200_000);
+            long allocated = Long.MAX_VALUE;
+            long received = 0;
+            // The JIT may still compile after the warm-up, and code compiled anew may allocate as it first runs.
+            for (int window = 0; window < 10 && allocated != 0; window++) {
+                final long before = threads.getCurrentThreadAllocatedBytes();
+                received = exchange(one, other, receiver, datagram, 20_000);
+                allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            }
+
+            assertThat(received).isEqualTo(20_000);
+            assertThat(allocated).as("bytes allocated sending and receiving %d datagrams from two senders in turn",
+                received).isZero();
+        }
+    }
+
+    /** Sends {@code datagrams}, one from each sender in turn, and receives them; answers how many came. */
+    private static long exchange(DatagramSender one, DatagramSender other, DatagramReceiver receiver,
+                                 UnsafeBuffer datagram, int datagrams) {
+        long received = 0;
+        for (int i = 0; i < datagrams; i++) {
+            final DatagramSender sender = (i & 1) == 0 ? one : other;
+            datagram.putInt(0, i);
+            sender.send(datagram, 0, datagram.capacity());
+            sender.flush();
+            while (receiver.receive() > 0) {
+                received++;
+            }
+        }
+        for (int idle = 0; idle < 1_000 && received < datagrams; idle++) {
+            while (receiver.receive() > 0) {
+                received++;
+            }
+            Thread.onSpinWait();
+        }
+        return received;
+    }
+
+    private static int receiveWithin(DatagramReceiver receiver, long millis) throws InterruptedException {
+        final long deadline = System.currentTimeMillis() + millis;
+        while (System.currentTimeMillis() < deadline) {
+            final int length = receiver.receive();
+            if (length != 0) {
+                return length;
+            }
+            Thread.sleep(1);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,26 @@
+package org.nakcast.transport.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+
+/**
+ * A non-blocking socket that has joined a multicast group on one interface and reads the datagrams
+ * sent to one port, one at a time, whatever number of them the media takes from the kernel per
+ * system call. Used by one thread.
+ */
+public interface DatagramReceiver extends AutoCloseable {
+    /**
+     * Reads one datagram if one is waiting.
+     *
+     * @return its length, 0 if none was waiting, or -1 if the socket failed (counted as an error)
+     */
+    int receive();
+
+    /**
+     * The datagram the last {@link #receive()} returned, at offset 0; valid until the next call.
+     * The same buffer instance every time.
+     */
+    UnsafeBuffer buffer();
+
+    @Override
+    void close();
+}

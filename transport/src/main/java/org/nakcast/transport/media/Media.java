@@ -1,0 +1,35 @@
+package org.nakcast.transport.media;
+
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * How a node moves datagrams between its agents and the kernel: the seam between the protocol and
+ * the sockets. {@link NioMedia} ({@code nio}, Java's {@code DatagramChannel}, one system call per
+ * datagram) is the default and runs everywhere; other media are found with {@link java.util.ServiceLoader}
+ * under this interface and chosen by name in the node's configuration ({@code node.media}), see
+ * {@link MediaChoice}.
+ */
+public interface Media {
+    /** The name a configuration chooses this media by: {@code nio}, {@code native}. */
+    String name();
+
+    /**
+     * Whether this media works in this JVM on this host; null if it does, else why not, in words
+     * fit for a log line ("needs Linux, this is Windows 11").
+     */
+    String unavailableBecause();
+
+    /**
+     * Opens a receiving socket on {@code port} of {@code address}'s group and interface.
+     *
+     * @throws org.nakcast.transport.TransportException naming the group, port and interface if that fails
+     */
+    DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters);
+
+    /**
+     * Opens a sending socket to {@code port} of {@code address}'s group, out of its interface.
+     *
+     * @throws org.nakcast.transport.TransportException naming the group, port and interface if that fails
+     */
+    DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters);
+}
