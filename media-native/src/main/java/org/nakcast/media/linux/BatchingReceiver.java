@@ -1,12 +1,10 @@
 package org.nakcast.media.linux;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.DatagramReceiver;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.status.SystemCounter;
@@ -38,18 +36,7 @@ final class BatchingReceiver implements DatagramReceiver {
         this.datagramsReceived = counters.get(SystemCounter.DATAGRAMS_RECEIVED);
         this.bytesReceived = counters.get(SystemCounter.BYTES_RECEIVED);
         this.errors = counters.get(SystemCounter.ERRORS);
-        UdpSocket opened = null;
-        try {
-            opened = new UdpSocket();
-            opened.listen(address, port);
-        } catch (IOException | RuntimeException ex) {
-            if (opened != null) {
-                opened.close();
-            }
-            throw new TransportException("cannot listen on " + address.describe(port) + ": " + ex.getMessage()
-                + " (is the port taken by a socket without SO_REUSEADDR, or the interface down?)", ex);
-        }
-        this.socket = opened;
+        this.socket = UdpSocket.listening(address, port);
         final MemorySegment slots = socket.arena().allocate((long) SLOT_BYTES * BATCH, 64);
         this.slotsAddress = slots.address();
         this.vector = socket.messageVector(slots, BATCH, SLOT_BYTES);

@@ -1,13 +1,11 @@
 package org.nakcast.media.linux;
 
-import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
-import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.status.SystemCounter;
@@ -43,17 +41,7 @@ final class BatchingSender implements DatagramSender {
         this.datagramsSent = counters.get(SystemCounter.DATAGRAMS_SENT);
         this.bytesSent = counters.get(SystemCounter.BYTES_SENT);
         this.sendFailures = counters.get(SystemCounter.SEND_FAILURES);
-        UdpSocket opened = null;
-        try {
-            opened = new UdpSocket();
-            opened.sendTo(address, port);
-        } catch (IOException | RuntimeException ex) {
-            if (opened != null) {
-                opened.close();
-            }
-            throw new TransportException("cannot send to " + address.describe(port) + ": " + ex.getMessage(), ex);
-        }
-        this.socket = opened;
+        this.socket = UdpSocket.sendingTo(address, port);
         final MemorySegment slotMemory = socket.arena().allocate((long) SLOT_BYTES * BATCH, 64);
         this.slots = new UnsafeBuffer(slotMemory.address(), SLOT_BYTES * BATCH);
         final MemorySegment vector = socket.messageVector(slotMemory, BATCH, SLOT_BYTES);

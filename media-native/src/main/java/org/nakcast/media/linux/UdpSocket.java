@@ -7,6 +7,7 @@ import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.nio.ByteOrder;
 
+import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.MulticastAddress;
 
 /**
@@ -44,8 +45,7 @@ final class UdpSocket implements AutoCloseable {
     private final MemorySegment errno = arena.allocate(Libc.ERRNO_STATE_BYTES);
     private final int fd;
 
-    /** Opens an IPv4 datagram socket. */
-    UdpSocket() throws IOException {
+    private UdpSocket() throws IOException {
         try {
             fd = (int) Libc.SOCKET.invokeExact(errno, Libc.AF_INET, Libc.SOCK_DGRAM, 0);
         } catch (Throwable ex) {
@@ -54,13 +54,54 @@ final class UdpSocket implements AutoCloseable {
         check(fd, "socket");
     }
 
+    /**
+     * A socket bound to {@code address}'s group and {@code port} (shared with other sockets) that
+     * has joined the group on its interface.
+     *
+     * @throws TransportException naming group, port and interface, and the call the kernel refused
+     */
+    static UdpSocket listening(MulticastAddress address, int port) {
+        return opened(address, port, "cannot listen on ", " (is the port taken by a socket without SO_REUSEADDR,"
+            + " or the interface down?)", UdpSocket::listen);
+    }
+
+    /**
+     * A socket that sends to {@code address}'s group and {@code port} out of its interface, with its
+     * TTL and loopback on.
+     *
+     * @throws TransportException naming group, port and interface, and the call the kernel refused
+     */
+    static UdpSocket sendingTo(MulticastAddress address, int port) {
+        return opened(address, port, "cannot send to ", "", UdpSocket::sendTo);
+    }
+
+    private static UdpSocket opened(MulticastAddress address, int port, String failure, String hint,
+                                    Setup setup) {
+        UdpSocket socket = null;
+        try {
+            socket = new UdpSocket();
+            setup.apply(socket, address, port);
+            return socket;
+        } catch (IOException | RuntimeException ex) {
+            if (socket != null) {
+                socket.close();
+            }
+            throw new TransportException(failure + address.describe(port) + ": " + ex.getMessage() + hint, ex);
+        }
+    }
+
+    /** How a socket just opened is set up to listen or to send. */
+    @FunctionalInterface
+    private interface Setup {
+        void apply(UdpSocket socket, MulticastAddress address, int port) throws IOException;
+    }
+
     /** Where the owner allocates the native memory that lives as long as the socket. */
     Arena arena() {
         return arena;
     }
 
-    /** Binds to the group and {@code port} (shared with other sockets), joins the group on its interface. */
-    void listen(MulticastAddress address, int port) throws IOException {
+    private void listen(MulticastAddress address, int port) throws IOException {
         setInt(Libc.SOL_SOCKET, Libc.SO_REUSEADDR, 1, "SO_REUSEADDR");
         setInt(Libc.SOL_SOCKET, Libc.SO_RCVBUF, address.receiveBufferBytes(), "SO_RCVBUF");
         final MemorySegment local = sockaddr(address.group(), port);
@@ -74,8 +115,7 @@ final class UdpSocket implements AutoCloseable {
         set(Libc.IPPROTO_IP, Libc.IP_ADD_MEMBERSHIP, groupOnInterface(address), "IP_ADD_MEMBERSHIP");
     }
 
-    /** Sends to {@code address}'s group and {@code port} out of its interface, with its TTL and loopback on. */
-    void sendTo(MulticastAddress address, int port) throws IOException {
+    private void sendTo(MulticastAddress address, int port) throws IOException {
         set(Libc.IPPROTO_IP, Libc.IP_MULTICAST_IF, groupOnInterface(address), "IP_MULTICAST_IF");
         setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_TTL, address.ttl(), "IP_MULTICAST_TTL");
         setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_LOOP, 1, "IP_MULTICAST_LOOP");
