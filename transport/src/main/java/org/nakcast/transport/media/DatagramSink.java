@@ -10,8 +10,9 @@ public interface DatagramSink {
     /**
      * Sends one datagram.
      *
-     * @return true if it was handed to the network; false if it was not (the caller may retry
-     *     later; the failure is counted by the sink)
+     * @return true if it was taken: handed to the network, or held by a media that sends what it
+     *     holds at its next flush ({@link DatagramSender}); false if it was not (the caller may
+     *     retry later; the failure is counted by the sink)
      */
     boolean send(DirectBuffer buffer, int offset, int length);
 }
