@@ -31,6 +31,7 @@ final class PingSession {
      */
     static List<RttResult> run(LinkOptions links, RunOptions options, NodeConfig config, PrintWriter err) {
         createDirectories(options.output);
+        LatencyLog.warmIntervalCode();
         final List<RttResult> results = new ArrayList<>();
         for (RttPath path : links.phases()) {
             final String label = path.label();
@@ -48,6 +49,9 @@ final class PingSession {
                 err.printf("ping %s: measuring %s%n", label, options.duration > 0
                     ? "for " + options.duration + " s" : options.count + " round trips");
                 final Path hlog = options.file(label, ".hlog");
+                // start-up's, the paths before and this warm-up's garbage goes now: a collection
+                // counted in this path's row is one its own measured round trips caused
+                System.gc();
                 final long collectionsBefore = collections();
                 final long roundTrips;
                 final LatencyLog log = new LatencyLog(hlog, HLOG_INTERVAL_NS);
