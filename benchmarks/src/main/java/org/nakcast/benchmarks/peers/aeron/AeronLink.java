@@ -27,23 +27,22 @@ import org.nakcast.rtt.RttLink;
  * by the side's thread in {@link #poll()}. With {@link ThreadingMode#INVOKER} the same poll runs the
  * driver too, so the side is one thread.
  *
- * <p>Channels follow the run's config, as the raw-udp baseline's sockets do: multicast to the
- * group of the topic's transport, on its interface and TTL, at the transport's port + {@value
- * #PORT_OFFSET} (nakcast uses the port and port + 1, raw-udp port + 2); the stream id is the topic's
- * id. Aeron sends data to an odd group and control (status messages, NAKs) to the next address up,
- * so each group must be odd. Terms are {@value #MIN_TERM_LENGTH} bytes, or larger as the message
- * size needs (Aeron's largest message is an eighth of a term): the whole log is written, and so
- * paged in, during the warm-up. Name re-resolution is off (every address is a literal): its check,
- * once a second, iterates a list and would be the driver's one allocation on the side's thread.
- * Tasks the driver would hand to an executor thread of its own run on its conductor. Messages that
- * fit one frame (up to the MTU less the frame header) are handed over as they arrive; larger ones
- * are put back together by a {@link FragmentAssembler}.
+ * <p>Channels follow the run's config, as the raw-udp baseline's sockets do: multicast to the group
+ * of the topic's transport, on its interface and TTL, at the transport's port plus the path's own
+ * offset (nakcast uses the port and port + 1, raw-udp port + 2, {@code aeron} port + 3, {@code
+ * aeron-shared} port + 4); the stream id is the topic's id. Aeron sends data to an odd group and
+ * control (status messages, NAKs) to the next address up, so each group must be odd. Terms are
+ * {@value #MIN_TERM_LENGTH} bytes, or larger as the message size needs (Aeron's largest message is
+ * an eighth of a term): the whole log is written, and so paged in, during the warm-up. Name
+ * re-resolution is off (every address is a literal): its check, once a second, iterates a list and
+ * would be the driver's one allocation on the side's thread. Tasks the driver would hand to an
+ * executor thread of its own run on its conductor. Messages that fit one frame (up to the MTU less
+ * the frame header) are handed over as they arrive; larger ones are put back together by a {@link
+ * FragmentAssembler}.
  *
  * <p>{@link #send} and {@link #poll} allocate nothing.
  */
 final class AeronLink implements RttLink, FragmentHandler {
-    /** How far above a transport's port Aeron's channel is. */
-    static final int PORT_OFFSET = 3;
     /** The smallest term Aeron takes. */
     static final int MIN_TERM_LENGTH = 64 * 1024;
     private static final int MESSAGES_PER_TERM = 8;
@@ -65,15 +64,16 @@ final class AeronLink implements RttLink, FragmentHandler {
      * @param label the path's label, for messages
      * @param threadingMode {@link ThreadingMode#INVOKER} (this side's thread runs the driver) or
      *     {@link ThreadingMode#SHARED} (a thread of the driver's own, idling as {@code --idle} says)
+     * @param portOffset how far above each transport's port the channels are
      * @param setup the side, config, topics, size and idle strategy
      * @param receiver gets the messages of the receive topic's stream
      * @throws IllegalArgumentException if a group is even, or the driver or client cannot start
      */
-    AeronLink(String label, ThreadingMode threadingMode, LinkSetup setup, Receiver receiver) {
+    AeronLink(String label, ThreadingMode threadingMode, int portOffset, LinkSetup setup, Receiver receiver) {
         this.label = label;
         this.receiver = receiver;
-        final String sendChannel = channel(label, setup.sendTransport());
-        final String receiveChannel = channel(label, setup.receiveTransport());
+        final String sendChannel = channel(label, setup.sendTransport(), portOffset);
+        final String receiveChannel = channel(label, setup.receiveTransport(), portOffset);
         final MediaDriver.Context driverContext = AeronPeer.driverContext("rtt-" + setup.side())
             .threadingMode(threadingMode)
             .asyncExecutorEnabled(false)
@@ -145,19 +145,19 @@ final class AeronLink implements RttLink, FragmentHandler {
     }
 
     /**
-     * The multicast channel of a transport: its group at port + {@value #PORT_OFFSET}, its
+     * The multicast channel of a transport: its group at port + {@code portOffset}, its
      * interface's address, its TTL.
      *
      * @throws IllegalArgumentException if the group is even
      */
-    static String channel(String label, TransportConfig transport) {
+    static String channel(String label, TransportConfig transport, int portOffset) {
         final byte[] group = transport.group().getAddress();
         if ((group[group.length - 1] & 1) == 0) {
             throw new IllegalArgumentException(label + ": transport '" + transport.name() + "' has the group "
                 + transport.group().getHostAddress() + ", and Aeron sends data to an odd group (control to the next "
                 + "address up): give it an odd group");
         }
-        return "aeron:udp?endpoint=" + literal(transport.group()) + ":" + (transport.port() + PORT_OFFSET)
+        return "aeron:udp?endpoint=" + literal(transport.group()) + ":" + (transport.port() + portOffset)
             + "|interface=" + literal(transport.networkInterface().address()) + "|ttl=" + transport.ttl();
     }
 

@@ -20,14 +20,21 @@ import org.nakcast.rtt.RttPath;
  *   one thread of their own per side, waiting with the run's {@code --idle}, the side's thread
  *   polling the client: the usual way to embed a driver, and one more busy thread per side.</li>
  * </ul>
+ *
+ * <p>Each path has a port of its own ({@link #portOffset}): a run measures its paths one after the
+ * other, and the pong side of a phase that ended stays a moment to answer late repairs, so a path
+ * that shared the previous one's channel and stream would have its first pings taken, and perhaps
+ * never echoed, by the previous path's pong.
  */
 public abstract sealed class AeronRttPath implements RttPath permits AeronRttPath.Invoker, AeronRttPath.Shared {
     private final String label;
     private final ThreadingMode threadingMode;
+    private final int portOffset;
 
-    AeronRttPath(String label, ThreadingMode threadingMode) {
+    AeronRttPath(String label, ThreadingMode threadingMode, int portOffset) {
         this.label = label;
         this.threadingMode = threadingMode;
+        this.portOffset = portOffset;
     }
 
     @Override
@@ -37,22 +44,27 @@ public abstract sealed class AeronRttPath implements RttPath permits AeronRttPat
 
     @Override
     public RttLink open(LinkSetup setup, RttLink.Receiver receiver) {
-        return new AeronLink(label, threadingMode, setup, receiver);
+        return new AeronLink(label, threadingMode, portOffset, setup, receiver);
     }
 
-    /** {@code --peer aeron}: the side's own thread runs the media driver. */
+    /** How far above each transport's port this path's channel is. */
+    int portOffset() {
+        return portOffset;
+    }
+
+    /** {@code --peer aeron}: the side's own thread runs the media driver, at port + 3. */
     public static final class Invoker extends AeronRttPath {
         /** For {@link java.util.ServiceLoader}. */
         public Invoker() {
-            super("aeron", ThreadingMode.INVOKER);
+            super("aeron", ThreadingMode.INVOKER, 3);
         }
     }
 
-    /** {@code --peer aeron-shared}: the media driver on one thread of its own per side. */
+    /** {@code --peer aeron-shared}: the media driver on one thread of its own per side, at port + 4. */
     public static final class Shared extends AeronRttPath {
         /** For {@link java.util.ServiceLoader}. */
         public Shared() {
-            super("aeron-shared", ThreadingMode.SHARED);
+            super("aeron-shared", ThreadingMode.SHARED, 4);
         }
     }
 }

@@ -14,16 +14,23 @@ import org.nakcast.rtt.RttPath;
 /** The Aeron paths' channels, terms and names, without a driver. */
 class AeronLinkTest {
     @Test
-    void theChannelIsTheTransportsGroupAtPortPlusThreeOnItsInterfaceAndTtl() throws Exception {
+    void theChannelIsTheTransportsGroupAtThePathsPortOffsetOnItsInterfaceAndTtl() throws Exception {
         final TransportConfig transport = transport("239.255.77.11", 40480).withTtl(1);
 
-        assertThat(AeronLink.channel("aeron", transport))
+        assertThat(AeronLink.channel("aeron", transport, 3))
             .isEqualTo("aeron:udp?endpoint=239.255.77.11:40483|interface=127.0.0.1|ttl=1");
     }
 
     @Test
+    void eachAeronPathHasAPortOfItsOwnAboveRawUdps() {
+        // the previous phase's pong lingers: two paths on one channel would echo each other's pings
+        assertThat(new AeronRttPath.Invoker().portOffset()).isEqualTo(3);
+        assertThat(new AeronRttPath.Shared().portOffset()).isEqualTo(4);
+    }
+
+    @Test
     void anEvenGroupIsRefusedNamingTheTransport() throws Exception {
-        assertThatThrownBy(() -> AeronLink.channel("aeron", transport("239.255.77.12", 40490)))
+        assertThatThrownBy(() -> AeronLink.channel("aeron", transport("239.255.77.12", 40490), 3))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessage("aeron: transport 'pong' has the group 239.255.77.12, and Aeron sends data to an odd group "
                 + "(control to the next address up): give it an odd group");
