@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
@@ -63,7 +62,11 @@ public final class Node implements AutoCloseable {
     private final NodeContext context;
     private final NodeConfig config;
     private final SettingsResolver settingsResolver;
+    /** The counters file, or null when the node keeps its counters in memory. */
     private final CountersFile countersFile;
+    private final NodeCounterBuffers counterBuffers;
+    /** The node's name as unique on this host, for its publisher ids. */
+    private final String publisherIdStem;
     private final SystemCounters counters;
     private final SenderAgent sender;
     private final ReceiverAgent receiver;
@@ -83,12 +86,17 @@ public final class Node implements AutoCloseable {
         this.topicCodecs = new TopicCodecs(this.context);
         this.settingsResolver = new SettingsResolver(config, this.context);
         final NodeSettings settings = config.node();
-        this.countersFile = NodeCountersFile.open(settings);
+        this.countersFile = this.context.countersInFile() ? NodeCountersFile.open(settings) : null;
+        this.counterBuffers = countersFile == null ? NodeCounterBuffers.inMemory()
+            : new NodeCounterBuffers(countersFile.metadataBuffer(), countersFile.valuesBuffer(),
+                countersFile.errorLogBuffer());
+        this.publisherIdStem = countersFile == null ? settings.name() : NodeCountersFile.stem(countersFile.path());
         this.counters = new SystemCounters(
-            new CountersManager(countersFile.metadataBuffer(), countersFile.valuesBuffer()));
+            new CountersManager(counterBuffers.metadata(), counterBuffers.values()));
         final DistinctErrorLog errorLog =
-            new DistinctErrorLog(countersFile.errorLogBuffer(), SystemEpochClock.INSTANCE);
-        this.mediaChoice = MediaChoice.of(settings.media().name());
+            new DistinctErrorLog(counterBuffers.errorLog(), SystemEpochClock.INSTANCE);
+        this.mediaChoice = this.context.media() != null
+            ? new MediaChoice(this.context.media(), null) : MediaChoice.of(settings.media().name());
         final Media media = mediaChoice.media();
         this.sender = new SenderAgent(context.clock(), media, counters, context.sendLoss(), this.context::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
@@ -104,12 +112,14 @@ public final class Node implements AutoCloseable {
         };
         this.receiver = new ReceiverAgent(context.clock(), media, counters, context.sendLoss(),
             this.context::receiveLoss,
-            new ReceiveDispatcher(counters, ThreadLocalRandom.current().nextInt(), context.seed(),
-                NodeEventLog.receiverEvents(settings.name(), this.context.clock()), errorHandler));
+            new ReceiveDispatcher(counters, drawId(), context.seed(),
+                NodeEventLog.receiverEvents(settings.name(), this.context.clock(), this.context.receiverEvents(),
+                    applicationErrors), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
         LOG.info("node {} started: threading {}, idle strategy {}, media {}, counters and errors in {}",
-            settings.name(), settings.threading(), settings.idleStrategy(), media.name(), countersFile.path());
+            settings.name(), settings.threading(), settings.idleStrategy(), media.name(),
+            countersFile == null ? "memory" : countersFile.path());
         NodeEventLog.mediaFallback(settings.name(), settings.media(), mediaChoice);
         NodeEventLog.codecModulesMissing(settings.name(), config.topics(), this.context.codecs().missingModules());
     }
@@ -145,7 +155,7 @@ public final class Node implements AutoCloseable {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final PublicationSettings settings = settingsResolver.publication(
-            topicName, newSessionId(), publisherIds.next(NodeCountersFile.stem(countersFile.path()), topic.id()));
+            topicName, newSessionId(), publisherIds.next(publisherIdStem, topic.id()));
         final int datagramLength = settings.datagramLength();
         final OfferBuffer offers = new OfferBuffer(
             (int) topic.offerBuffer().bytes(), PublisherStreams.maxMessageLength(settings), liveOffers::remove);
@@ -321,9 +331,12 @@ public final class Node implements AutoCloseable {
         return threads.invoke();
     }
 
-    /** The file other processes read this node's counters and errors from. */
+    /**
+     * The file other processes read this node's counters and errors from; null when the node keeps
+     * them in memory ({@link NodeContext#countersInFile}).
+     */
     public Path countersFile() {
-        return countersFile.path();
+        return countersFile == null ? null : countersFile.path();
     }
 
     /**
@@ -334,7 +347,7 @@ public final class Node implements AutoCloseable {
      * file's locks belong to the process. The view stays readable after the node closed (its last values).
      */
     public CountersReader countersReader() {
-        return new CountersReader(countersFile.metadataBuffer(), countersFile.valuesBuffer());
+        return new CountersReader(counterBuffers.metadata(), counterBuffers.values());
     }
 
     /** The node's counters. */
@@ -413,11 +426,19 @@ public final class Node implements AutoCloseable {
         return settingsResolver.topic(topicName);
     }
 
-    private static int newSessionId() {
+    /** A session id: never 0. */
+    private int newSessionId() {
         int sessionId;
         do {
-            sessionId = ThreadLocalRandom.current().nextInt();
+            sessionId = drawId();
         } while (sessionId == 0);
         return sessionId;
+    }
+
+    /** An id from the context's generator, drawn by one caller at a time (a seeded one is not thread-safe). */
+    private int drawId() {
+        synchronized (publisherIds) {
+            return context.ids().nextInt();
+        }
     }
 }

@@ -4,6 +4,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
@@ -12,13 +14,15 @@ import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.media.Media;
 import org.nakcast.transport.receive.NakTiming;
 
 /**
  * Everything a {@link Node} is launched with: the configuration (every per-topic and per-transport
  * knob is there, in YAML), plus what is code's to give: a clock tests step, loss injection, the
- * random seed, the codec registry, event listeners, a thread factory and an error handler, and the
- * protocol's NAK timings and retransmit hold-off. Each node has its own context, so two nodes in
+ * random seed and where ids are drawn, the codec registry, event listeners, a thread factory and an
+ * error handler, the media and where counters live, and the protocol's NAK timings and retransmit
+ * hold-off. Each node has its own context, so two nodes in
  * one JVM can differ; nothing is read from system properties.
  *
  * <p>Setters return {@code this}; every knob has a default that suits a LAN.
@@ -31,12 +35,16 @@ public final class NodeContext {
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private CodecRegistry codecs;
     private PublisherEventListener publisherEvents = new PublisherEventListener() { };
+    private StreamEventListener receiverEvents = StreamEventListener.NONE;
     private LossGenerator sendLoss = LossGenerator.NONE;
     private LossGenerator receiveLoss = LossGenerator.NONE;
     private final Map<String, LossGenerator> lineReceiveLoss = new HashMap<>();
     private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
     private long seed = System.nanoTime();
+    private RandomGenerator ids = () -> ThreadLocalRandom.current().nextLong();
+    private Media media;
+    private boolean countersInFile = true;
     private ThreadFactory threadFactory = NodeContext::daemonThread;
     private ErrorHandler errorHandler = error -> { };
 
@@ -103,6 +111,26 @@ public final class NodeContext {
     /** Who hears of this node's publications' flow-control events. */
     public PublisherEventListener publisherEvents() {
         return publisherEvents;
+    }
+
+    /**
+     * Who hears of every stream event of this node's subscriptions as the receiving thread decides
+     * it, once per stream whatever the number of subscriptions (a stream started, publisher gone,
+     * loss, a line down or up): for monitoring a whole node, where a subscription's own listener
+     * hears its events in order with its messages. Called on the receiving thread; must not block
+     * and should not throw (an exception is counted and reported as an error). Each event is also
+     * logged. Default: nobody but the log.
+     *
+     * @return this
+     */
+    public NodeContext receiverEvents(StreamEventListener listener) {
+        this.receiverEvents = Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /** Who hears of every stream event of this node's subscriptions as it is decided. */
+    public StreamEventListener receiverEvents() {
+        return receiverEvents;
     }
 
     /**
@@ -205,6 +233,60 @@ public final class NodeContext {
     /** The seed. */
     public long seed() {
         return seed;
+    }
+
+    /**
+     * Where the node draws its receiver id and its publications' session ids. Default: a random
+     * source of each calling thread's own, so two nodes never share ids by design; a simulation
+     * that replays a run exactly passes a seeded generator (used by one thread at a time: the
+     * node draws under its own lock).
+     *
+     * @return this
+     */
+    public NodeContext ids(RandomGenerator generator) {
+        this.ids = Objects.requireNonNull(generator, "generator");
+        return this;
+    }
+
+    /** Where the node draws its ids. */
+    public RandomGenerator ids() {
+        return ids;
+    }
+
+    /**
+     * The media the node's sockets come from, in place of the one {@code node.media} names: a
+     * media of the application's own (a simulated network, a kernel-bypass stack). Default: none,
+     * the configuration chooses.
+     *
+     * @return this
+     */
+    public NodeContext media(Media media) {
+        this.media = Objects.requireNonNull(media, "media");
+        return this;
+    }
+
+    /** The media given in code, or null when the configuration chooses. */
+    public Media media() {
+        return media;
+    }
+
+    /**
+     * Whether the node keeps its counters and error log in its counters file ({@code
+     * node.counters-file}), where {@code nakcast-stat} and {@code nakcast-errors} read them from
+     * another process (true, the default), or in memory only, readable through
+     * {@link Node#counters()} and {@link Node#countersReader()} alone: for many short-lived nodes
+     * in one process (a simulation) or a host with no writable directory for them.
+     *
+     * @return this
+     */
+    public NodeContext countersInFile(boolean inFile) {
+        this.countersInFile = inFile;
+        return this;
+    }
+
+    /** Whether the counters live in the counters file. */
+    public boolean countersInFile() {
+        return countersInFile;
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.nakcast.config.MediaType;
 import org.nakcast.config.TopicConfig;
@@ -36,13 +37,33 @@ final class NodeEventLog {
         }
     }
 
-    /** The receiving side's events, to the log of node {@code nodeName}. */
-    static ReceiverLog receiverEvents(String nodeName, NanoClock clock) {
+    /**
+     * The receiving side's events, to the log of node {@code nodeName}, then to the application's
+     * node-wide listener ({@link NodeContext#receiverEvents}); what that listener throws goes to
+     * {@code errors}, never into the stream that raised the event.
+     */
+    static ReceiverLog receiverEvents(String nodeName, NanoClock clock, StreamEventListener events,
+        ErrorHandler errors) {
         final LogThrottle lossLines = new LogThrottle(LOSS_LINES_PER_SECOND);
         return new ReceiverLog() {
+            /** Tells the application's listener; what it throws is an error of the node, never the stream's. */
+            private void tell(Runnable call) {
+                try {
+                    call.run();
+                } catch (RuntimeException ex) {
+                    errors.onError(ex);
+                }
+            }
+
+            @Override
+            public void onStreamStarted(SubscriptionSettings topic, StreamStarted event) {
+                tell(() -> events.onStreamStarted(event));
+            }
+
             @Override
             public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
                 LOG.info("node {}: {}", nodeName, event.describe());
+                tell(() -> events.onPublisherGone(event));
             }
 
             @Override
@@ -54,16 +75,19 @@ final class NodeEventLog {
                 } else if (leftOut == 0) {
                     LOG.warn("node {}: {}", nodeName, event.describe());
                 }
+                tell(() -> events.onLoss(event));
             }
 
             @Override
             public void onLineDown(SubscriptionSettings topic, LineDown event) {
                 LOG.warn("node {}: {}", nodeName, event.describe());
+                tell(() -> events.onLineDown(event));
             }
 
             @Override
             public void onLineUp(SubscriptionSettings topic, LineUp event) {
                 LOG.info("node {}: {}", nodeName, event.describe());
+                tell(() -> events.onLineUp(event));
             }
 
             @Override

@@ -136,6 +136,16 @@ public final class RawPublication implements AutoCloseable {
     }
 
     /**
+     * Whether this publication, once closed, has finished: everything offered before the close was
+     * sent, the end marked, and the close-linger for repairs is over, so its memory is freed.
+     * False while it is open. For an application that drives its node ({@code invoker}) and wants
+     * to know when to stop.
+     */
+    public boolean isFinished() {
+        return offers.finished();
+    }
+
+    /**
      * Ends this publisher stream: later offers answer {@link OfferResult#CLOSED}; what was offered
      * before is still sent, then the stream marks its end (receivers raise {@code PublisherGone},
      * cause {@code ENDED}, as soon as they have everything), answers repairs for the topic's

@@ -4,14 +4,20 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamStarted;
 
 /**
  * What a node's receiving side tells its operators, beside each subscription's own listener: a node
- * writes these to its log. Called on the receiving thread, rarely (never per message).
+ * writes these to its log and tells its node-wide listener. Called on the receiving thread, rarely
+ * (never per message).
  */
 public interface ReceiverLog {
     /** Tells nobody: for tests and simulations. */
     ReceiverLog NONE = new ReceiverLog() { };
+
+    /** A publisher stream of {@code topic} was first heard, or resumes. */
+    default void onStreamStarted(SubscriptionSettings topic, StreamStarted event) {
+    }
 
     /** A publisher stream of {@code topic} ended. */
     default void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {

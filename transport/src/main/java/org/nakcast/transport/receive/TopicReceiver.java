@@ -245,6 +245,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
         if (lifeStarts.get(sessionId) != DELIVERED_BEFORE) {
             lifeStarts.put(sessionId, event.firstSequence());
         }
+        log.onStreamStarted(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             final Subscriber subscriber = subscribers.get(i);
             try {
