@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.EnumSet;
 import java.util.Locale;
@@ -59,7 +59,14 @@ enum FaultKind {
      * for a while), and in a third line B stays healthy throughout while line A has network faults
      * alone (no process faults, no stranger): then no subscriber may send a single NAK.
      */
-    REDUNDANT_LINES;
+    REDUNDANT_LINES,
+    /** Subscriptions their application closes along the way: nothing is delivered to them after. */
+    SUBSCRIPTION_CLOSE,
+    /**
+     * Processes whose application closes their node along the way (a publisher's publications end
+     * as a closed publication's do), then exits; some start again later with a new node.
+     */
+    NODE_CLOSE;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 /**
  * How a simulated process runs: the datagrams each socket queue holds (its receive buffer), the

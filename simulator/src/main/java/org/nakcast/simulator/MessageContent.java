@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.nio.ByteOrder;
 
@@ -8,14 +8,27 @@ import org.agrona.MutableDirectBuffer;
 /**
  * What message {@code index} of publisher session {@code sessionId} holds: its length and every
  * byte follow from the two numbers, so the checker recomputes what was published instead of
- * storing it.
+ * storing it. A message starts with the session id and the index (little-endian), so that a
+ * decoder can tell which message it holds; the bytes after them follow from both.
+ *
+ * <pre>
+ *   0                   1
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 ...
+ *  +-------+---------------+------------------------+
+ *  |session|     index     | bytes keyed by both    |
+ *  +-------+---------------+------------------------+
+ * </pre>
  */
 final class MessageContent {
+    /** The session id and the index at the front. */
+    static final int HEADER_LENGTH = Integer.BYTES + Long.BYTES;
+
     private MessageContent() {
     }
 
     /**
-     * The length of the message: mostly small, some around a datagram, a few of several fragments.
+     * The length of the message: mostly small, some around a datagram, a few of several fragments;
+     * never shorter than its header.
      *
      * @param maxLength the longest allowed
      * @param fragmentLength what one datagram carries of a message
@@ -32,13 +45,15 @@ final class MessageContent {
         } else {
             length = fragmentLength + 1 + spread % (3 * Math.max(1, fragmentLength));
         }
-        return Math.min(length, maxLength);
+        return Math.max(HEADER_LENGTH, Math.min(length, maxLength));
     }
 
-    /** Writes the message's bytes. */
+    /** Writes the message's bytes: {@code length} is at least {@link #HEADER_LENGTH}. */
     static void write(MutableDirectBuffer buffer, int offset, int sessionId, long index, int length) {
+        buffer.putInt(offset, sessionId, ByteOrder.LITTLE_ENDIAN);
+        buffer.putLong(offset + Integer.BYTES, index, ByteOrder.LITTLE_ENDIAN);
         final long key = mix(sessionId, index, 0);
-        int position = 0;
+        int position = HEADER_LENGTH;
         for (; position + Long.BYTES <= length; position += Long.BYTES) {
             buffer.putLong(offset + position, eightBytesAt(key, position), ByteOrder.LITTLE_ENDIAN);
         }
@@ -47,14 +62,23 @@ final class MessageContent {
         }
     }
 
-    /** Whether {@code length} bytes at {@code offset} are message {@code index} of the session. */
-    static boolean matches(
-        DirectBuffer buffer, int offset, int length, int sessionId, long index, int expectedLength) {
-        if (length != expectedLength) {
+    /** The session id a message names, from its header; the message is at least {@link #HEADER_LENGTH} long. */
+    static int sessionIdOf(DirectBuffer buffer, int offset) {
+        return buffer.getInt(offset, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The index a message names, from its header. */
+    static long indexOf(DirectBuffer buffer, int offset) {
+        return buffer.getLong(offset + Integer.BYTES, ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Whether the {@code length} bytes at {@code offset} are all what their header says they are. */
+    static boolean intact(DirectBuffer buffer, int offset, int length) {
+        if (length < HEADER_LENGTH) {
             return false;
         }
-        final long key = mix(sessionId, index, 0);
-        int position = 0;
+        final long key = mix(sessionIdOf(buffer, offset), indexOf(buffer, offset), 0);
+        int position = HEADER_LENGTH;
         for (; position + Long.BYTES <= length; position += Long.BYTES) {
             if (buffer.getLong(offset + position, ByteOrder.LITTLE_ENDIAN) != eightBytesAt(key, position)) {
                 return false;

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +58,12 @@ final class NetworkFaults {
             }
         }
         return false;
+    }
+
+    /** Whether every partition and stall lasts less than {@code lengthNs}. */
+    boolean cutsShorterThan(long lengthNs) {
+        return partitions.stream().allMatch(cut -> cut.endNs() - cut.startNs() < lengthNs)
+            && stalls.stream().allMatch(stall -> stall.endNs() - stall.startNs() < lengthNs);
     }
 
     /** When a datagram reaching {@code to} at {@code arrivalNs} really gets there: at a stall's end if stalled. */

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,23 +6,37 @@ import java.util.List;
 import org.nakcast.transport.protocol.FrameType;
 
 /**
- * What the checker knows of one publisher session: where it runs, under which publisher id, when it
- * began, what it published (messages 0 .. published-1, whose bytes {@link MessageContent} gives),
- * and whether it is dead.
+ * What the checker knows of one publisher session, from the application that publishes it and
+ * from the wire, never from the publisher's own state: where it runs, when it began, what it
+ * published (messages 0 .. published-1, whose bytes {@link MessageContent} gives) of its quota,
+ * whether it was closed or its process died; and what it sent (the highest DATA sequence, its
+ * data and repair bytes, its UNRECOVERABLE answers), from which the checker works out what its
+ * history must still hold.
  */
 final class PublishedSession {
     final int sessionId;
     final int topicId;
-    final long publisherId;
     final PublisherHost host;
     final long startNs;
     final int maxLength;
     final int fragmentLength;
+    /** The messages its application means to publish. */
+    final long quota;
+    /** The datagrams its history keeps, as the configuration says. */
+    final int historyDatagrams;
+    /**
+     * The most datagrams it packs ahead of the highest it sent, as the protocol says (they take
+     * history slots): a quarter of the history, at most 32, or, when nothing waits to be sent, every
+     * fragment of its largest message; and the open datagram.
+     */
+    final int packedAhead;
     long published;
     long lastPublishNs;
     long deadSinceNs = -1;
-    /** When its publication was closed, after offering everything; -1 while it is open. */
+    /** When its publication was closed; -1 while it is open. */
     long closedAtNs = -1;
+    /** Its publisher id, read off its first heartbeat; 0 before. */
+    long publisherId;
     /** The repair budget's settings, from the publication's. */
     int datagramLength;
     long repairRate;
@@ -42,15 +56,18 @@ final class PublishedSession {
      */
     final List<long[]> unrecoverableAnswers = new ArrayList<>();
 
-    PublishedSession(int sessionId, int topicId, long publisherId, PublisherHost host, long startNs, int maxLength,
-        int fragmentLength) {
+    PublishedSession(int sessionId, int topicId, PublisherHost host, long startNs, long quota, int maxLength,
+        int fragmentLength, int historyDatagrams) {
         this.sessionId = sessionId;
         this.topicId = topicId;
-        this.publisherId = publisherId;
         this.host = host;
         this.startNs = startNs;
+        this.quota = quota;
         this.maxLength = maxLength;
         this.fragmentLength = fragmentLength;
+        this.historyDatagrams = historyDatagrams;
+        final int largestMessageFragments = (maxLength + fragmentLength - 1) / fragmentLength;
+        this.packedAhead = Math.max(Math.max(1, Math.min(32, historyDatagrams / 4)), largestMessageFragments) + 1;
     }
 
     /** The length of message {@code index}. */
@@ -60,6 +77,29 @@ final class PublishedSession {
 
     boolean isDead() {
         return deadSinceNs >= 0;
+    }
+
+    /** Whether its publication was closed: after its close-linger its publisher holds nothing more of it. */
+    boolean isClosed() {
+        return closedAtNs >= 0;
+    }
+
+    /** Whether its publisher may hold nothing of it now: its process died, or its publication was closed. */
+    boolean mayBeGone() {
+        return isDead() || isClosed();
+    }
+
+    /**
+     * The oldest datagram its history must still hold, from what it sent: a history of
+     * {@code historyDatagrams} slots holds the latest datagrams packed, and packing runs at most
+     * {@code packedAhead} datagrams ahead of the highest sent. Long.MAX_VALUE when it may hold
+     * nothing (closed, dead, or nothing sent yet).
+     */
+    long surelyHeldFrom() {
+        if (mayBeGone() || highestDataSequence < 0) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0, highestDataSequence + packedAhead + 1 - historyDatagrams);
     }
 
     /** Counts one datagram this session sent. */
@@ -85,18 +125,5 @@ final class PublishedSession {
     long repairAllowance() {
         final double seconds = Math.max(0, lastSendNs - firstSendNs) / 1e9;
         return (long) (repairRate * seconds) + repairBurst + dataBytes * repairPercentOfData / 100 + datagramLength;
-    }
-
-    /** The oldest datagram the publisher can still resend, or -1 once it is gone. */
-    long oldestRetained() {
-        return isDead() ? -1 : host.oldestRetained(topicId, sessionId);
-    }
-
-    /**
-     * Whether the publisher holds nothing of the session any more: its process died, or its
-     * publication was closed and, its close-linger over, freed.
-     */
-    boolean isGone() {
-        return oldestRetained() < 0 && (isDead() || closedAtNs >= 0);
     }
 }

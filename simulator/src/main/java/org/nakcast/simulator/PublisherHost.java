@@ -1,243 +1,252 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.OfferResult;
+import org.nakcast.transport.Publication;
 import org.nakcast.transport.SettingsResolver;
-import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.FrameType;
-import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
-import org.nakcast.transport.protocol.UnrecoverableFlyweight;
-import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
-import org.nakcast.transport.publish.PublisherStreams;
-import org.nakcast.transport.testing.TestCounters;
 
 /**
- * A publishing process: the real {@link PublisherStreams} fed by the simulated network and clock,
- * and an application that offers numbered messages on each of its topics at its pace until it has
- * offered its quota, trying again later when the publication is back-pressured. A restart starts
- * new sessions under the same publisher ids; what the old ones sent is then gone for good.
+ * A publishing process: a real node and an application that offers numbered messages on each of
+ * its topics at its pace, through typed publications, until it has offered its quota, trying again
+ * later when an offer is refused. A restart starts new sessions under the same node name, so the
+ * same publisher ids; what the old ones sent is then gone for good. A process asked to close
+ * closes its publications, drives its node until each has finished (sent everything, lingered for
+ * repairs), then closes the node and exits.
+ *
+ * <p>It watches its own offers for the liveness invariant: once the network has healed and every
+ * process runs, an offer may be refused ({@code BACK_PRESSURED}, {@code NOT_CONNECTED}) for at most
+ * {@link Liveness#longestRefusalNs} in a row, unless the publication has no live receiver to wait
+ * for ({@link Liveness#excused}).
  */
-final class PublisherHost extends SimHost {
-    /** How long a publication with nobody to send to counts as done offering. */
+final class PublisherHost extends NodeHost {
+    /** How long a publication with nobody to send to, and excused for it, counts as done offering. */
     private static final long NOBODY_THERE_NS = 50_000_000;
+    /** DATA header and frame header: what a datagram spends on framing one fragment. */
+    private static final int FRAMING = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH;
 
     /**
      * One topic this process publishes.
      *
+     * @param messages its quota
      * @param closeWhenDone whether the publication is closed once it has offered its messages
      */
-    record Topic(String name, int topicId, long publisherId, long messages, double messagesPerMs,
-        boolean closeWhenDone) {
+    record Topic(String name, int topicId, long messages, double messagesPerMs, boolean closeWhenDone) {
         /** This topic, closed once its messages are offered. */
         Topic closingWhenDone() {
-            return new Topic(name, topicId, publisherId, messages, messagesPerMs, true);
+            return new Topic(name, topicId, messages, messagesPerMs, true);
         }
     }
 
-    private static final int CONTROL_LIMIT = 64;
-    /** DATA header and frame header: what a datagram spends on framing one fragment. */
-    private static final int FRAMING = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH;
+    /** What the run says of a topic's receivers, for judging refused offers. */
+    interface Liveness {
+        /** Whether the publication of {@code session} may be refused for long: it has no live receiver to wait for. */
+        boolean excused(PublishedSession session);
+
+        /** The longest run of refused offers allowed once everything runs again. */
+        long longestRefusalNs();
+
+        /** When the network has healed and every process runs. */
+        long healedAtNs();
+    }
 
     private final SettingsResolver settings;
     private final List<Topic> topics;
     private final Map<Integer, PublishedSession> sessions;
-    private final SplittableRandom random;
-    private final Violations violations;
-    private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(1 << 16));
-    private final List<Publication> publications = new ArrayList<>();
-    private final TestCounters counters = new TestCounters();
-    private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
-    private final UnsafeBuffer unrecoverableView = new UnsafeBuffer(new byte[0]);
-    final StrayCheck strays;
-    private PublisherStreams streams;
+    private final Liveness liveness;
+    private final List<Offering> offerings = new ArrayList<>();
+    private boolean closeRequested;
     long offersRefused;
-    long sendsRefused;
 
     /** A session of a topic in this incarnation of the process. */
-    private static final class Publication {
+    private static final class Offering {
         final Topic topic;
+        final Publication<SimMessage> publication;
         final PublishedSession session;
-        final OfferBuffer offers;
-        long disconnectedSinceNs = -1;
+        /** When the offers began to be refused, -1 while they are taken. */
+        long refusedSinceNs = -1;
+        boolean refusedTooLong;
 
-        Publication(Topic topic, PublishedSession session, OfferBuffer offers) {
+        Offering(Topic topic, Publication<SimMessage> publication, PublishedSession session) {
             this.topic = topic;
+            this.publication = publication;
             this.session = session;
-            this.offers = offers;
         }
     }
 
-    PublisherHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape,
-        SettingsResolver settings, List<Topic> topics, Map<Integer, PublishedSession> sessions,
-        SplittableRandom random, Violations violations) {
-        super(scheduler, lines, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
-        this.violations = violations;
-        this.strays = new StrayCheck(name, scheduler, violations, counters);
-        this.settings = settings;
-        this.topics = topics;
+    PublisherHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
+        Scenario.PublisherPlan plan, Map<Integer, PublishedSession> sessions, SplittableRandom random,
+        Violations violations, Liveness liveness) {
+        super(scheduler, lines, name, plan.shape(), scenario, plan.nodeName(), random, violations);
+        this.settings = new SettingsResolver(config, scenario.context());
+        this.topics = plan.topics();
         this.sessions = sessions;
-        this.random = random;
+        this.liveness = liveness;
     }
 
     @Override
-    boolean listens(SimNetwork.Port port) {
-        return port == SimNetwork.Port.CONTROL;
-    }
-
-    @Override
-    long strays() {
-        return strays.strays;
-    }
-
-    @Override
-    void onStart(long nowNs) {
-        streams = new PublisherStreams(counters.counters(), new PublisherEventListener() { });
-        publications.clear();
-        final DatagramSink sink = (buffer, offset, length) -> {
-            final int refused = refusingLines(random);
-            sendsRefused += refused;
-            if (refused == lines.size()) {
-                return false;
-            }
-            final PublishedSession session = sessions.get(HeaderFlyweight.sessionIdAt(buffer, offset));
-            if (session != null) {
-                final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
-                session.sent(type, length, HeaderFlyweight.sequenceAt(buffer, offset), scheduler.nowNs());
-                if (type == FrameType.UNRECOVERABLE.code()) {
-                    unrecoverableView.wrap(buffer, offset, length);
-                    unrecoverable.wrap(unrecoverableView, 0);
-                    session.unrecoverableAnswers.add(new long[] {unrecoverable.fromSequence(),
-                        unrecoverable.toSequence(), session.highestDataSequence});
-                }
-                checkRepairBudget(session);
-            }
-            sendOnTakingLines(SimNetwork.Port.DATA, buffer, offset, length);
-            return true;
-        };
+    void started(long nowNs) {
+        offerings.clear();
+        closeRequested = false;
         for (Topic topic : topics) {
-            int sessionId;
-            do {
-                sessionId = 1 + random.nextInt(Integer.MAX_VALUE - 1);
-            } while (sessions.containsKey(sessionId));
-            final PublicationSettings publication = settings.publication(topic.name(), sessionId, topic.publisherId());
-            final int offerBufferBytes = (int) settings.topic(topic.name()).offerBuffer().bytes();
-            final int maxLength = Math.min(PublisherStreams.maxMessageLength(publication), offerBufferBytes / 8);
-            final OfferBuffer offers = new OfferBuffer(offerBufferBytes, maxLength, freed -> { });
-            streams.add(publication, offers, sink);
-            final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), topic.publisherId(),
-                this, nowNs, Math.min(maxLength, message.capacity()), publication.datagramLength() - FRAMING);
-            session.repairRate = publication.repairRateBytesPerSecond();
-            session.repairBurst = publication.repairBurstBytes();
-            session.repairPercentOfData = publication.repairPercentOfData();
-            session.datagramLength = publication.datagramLength();
-            sessions.put(sessionId, session);
-            publications.add(new Publication(topic, session, offers));
-        }
-    }
-
-    /** Every session's repairs stay within its repair budget at every send: reported once per session. */
-    private void checkRepairBudget(PublishedSession session) {
-        if (!session.overBudget && session.repairBytes > session.repairAllowance()) {
-            session.overBudget = true;
-            violations.add(scheduler.nowNs(), "session %d has sent %d bytes of repairs, more than its budget (%d)"
-                .formatted(session.sessionId, session.repairBytes, session.repairAllowance()));
-        }
-    }
-
-    @Override
-    void onCrash(long nowNs) {
-        for (Publication publication : publications) {
-            publication.session.deadSinceNs = nowNs;
-        }
-        streams.close();
-    }
-
-    @Override
-    int round(long nowNs) {
-        int work = 0;
-        for (int line = 0; line < lines.size(); line++) {
-            work += read(line, SimNetwork.Port.CONTROL, CONTROL_LIMIT, (buffer, length) -> strays.handOver(
-                SimNetwork.Port.CONTROL, buffer, length, () -> 0,
-                () -> streams.onControlDatagram(buffer, 0, length, nowNs)));
-        }
-        for (int i = 0; i < publications.size(); i++) {
-            work += offer(publications.get(i), nowNs);
-        }
-        return work + streams.doWork(nowNs);
-    }
-
-    private int offer(Publication publication, long nowNs) {
-        final PublishedSession session = publication.session;
-        if (!publication.offers.isConnected()) {
-            if (publication.disconnectedSinceNs < 0) {
-                publication.disconnectedSinceNs = nowNs;
+            final Publication<SimMessage> publication = node.newPublication(topic.name(), SimMessage.class);
+            final int sessionId = publication.raw().sessionId();
+            if (sessions.containsKey(sessionId)) {
+                throw new IllegalStateException("session id " + sessionId + " drawn twice in one run");
             }
+            final TopicConfig topicConfig = settings.topic(topic.name());
+            final PublicationSettings resolved = settings.publication(topic.name(), sessionId, 0);
+            final int datagramLength = resolved.datagramLength();
+            final int maxLength =
+                (int) Math.min(publication.raw().maxMessageLength(), topicConfig.maxMessage().bytes());
+            final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
+                topic.messages(), maxLength, datagramLength - FRAMING,
+                historyDatagrams(topicConfig.history().bytes(), datagramLength));
+            session.repairRate = resolved.repairRateBytesPerSecond();
+            session.repairBurst = resolved.repairBurstBytes();
+            session.repairPercentOfData = resolved.repairPercentOfData();
+            session.datagramLength = datagramLength;
+            sessions.put(sessionId, session);
+            offerings.add(new Offering(topic, publication, session));
+        }
+    }
+
+    /**
+     * The datagrams a history of {@code bytes} keeps, as the configuration reference says: the
+     * bytes over the datagram size, rounded down to a power of two, at least 16.
+     */
+    static int historyDatagrams(long bytes, int datagramLength) {
+        return Integer.highestOneBit((int) Math.min(1 << 24, Math.max(16, bytes / datagramLength)));
+    }
+
+    /** From {@code atNs}, once it runs, the process closes its publications, then its node, and exits. */
+    void closeAt(long atNs) {
+        scheduler.at(atNs, () -> closeRequested = !isDown());
+    }
+
+    @Override
+    int work(long nowNs) {
+        if (closeRequested) {
+            return closing(nowNs);
+        }
+        int work = 0;
+        for (int i = 0; i < offerings.size(); i++) {
+            work += offer(offerings.get(i), nowNs);
+        }
+        return work;
+    }
+
+    /** Closes every publication, then, once each has finished, the node. */
+    private int closing(long nowNs) {
+        boolean finished = true;
+        for (Offering offering : offerings) {
+            if (!offering.session.isClosed()) {
+                offering.publication.close();
+                offering.session.closedAtNs = nowNs;
+            }
+            finished &= offering.publication.raw().isFinished();
+        }
+        if (finished) {
+            closeRequested = false;
+            closeNode();
+        }
+        return 0;
+    }
+
+    private int offer(Offering offering, long nowNs) {
+        final PublishedSession session = offering.session;
+        if (session.isClosed()) {
             return 0;
         }
-        publication.disconnectedSinceNs = -1;
-        final long due = Math.min(publication.topic.messages(),
-            1 + (long) ((nowNs - session.startNs) / 1e6 * publication.topic.messagesPerMs()));
+        final long due = Math.min(session.quota,
+            1 + (long) ((nowNs - session.startNs) / 1e6 * offering.topic.messagesPerMs()));
         int offered = 0;
         while (session.published < due) {
             final long index = session.published;
-            final int length = session.messageLength(index);
-            MessageContent.write(message, 0, session.sessionId, index, length);
-            if (!publication.offers.offer(message, 0, length)) {
-                offersRefused++;
+            final long result = offering.publication.offer(
+                new SimMessage(session.sessionId, index, session.messageLength(index), true));
+            if (!OfferResult.isTaken(result)) {
+                refused(offering, result, nowNs);
                 break;
             }
+            offering.refusedSinceNs = -1;
             session.published++;
             session.lastPublishNs = nowNs;
             offered++;
         }
-        if (offered > 0) {
-            publication.offers.requestFlush();
-        }
-        if (publication.topic.closeWhenDone() && session.published == publication.topic.messages()
-            && !publication.offers.isClosed()) {
-            publication.offers.close();
+        if (offering.topic.closeWhenDone() && session.published == session.quota) {
+            offering.publication.close();
             session.closedAtNs = nowNs;
         }
         return offered;
     }
 
-    /** The oldest datagram a live session of this host can still resend. */
-    long oldestRetained(int topicId, int sessionId) {
-        return streams.oldestRetained(topicId, sessionId);
+    /** An offer was refused: fine for a while, a violation once everything runs and it goes on too long. */
+    private void refused(Offering offering, long result, long nowNs) {
+        offersRefused++;
+        if (result != OfferResult.BACK_PRESSURED && result != OfferResult.NOT_CONNECTED) {
+            violations.add(nowNs, Invariant.LIVENESS, "%s: session %d refused message %d: %s".formatted(name,
+                offering.session.sessionId, offering.session.published, OfferResult.describe(result)));
+            return;
+        }
+        if (offering.refusedSinceNs < 0) {
+            offering.refusedSinceNs = nowNs;
+        }
+        final long sinceNs = Math.max(offering.refusedSinceNs, liveness.healedAtNs());
+        if (!offering.refusedTooLong && nowNs - sinceNs > liveness.longestRefusalNs()
+            && !liveness.excused(offering.session)) {
+            offering.refusedTooLong = true;
+            violations.add(nowNs, Invariant.LIVENESS, ("%s: session %d has had its offers refused (%s) for %.3f ms"
+                + " since everything runs again, more than %.3f ms, with %d of %d messages published").formatted(name,
+                offering.session.sessionId, OfferResult.describe(result), (nowNs - sinceNs) / 1e6,
+                liveness.longestRefusalNs() / 1e6, offering.session.published, offering.session.quota));
+        }
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+        for (Offering offering : offerings) {
+            offering.session.deadSinceNs = nowNs;
+        }
+        super.onCrash(nowNs);
     }
 
     /**
-     * Whether every topic has offered its quota in this incarnation, or has had nobody to send to for
-     * a while (flow control {@code min} with no live receiver).
+     * Whether every session of this incarnation has offered its quota or was closed, or, excused,
+     * has had nobody to send to for a while.
      */
     boolean doneOffering(long nowNs) {
-        for (Publication publication : publications) {
-            final boolean nobodyThere =
-                publication.disconnectedSinceNs >= 0 && nowNs - publication.disconnectedSinceNs > NOBODY_THERE_NS;
-            if (publication.session.published < publication.topic.messages() && !nobodyThere) {
+        if (closeRequested) {
+            return false;
+        }
+        for (Offering offering : offerings) {
+            final PublishedSession session = offering.session;
+            final boolean nobodyThere = offering.refusedSinceNs >= 0
+                && nowNs - offering.refusedSinceNs > NOBODY_THERE_NS && liveness.excused(offering.session);
+            if (session.published < session.quota && !session.isClosed() && !nobodyThere) {
                 return false;
             }
         }
         return true;
     }
 
-    TestCounters counters() {
-        return counters;
-    }
-
-    /** Frees what the process holds at the end of a run. */
-    void close() {
-        if (!isCrashed()) {
-            streams.close();
+    /** The sessions of this incarnation that did not publish their quota, though nothing excuses them. */
+    List<PublishedSession> shortOfQuota() {
+        final List<PublishedSession> shortOfQuota = new ArrayList<>();
+        for (Offering offering : offerings) {
+            final PublishedSession session = offering.session;
+            if (!isDown() && session.published < session.quota && !session.isClosed()
+                && !liveness.excused(offering.session)) {
+                shortOfQuota.add(session);
+            }
         }
+        return shortOfQuota;
     }
 }

@@ -1,8 +1,10 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.NodeContext;
@@ -39,6 +41,17 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      *     no NAK may be sent
      */
     record SecondLine(NetworkFaults faults, boolean healthy) {
+    }
+
+    /** The fault kinds a seed repairable by construction may draw: see {@link #repairableByConstruction}. */
+    private static final Set<FaultKind> REPAIRABLE_KINDS = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
+        FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.OVERFLOW, FaultKind.PARTITION,
+        FaultKind.STALL, FaultKind.SEND_REFUSAL, FaultKind.PUBLISHER_PAUSE, FaultKind.SUBSCRIBER_PAUSE,
+        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES);
+
+    /** The topic of id {@code topicId}. */
+    TopicConfig topic(int topicId) {
+        return config.topics().stream().filter(topic -> topic.id() == topicId).findFirst().orElseThrow();
     }
 
     /** The longest of every topic's publisher, flow-control and delivery-queue timeouts. */
@@ -78,20 +91,44 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
 
     /** A pause of a process's thread. */
     record Pause(long fromNs, long untilNs) {
+        long lengthNs() {
+            return untilNs - fromNs;
+        }
+    }
+
+    /**
+     * How a process ends along the way, if it does: killed, or its node closed by its application
+     * (it then exits), and when it starts again.
+     *
+     * @param atNs when it ends (-1: never)
+     * @param closed whether its application closes its node rather than the process being killed
+     * @param restartAtNs when it starts again after that (-1: never)
+     */
+    record Stop(long atNs, boolean closed, long restartAtNs) {
+        /** A process that runs to the end. */
+        static final Stop NEVER = new Stop(-1, false, -1);
+
+        boolean happens() {
+            return atNs >= 0;
+        }
+
+        boolean crash() {
+            return happens() && !closed;
+        }
     }
 
     /**
      * A publishing process.
      *
+     * @param nodeName its node's name: two processes of one name publish under the same publisher ids
      * @param topics what it publishes
      * @param pauses when its thread stops
-     * @param crashAtNs when it is killed (-1: never)
-     * @param restartAtNs when it starts again after that (-1: never)
+     * @param stop whether and how it ends along the way
      */
-    record PublisherPlan(HostShape shape, List<PublisherHost.Topic> topics, List<Pause> pauses, long crashAtNs,
-        long restartAtNs) {
+    record PublisherPlan(HostShape shape, String nodeName, List<PublisherHost.Topic> topics, List<Pause> pauses,
+        Stop stop) {
         long lastStopEndNs() {
-            return Scenario.lastStopEndNs(pauses, restartAtNs);
+            return Scenario.lastStopEndNs(pauses, stop.restartAtNs());
         }
     }
 
@@ -101,13 +138,47 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      * @param subscriptions what it subscribes to
      * @param joinAtNs when it starts
      * @param pauses when its thread stops
-     * @param crashAtNs when it is killed (-1: never)
-     * @param restartAtNs when it starts again after that (-1: never)
+     * @param stop whether and how it ends along the way
      */
-    record SubscriberPlan(HostShape shape, List<SubscriberHost.Subscription> subscriptions, long joinAtNs,
-        List<Pause> pauses, long crashAtNs, long restartAtNs) {
+    record SubscriberPlan(HostShape shape, List<SubscriberHost.SubscriptionPlan> subscriptions, long joinAtNs,
+        List<Pause> pauses, Stop stop) {
         long lastStopEndNs() {
-            return Math.max(joinAtNs, Scenario.lastStopEndNs(pauses, restartAtNs));
+            return Math.max(joinAtNs, Scenario.lastStopEndNs(pauses, stop.restartAtNs()));
         }
+    }
+
+    /**
+     * Whether every loss this seed can bring about is one the protocol repairs: every topic holds
+     * its publisher to its slowest live receiver (flow control {@code min}), no process crashes,
+     * restarts, closes or joins late, nobody forges anything, and no process is paused, and no link
+     * cut or stalled, for as long as it takes a receiver to be dropped from flow control (the
+     * shortest flow-control timeout less the longest heartbeat, in which a live receiver sends its
+     * STATUS). In such a seed no subscription may be told of any loss but its own overrun.
+     */
+    boolean repairableByConstruction() {
+        if (!REPAIRABLE_KINDS.containsAll(injected)) {
+            return false;
+        }
+        long shortestTimeoutNs = Long.MAX_VALUE;
+        long longestHeartbeatNs = 0;
+        for (TopicConfig topic : config.topics()) {
+            if (topic.flowControl() != FlowControlMode.MIN) {
+                return false;
+            }
+            shortestTimeoutNs = Math.min(shortestTimeoutNs, topic.flowControlTimeout().toNanos());
+            longestHeartbeatNs = Math.max(longestHeartbeatNs, topic.heartbeat().toNanos());
+        }
+        final long shortNs = shortestTimeoutNs - longestHeartbeatNs;
+        for (PublisherPlan plan : publishers) {
+            if (plan.pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
+                return false;
+            }
+        }
+        for (SubscriberPlan plan : subscribers) {
+            if (plan.pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
+                return false;
+            }
+        }
+        return faults.cutsShorterThan(shortNs) && (secondLine == null || secondLine.faults().cutsShorterThan(shortNs));
     }
 }

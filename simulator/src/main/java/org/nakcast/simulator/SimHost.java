@@ -1,20 +1,18 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
- * One simulated process on the segment (on each line's segment when topics travel on two): its
- * socket queues, one per port and line (each a receive buffer that drops what it has no room for),
- * and its thread, which runs a round of work at a time. After a round with work
- * the next comes {@code busyNs} later; after an idle one the wait doubles up to {@code maxIdleNs},
- * as a back-off idle strategy parks. A paused process runs no rounds while datagrams pile up in its
- * queues; a crashed one never runs again.
+ * One simulated process on the segment (on each line's segment when topics travel on two): the
+ * sockets it opened ({@link SimSocket}, each a receive buffer that drops what it has no room for)
+ * and its thread, which runs a round of work at a time. After a round with work the next comes
+ * {@code busyNs} later; after an idle one the wait doubles up to {@code maxIdleNs}, as a back-off
+ * idle strategy parks. A paused process runs no rounds while datagrams pile up in its sockets; a
+ * crashed one loses its sockets and runs no more until it is started again.
  */
 abstract class SimHost {
     private static final long MIN_IDLE_NS = 1_000;
@@ -24,38 +22,31 @@ abstract class SimHost {
     final List<SimNetwork> lines;
     final String name;
     final int id;
-    private final List<ArrayDeque<byte[]>> dataQueues = new ArrayList<>();
-    private final List<ArrayDeque<byte[]>> controlQueues = new ArrayList<>();
-    /** Per line: whether it refuses the send in hand. */
-    private final boolean[] refusing = new boolean[2];
-    private final int queueLimit;
-    private final long busyNs;
-    private final long maxIdleNs;
-    private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+    final HostShape shape;
+    /** Where the datagrams its sockets drop are noted as needed again. */
+    private final RepairDemand demand;
+    private final List<SimSocket> sockets = new ArrayList<>();
     private long idleNs = MIN_IDLE_NS;
     private boolean running;
-    private boolean crashed;
-    private boolean everStarted;
+    /** Whether the process exists: started, and neither crashed nor exited since. */
+    private boolean alive;
     private int generation;
-    /** Datagrams the socket queues dropped for want of room, and how many of them were DATA or RETRANSMIT. */
+    /** Datagrams the sockets dropped for want of room, and how many of them were DATA or RETRANSMIT. */
     long overflowed;
     long dataOverflowed;
-    /** Per line: DATA and RETRANSMIT datagrams its socket queue dropped. */
+    /** Per line: DATA and RETRANSMIT datagrams its sockets dropped. */
     final long[] dataOverflowedOnLine = new long[2];
     /** Pauses that stopped a running process (and of them those longer than every timeout), and crashes. */
     long pauses;
     long longPauses;
     long crashes;
-    long errors;
-    RuntimeException firstError;
 
-    SimHost(Scheduler scheduler, List<SimNetwork> lines, String name, int queueLimit, long busyNs, long maxIdleNs) {
+    SimHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape) {
         this.scheduler = scheduler;
         this.lines = lines;
+        this.demand = lines.get(0).demand();
         this.name = name;
-        this.queueLimit = queueLimit;
-        this.busyNs = busyNs;
-        this.maxIdleNs = maxIdleNs;
+        this.shape = shape;
         int attached = -1;
         for (SimNetwork line : lines) {
             final int lineId = line.attach(this);
@@ -63,90 +54,84 @@ abstract class SimHost {
                 throw new IllegalStateException("hosts must attach to every line in the same order");
             }
             attached = lineId;
-            dataQueues.add(new ArrayDeque<>());
-            controlQueues.add(new ArrayDeque<>());
         }
         this.id = attached;
     }
 
-    /**
-     * Decides which lines take the next send, each refusing on its own while its faults say so (a
-     * refusal draws from {@code random}); {@link #sendOnTakingLines} then sends on them.
-     *
-     * @return how many lines refused
-     */
-    final int refusingLines(SplittableRandom random) {
-        int refused = 0;
-        for (int line = 0; line < lines.size(); line++) {
-            refusing[line] = lines.get(line).faults().refusesSend(scheduler.nowNs(), random);
-            refused += refusing[line] ? 1 : 0;
-        }
-        return refused;
-    }
-
-    /** Sends a datagram to {@code port} on every line that takes it (see {@link #refusingLines}). */
-    final void sendOnTakingLines(SimNetwork.Port port, DirectBuffer buffer, int offset, int length) {
-        for (int line = 0; line < lines.size(); line++) {
-            if (!refusing[line]) {
-                lines.get(line).send(id, port, buffer, offset, length);
-            }
-        }
-    }
-
-    /** Whether this host's sockets listen on {@code port}. */
-    abstract boolean listens(SimNetwork.Port port);
-
-    /** One round of the host's thread; returns the work done. Exceptions end the round, as an agent's do. */
+    /** One round of the host's thread; returns the work done. */
     abstract int round(long nowNs);
 
     /** Builds what the process holds when it (re)starts. */
     abstract void onStart(long nowNs);
 
-    /** Drops what the process held when it crashes. */
+    /** Drops what the process held when it crashes; its sockets are closed already. */
     abstract void onCrash(long nowNs);
-
-    /** Stray datagrams (see {@link StrayCheck}) the process was handed. */
-    long strays() {
-        return 0;
-    }
 
     boolean isRunning() {
         return running;
     }
 
-    boolean isCrashed() {
-        return crashed;
+    /** Whether no process runs on this host now: not started yet, crashed, or exited. */
+    boolean isDown() {
+        return !alive;
     }
 
-    /** A datagram reached one of this host's sockets on {@code line}. */
+    /** Opens a socket listening on {@code port} of {@code line}. */
+    final SimSocket openSocket(int line, SimNetwork.Port port) {
+        final SimSocket socket = new SimSocket(line, port, shape.queueLimit());
+        sockets.add(socket);
+        return socket;
+    }
+
+    /** Closes a socket this host opened. */
+    final void closeSocket(SimSocket socket) {
+        socket.close();
+        sockets.remove(socket);
+    }
+
+    /** Whether any socket of this host listens on {@code port} of {@code line}. */
+    final boolean listens(int line, SimNetwork.Port port) {
+        for (int i = 0; i < sockets.size(); i++) {
+            final SimSocket socket = sockets.get(i);
+            if (socket.line == line && socket.port == port) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A datagram reached this host on {@code port} of {@code line}: each socket listening there gets a copy. */
     final void arrive(int line, SimNetwork.Port port, byte[] datagram) {
-        if (crashed || !listens(port)) {
-            return;
+        for (int i = 0; i < sockets.size(); i++) {
+            final SimSocket socket = sockets.get(i);
+            if (socket.line == line && socket.port == port && !socket.offer(datagram)) {
+                overflowed++;
+                if (port == SimNetwork.Port.DATA
+                    && SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length)) {
+                    dataOverflowed++;
+                    dataOverflowedOnLine[line]++;
+                    demand.note(datagram);
+                }
+            }
         }
-        final ArrayDeque<byte[]> queue = queue(line, port);
-        if (queue.size() >= queueLimit) {
-            overflowed++;
-            final boolean data = SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length);
-            dataOverflowed += port == SimNetwork.Port.DATA && data ? 1 : 0;
-            dataOverflowedOnLine[line] += port == SimNetwork.Port.DATA && data ? 1 : 0;
-            return;
-        }
-        queue.add(datagram);
+    }
+
+    /** Sends a datagram to {@code port} on {@code line}. */
+    final void transmit(int line, SimNetwork.Port port, DirectBuffer buffer, int offset, int length) {
+        lines.get(line).send(id, port, buffer, offset, length);
     }
 
     /**
-     * Starts the process at {@code atNs}, or starts it again if it crashed; nothing if it was started
-     * and has not crashed since (paused or not).
+     * Starts the process at {@code atNs}, or starts it again if it crashed or exited; nothing if it
+     * lives (paused or not).
      */
     final void startAt(long atNs) {
         scheduler.at(atNs, () -> {
-            if (everStarted && !crashed) {
+            if (alive) {
                 return;
             }
-            everStarted = true;
-            crashed = false;
+            alive = true;
             running = true;
-            clearQueues();
             onStart(scheduler.nowNs());
             scheduleRound(scheduler.nowNs());
         });
@@ -165,7 +150,7 @@ abstract class SimHost {
                 longPauses += outlastsTimeouts ? 1 : 0;
                 generation++;
                 scheduler.at(untilNs, () -> {
-                    if (!crashed && !running) {
+                    if (alive && !running) {
                         running = true;
                         scheduleRound(scheduler.nowNs());
                     }
@@ -176,38 +161,25 @@ abstract class SimHost {
 
     /** Kills the process at {@code atNs}: its sockets close, its memory goes. */
     final void crash(long atNs) {
-        scheduler.at(atNs, () -> {
-            if (!crashed) {
-                crashed = true;
-                crashes++;
-                running = false;
-                generation++;
-                clearQueues();
-                onCrash(scheduler.nowNs());
-            }
-        });
+        scheduler.at(atNs, this::crashNow);
     }
 
-    private ArrayDeque<byte[]> queue(int line, SimNetwork.Port port) {
-        return (port == SimNetwork.Port.DATA ? dataQueues : controlQueues).get(line);
-    }
-
-    private void clearQueues() {
-        dataQueues.forEach(ArrayDeque::clear);
-        controlQueues.forEach(ArrayDeque::clear);
-    }
-
-    /** Hands up to {@code limit} datagrams queued on {@code line} for {@code port} to {@code reader}: how many. */
-    final int read(int line, SimNetwork.Port port, int limit, DatagramReader reader) {
-        final ArrayDeque<byte[]> queue = queue(line, port);
-        int read = 0;
-        while (read < limit && !queue.isEmpty()) {
-            final byte[] datagram = queue.poll();
-            view.wrap(datagram);
-            read++;
-            reader.read(view, datagram.length);
+    /** Kills the process now, if it lives. */
+    final void crashNow() {
+        if (alive) {
+            crashes++;
+            exit();
+            onCrash(scheduler.nowNs());
         }
-        return read;
+    }
+
+    /** Ends the process: no more rounds, its sockets closed; for a crash, or a process that stopped by itself. */
+    final void exit() {
+        alive = false;
+        running = false;
+        generation++;
+        sockets.forEach(SimSocket::close);
+        sockets.clear();
     }
 
     private void scheduleRound(long atNs) {
@@ -217,29 +189,17 @@ abstract class SimHost {
                 return;
             }
             final long nowNs = scheduler.nowNs();
-            int work;
-            try {
-                work = round(nowNs);
-            } catch (RuntimeException ex) {
-                errors++;
-                if (firstError == null) {
-                    firstError = ex;
-                }
-                work = 1;
+            final int work = round(nowNs);
+            if (!running || expected != generation) {
+                return;
             }
             if (work > 0) {
                 idleNs = MIN_IDLE_NS;
-                scheduleRound(nowNs + busyNs);
+                scheduleRound(nowNs + shape.busyNs());
             } else {
                 scheduleRound(nowNs + idleNs);
-                idleNs = Math.min(maxIdleNs, idleNs * 2);
+                idleNs = Math.min(shape.maxIdleNs(), idleNs * 2);
             }
         });
-    }
-
-    /** Reads one datagram from a socket queue. */
-    @FunctionalInterface
-    interface DatagramReader {
-        void read(UnsafeBuffer buffer, int length);
     }
 }

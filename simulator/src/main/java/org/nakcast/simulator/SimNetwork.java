@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,7 +12,7 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
 
 /**
  * A simulated multicast segment: every datagram sent to a port reaches, as its own copy, every
- * other host listening on that port, each copy suffering the {@link NetworkFaults} on its own
+ * other host with a socket on that port, each copy suffering the {@link NetworkFaults} on its own
  * (per-receiver loss and bursts, duplication, exponential delay that reorders, partitions, stalls)
  * and arriving in that host's socket queue, which drops what it has no room for. A seed whose
  * topics travel on two lines has two segments, each with its own faults, and every host on both.
@@ -24,6 +24,13 @@ final class SimNetwork {
         DATA,
         /** NAK, STATUS: receivers send, publishers and receivers listen. */
         CONTROL
+    }
+
+    /** Sees every datagram sent on the segment, before the network does anything to it. */
+    @FunctionalInterface
+    interface WireTap {
+        /** Host {@code from} sent a datagram to {@code port} of line {@code line}. */
+        void sent(int from, int line, Port port, DirectBuffer buffer, int offset, int length);
     }
 
     /** What the network did, for the report and the bound on repairs. */
@@ -49,18 +56,24 @@ final class SimNetwork {
     private final NetworkFaults faults;
     private final List<SimHost> hosts = new ArrayList<>();
     private final Tally tally = new Tally();
+    private WireTap tap = (from, line, port, buffer, offset, length) -> { };
+    private final RepairDemand demand;
     /** Per (from, to) link: data datagrams still to lose in the current burst. */
     private int[][] burstLeft = new int[0][0];
     /** Per (from, to) link: copies sent, and the latest of them (by when sent) that arrived. */
     private long[][] sentOnLink = new long[0][0];
     private long[][] arrivedOnLink = new long[0][0];
 
-    /** @param line which line this segment is: 0 (A) or 1 (B) */
-    SimNetwork(Scheduler scheduler, int line, SplittableRandom random, NetworkFaults faults) {
+    /**
+     * @param line which line this segment is: 0 (A) or 1 (B)
+     * @param demand where the datagrams receivers need again are noted, shared by the lines
+     */
+    SimNetwork(Scheduler scheduler, int line, SplittableRandom random, NetworkFaults faults, RepairDemand demand) {
         this.scheduler = scheduler;
         this.line = line;
         this.random = random;
         this.faults = faults;
+        this.demand = demand;
     }
 
     /** Adds a host; returns its id. */
@@ -85,6 +98,16 @@ final class SimNetwork {
         return tally;
     }
 
+    /** Where the datagrams receivers need again are noted. */
+    RepairDemand demand() {
+        return demand;
+    }
+
+    /** Shows every datagram sent on this segment to {@code tap}. */
+    void tap(WireTap tap) {
+        this.tap = tap;
+    }
+
     NetworkFaults faults() {
         return faults;
     }
@@ -95,23 +118,26 @@ final class SimNetwork {
      * same order as one action each, for a fraction of the scheduler's work.
      */
     void send(int from, Port port, DirectBuffer buffer, int offset, int length) {
+        tap.sent(from, line, port, buffer, offset, length);
         final long nowNs = scheduler.nowNs();
         final boolean faulty = faults.active(nowNs);
         final boolean data = carriesData(buffer, offset, length);
         if (faulty && port == Port.DATA && chance(faults.sharedDataLoss)) {
             tally.sharedLost++;
             tally.dataLost += data ? 1 : 0;
+            demand.note(buffer, offset, length);
             return;
         }
         final Copies copies = new Copies(from, port, nowNs + faults.baseDelayNs);
         for (int to = 0; to < hosts.size(); to++) {
             final SimHost host = hosts.get(to);
-            if (to == from || !host.listens(port)) {
+            if (to == from || !host.listens(line, port)) {
                 continue;
             }
             tally.copies++;
             if (faulty && dropped(from, to, port, nowNs)) {
                 tally.dataLost += data ? 1 : 0;
+                demand.note(buffer, offset, length);
                 continue;
             }
             if (copies.bytes == null) {
@@ -121,6 +147,7 @@ final class SimNetwork {
             deliver(copies, to);
             if (faulty && chance(faults.duplicate)) {
                 tally.duplicated++;
+                demand.note(buffer, offset, length);
                 deliver(copies, to);
             }
         }
@@ -166,7 +193,10 @@ final class SimNetwork {
         final long at = faults.active(jittered) ? faults.stalledUntil(to, jittered) : jittered;
         if (at != jittered) {
             tally.stalled++;
-            tally.stalledRepairs += isRetransmit(copies.bytes) ? 1 : 0;
+            if (isRetransmit(copies.bytes)) {
+                tally.stalledRepairs++;
+                demand.note(copies.bytes);
+            }
         }
         final long linkSequence = ++sentOnLink[copies.from][to];
         if (at != copies.arrivalNs) {
@@ -186,6 +216,7 @@ final class SimNetwork {
     private void arrive(int from, int to, long linkSequence, Port port, byte[] bytes) {
         if (linkSequence < arrivedOnLink[from][to]) {
             tally.reordered++;
+            demand.note(bytes);
         } else {
             arrivedOnLink[from][to] = linkSequence;
         }

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.Set;
 import java.util.concurrent.ExecutorService;

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -35,7 +35,9 @@ final class SimulationReport {
         Map.entry(FaultKind.STRANGER, "datagrams forged"),
         Map.entry(FaultKind.SHARED_PUBLISHER_ID, "publisher ids shared by two processes"),
         Map.entry(FaultKind.PUBLICATION_CLOSE, "publications closed once they had offered everything"),
-        Map.entry(FaultKind.REDUNDANT_LINES, "lines a stream called down (nothing lost by it)")));
+        Map.entry(FaultKind.REDUNDANT_LINES, "lines a stream called down (nothing lost by it)"),
+        Map.entry(FaultKind.SUBSCRIPTION_CLOSE, "subscriptions closed by their application"),
+        Map.entry(FaultKind.NODE_CLOSE, "nodes closed by their application")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);
@@ -54,6 +56,7 @@ final class SimulationReport {
     private long quietNeededAgain;
     private long sharedLosses;
     private long violations;
+    private final Map<Invariant, Long> violationsPerInvariant = new EnumMap<>(Invariant.class);
     private long failingSeeds;
     private long simulatedNs;
     private long firstFailingSeed = Long.MIN_VALUE;
@@ -84,6 +87,8 @@ final class SimulationReport {
         }
         sharedLosses += result.sharedLosses();
         violations += result.violations();
+        result.violationsPerInvariant().forEach((invariant, count) -> violationsPerInvariant.merge(invariant, count,
+            Long::sum));
         simulatedNs += result.simulatedNs();
         if (result.injected().equals(EnumSet.of(FaultKind.SHARED_LOSS)) && result.subscribers() >= 8) {
             sharedLossOnlySeeds++;
@@ -131,6 +136,8 @@ final class SimulationReport {
         lines.add("wall time            %12.1f s".formatted(wallSeconds));
         lines.add("violations           %,12d   (%,d failing seeds%s)".formatted(violations, failingSeeds,
             failingSeeds > 0 ? ", first: " + firstFailingSeed : ""));
+        violationsPerInvariant.forEach((invariant, count) -> lines.add("  %-20s %,10d".formatted(invariant.label(),
+            count)));
         return lines;
     }
 

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.List;
 import java.util.Map;
@@ -24,8 +24,10 @@ import java.util.Set;
  * @param retransmits datagrams the publishers resent
  * @param neededAgain datagrams the receivers may have had to ask for again (see
  *     {@link Simulation#checkRepairsPerLoss})
+ * @param distinctNeededAgain the distinct datagrams among them (see {@link Simulation#checkRepairsPerLoss})
  * @param sharedLosses data datagrams the network lost before they fanned out
  * @param violations invariants broken
+ * @param violationsPerInvariant how many of each invariant
  * @param firstViolations the first few, in words
  * @param traceHash a hash of every delivery and loss event in order: the same seed gives the same hash
  * @param events scheduler actions run
@@ -35,6 +37,8 @@ import java.util.Set;
 record SimulationResult(long seed, Set<FaultKind> injected, Map<FaultKind, Long> injectedByKind,
     long longPublisherPauses, long longSubscriberPauses, long strays, StreamWatch.Reached reached, long published,
     long delivered, long lossEvents, long lostMessages, long naksSent, long retransmits, long neededAgain,
-    long sharedLosses, long violations, List<String> firstViolations, long traceHash, long events, long simulatedNs,
+    long distinctNeededAgain,
+    long sharedLosses, long violations, Map<Invariant, Long> violationsPerInvariant, List<String> firstViolations,
+    long traceHash, long events, long simulatedNs,
     int subscribers) {
 }

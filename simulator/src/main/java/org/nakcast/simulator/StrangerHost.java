@@ -1,8 +1,9 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.concurrent.UnsafeBuffer;
@@ -34,27 +35,31 @@ final class StrangerHost extends SimHost {
     private final int[] topicIds;
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
     private final List<long[]> liveSessions = new ArrayList<>();
+    private final Map<Integer, PublishedSession> sessions;
+    private final List<SimSocket> sockets = new ArrayList<>();
     private final HeaderFlyweight header = new HeaderFlyweight();
+    private final UnsafeBuffer in = new UnsafeBuffer(new byte[0]);
     private long nextSendNs;
     /** Datagrams forged. */
     long sent;
 
+    /** @param sessions the real sessions, whose ids a made-up session never takes */
     StrangerHost(Scheduler scheduler, List<SimNetwork> lines, HostShape shape, SplittableRandom random,
-        long intervalNs, int[] topicIds) {
-        super(scheduler, lines, "stranger", shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
+        long intervalNs, int[] topicIds, Map<Integer, PublishedSession> sessions) {
+        super(scheduler, lines, "stranger", shape);
         this.random = random;
         this.intervalNs = intervalNs;
         this.topicIds = topicIds;
-    }
-
-    @Override
-    boolean listens(SimNetwork.Port port) {
-        return port == SimNetwork.Port.DATA;
+        this.sessions = sessions;
     }
 
     @Override
     void onStart(long nowNs) {
         nextSendNs = nowNs;
+        sockets.clear();
+        for (int line = 0; line < lines.size(); line++) {
+            sockets.add(openSocket(line, SimNetwork.Port.DATA));
+        }
     }
 
     @Override
@@ -64,8 +69,13 @@ final class StrangerHost extends SimHost {
     @Override
     int round(long nowNs) {
         int work = 0;
-        for (int line = 0; line < lines.size(); line++) {
-            work += read(line, SimNetwork.Port.DATA, 64, (buffer, length) -> learn(buffer, length));
+        for (SimSocket socket : sockets) {
+            byte[] datagram;
+            for (int read = 0; read < 64 && (datagram = socket.poll()) != null; read++) {
+                in.wrap(datagram);
+                learn(in, datagram.length);
+                work++;
+            }
         }
         if (nowNs >= nextSendNs && lines.get(0).faults().active(nowNs)) {
             nextSendNs = nowNs + intervalNs;
@@ -115,14 +125,17 @@ final class StrangerHost extends SimHost {
 
     /** Sends what it forged on one line: with two, either at random. */
     private void send(SimNetwork.Port port, int length) {
-        lines.get(lines.size() == 1 ? 0 : random.nextInt(lines.size())).send(id, port, out, 0, length);
+        transmit(lines.size() == 1 ? 0 : random.nextInt(lines.size()), port, out, 0, length);
         sent++;
     }
 
-    /** A session it makes up (a negative id: real ones are positive) on a real topic, as {session, topic, sequence}. */
+    /** A session it makes up (an id no real session has) on a real topic, as {session, topic, sequence}. */
     private long[] madeUp() {
-        return new long[] {-1 - random.nextInt(1 << 20), topicIds[random.nextInt(topicIds.length)],
-            random.nextInt(1 << 16)};
+        int sessionId;
+        do {
+            sessionId = random.nextInt();
+        } while (sessionId == 0 || sessions.containsKey(sessionId));
+        return new long[] {sessionId, topicIds[random.nextInt(topicIds.length)], random.nextInt(1 << 16)};
     }
 
     /** A datagram of {@code session} to the port where its type does not belong. */

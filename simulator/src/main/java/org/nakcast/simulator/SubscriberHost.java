@@ -1,211 +1,223 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersReader;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.SettingsResolver;
-import org.nakcast.transport.media.DatagramSink;
-import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.Subscription;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
-import org.nakcast.transport.receive.DeliveryTarget;
-import org.nakcast.transport.receive.QueuedDelivery;
-import org.nakcast.transport.receive.ReceiveDispatcher;
-import org.nakcast.transport.receive.ReceiverLog;
-import org.nakcast.transport.receive.SubscriptionSettings;
-import org.nakcast.transport.testing.TestCounters;
+import org.nakcast.transport.status.StreamCounters;
 
 /**
- * A subscribing process: the real {@link ReceiveDispatcher} fed by the simulated network and clock,
- * with the process's subscriptions, each checked by a {@link SubscriptionProbe}. A queued
- * subscription is polled by the application in each round, except while its poller is stopped; a
- * handler that throws on the poller's thread reaches the application, which counts it and polls on.
- * A restart is a new receiver: new subscriptions, new probes, joining the streams as they are then.
+ * A subscribing process: a real node and an application that subscribes through the node's typed
+ * API, each subscription checked by a {@link SubscriptionProbe}. A queued subscription is polled by
+ * the application in each round, except while its poller is stopped; a handler that throws on the
+ * poller's thread reaches the application, which counts it and polls on. A subscription may be
+ * closed along the way, and the whole node too (the process then exits). A restart is a new node:
+ * new subscriptions, new probes, joining the streams as they are then.
  *
- * <p>What the receiver decides is checked when it decides it, through its {@link ReceiverLog}
- * (told of every loss and every stream end on the receiving thread, before any subscription hears
- * of them): an {@code UNRECOVERABLE} loss only of datagrams its publisher no longer holds (or of a
- * dead publisher), a stream ended as restarted only if its publisher died, or if another process
- * publishing under the same id began anew while this receiver had not heard the stream for two
- * heartbeats. Every stray datagram is checked too ({@link StrayCheck}).
+ * <p>What the receiver decides is checked when it decides it, through its node's node-wide
+ * listener ({@code NodeContext.receiverEvents}, told of every stream start, loss and end on the
+ * receiving thread, before any subscription hears of them): an {@code UNRECOVERABLE} loss only of
+ * datagrams its publisher may no longer hold, as the wire tells ({@link PublishedSession#surelyHeldFrom});
+ * no loss at all in a seed repairable by construction; a stream ended as restarted only if its
+ * publisher died, or if another process publishing under the same id began anew while this receiver
+ * had not heard the stream for two heartbeats; no stream for a session that never sent to a data
+ * port (a stray made it).
  */
-final class SubscriberHost extends SimHost {
-    /** One subscription this process makes. */
-    record Subscription(String topicName, int topicId, SubscriptionProbe.Kind kind, boolean throwing,
-        long queueBytes, long pollStopFromNs, long pollStopUntilNs) {
+final class SubscriberHost extends NodeHost {
+    /**
+     * One subscription this process makes.
+     *
+     * @param pollStopFromNs when its application stops polling it (a queued one), Long.MAX_VALUE for never
+     * @param closeAtNs when its application closes it, Long.MAX_VALUE for never
+     */
+    record SubscriptionPlan(String topicName, int topicId, SubscriptionProbe.Kind kind, boolean throwing,
+        long pollStopFromNs, long pollStopUntilNs, long closeAtNs) {
     }
 
-    private static final int POLL_LIMIT = 64;
     private static final int QUEUE_POLL_LIMIT = 256;
 
-    private final SettingsResolver settings;
-    private final List<Subscription> subscriptions;
+    private final Scenario scenario;
+    private final List<SubscriptionPlan> plans;
     private final Map<Integer, PublishedSession> sessions;
-    private final Violations violations;
+    private final WireWatch wire;
     private final SubscriptionProbe.Tally tally;
-    private final SplittableRandom random;
     private final String traced;
+    private final boolean tracing;
+    private final List<Subscribed> subscribed = new ArrayList<>();
     private final List<SubscriptionProbe> probes = new ArrayList<>();
-    private final List<Polled> polled = new ArrayList<>();
-    private final UnsafeBuffer nakBuffer =
-        new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
-    private final TestCounters counters = new TestCounters();
-    private final HeaderFlyweight traceHeader = new HeaderFlyweight();
     /** When this host last read a datagram of each session on its data port (any incarnation). */
     private final Long2LongHashMap lastReadNs = new Long2LongHashMap(Long.MIN_VALUE);
-    final StrayCheck strays;
     /** The states the receiver reached, over its incarnations: see {@link StreamWatch}. */
     final StreamWatch.Reached reached = new StreamWatch.Reached();
-    /** This incarnation's watch of each topic. */
-    private final Map<Integer, StreamWatch> watches = new HashMap<>();
-    private ReceiveDispatcher dispatcher;
-    /** The addresses of the lines the topics travel on, as the receiver's data sockets name them. */
-    private final MulticastAddress[] lineAddresses;
-    /** Exceptions handlers threw on the receiving thread, as the receiver reported them. */
+    private StreamWatch watch;
+    private boolean closeRequested;
+    /** Exceptions handlers threw on the receiving thread, as the node reported them. */
     long handlerErrors;
     /** Exceptions a queued subscription's handler threw at its poller. */
     long pollerErrors;
-    long sendsRefused;
     /** Lines a stream of this host called down, over its incarnations. */
     long linesDown;
-    private int incarnation;
 
-    /** A queued subscription and when its application stops polling it. */
-    private record Polled(QueuedDelivery queue, Subscription subscription) {
+    /** A subscription made, its plan and its probe. */
+    private record Subscribed(Subscription subscription, SubscriptionPlan plan, SubscriptionProbe probe) {
     }
 
-    SubscriberHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, SettingsResolver settings,
-        List<Subscription> subscriptions, Map<Integer, PublishedSession> sessions, Violations violations,
-        SubscriptionProbe.Tally tally, SplittableRandom random, String traced) {
-        super(scheduler, lines, name, shape.queueLimit(), shape.busyNs(), shape.maxIdleNs());
-        this.settings = settings;
-        this.subscriptions = subscriptions;
+    SubscriberHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
+        Scenario.SubscriberPlan plan, Map<Integer, PublishedSession> sessions, WireWatch wire,
+        Violations violations, SubscriptionProbe.Tally tally, SplittableRandom random, String traced) {
+        super(scheduler, lines, name, plan.shape(), scenario, name, random, violations);
+        this.scenario = scenario;
+        this.plans = plan.subscriptions();
         this.sessions = sessions;
-        this.violations = violations;
+        this.wire = wire;
         this.tally = tally;
-        this.random = random;
-        this.lineAddresses = new MulticastAddress[lines.size()];
         this.traced = traced;
-        this.strays = new StrayCheck(name, scheduler, violations, counters);
+        this.tracing = traced != null && (traced.equals("all") || traced.startsWith(name + "#"));
     }
 
     @Override
-    boolean listens(SimNetwork.Port port) {
-        return true;
+    StreamEventListener decisions() {
+        watch = new StreamWatch(scheduler, sessions, reached);
+        return new Decisions(watch);
     }
 
     @Override
-    long strays() {
-        return strays.strays;
-    }
-
-    @Override
-    void onStart(long nowNs) {
-        incarnation++;
-        dispatcher = new ReceiveDispatcher(counters.counters(), random.nextInt(), random.nextLong(), new Decisions(),
-            error -> handlerErrors++);
-        polled.clear();
-        watches.clear();
-        final DatagramSink nakSink = (buffer, offset, length) -> {
-            final int refused = refusingLines(random);
-            sendsRefused += refused;
-            if (refused == lines.size()) {
-                return false;
-            }
-            traceSent(buffer, offset, length);
-            sendOnTakingLines(SimNetwork.Port.CONTROL, buffer, offset, length);
+    boolean thrownByHandler(Throwable error) {
+        if (error instanceof SubscriptionProbe.HandlerFailure) {
+            handlerErrors++;
             return true;
-        };
-        for (int i = 0; i < subscriptions.size(); i++) {
-            final Subscription subscription = subscriptions.get(i);
+        }
+        return false;
+    }
+
+    @Override
+    void started(long nowNs) {
+        subscribed.clear();
+        probes.clear();
+        closeRequested = false;
+        for (int i = 0; i < plans.size(); i++) {
+            final SubscriptionPlan plan = plans.get(i);
             final String probeName = name + "#" + incarnation + "/" + i;
-            final SubscriptionProbe probe = new SubscriptionProbe(probeName, subscription.topicId(),
-                subscription.kind(), subscription.throwing(), scheduler, sessions, violations, tally,
+            final SubscriptionProbe probe = new SubscriptionProbe(probeName, plan.topicId(), plan.kind(),
+                plan.throwing(), scheduler, sessions, violations, tally,
                 probeName.equals(traced) || "all".equals(traced) ? System.out::println : null);
+            final Subscription subscription = node.subscribe(plan.topicName(), SimMessage.class, probe, probe,
+                plan.kind() == SubscriptionProbe.Kind.QUEUED ? Delivery.ON_POLL : Delivery.ON_RECEIVING_THREAD);
             probes.add(probe);
-            DeliveryTarget target;
-            if (subscription.kind() == SubscriptionProbe.Kind.QUEUED) {
-                final QueuedDelivery queue = new QueuedDelivery(subscription.queueBytes(), probe, probe);
-                polled.add(new Polled(queue, subscription));
-                target = queue;
-            } else {
-                target = DeliveryTarget.onReceivingThread(probe, probe);
-            }
-            if (!watches.containsKey(subscription.topicId())) {
-                final StreamWatch watch = new StreamWatch(target, scheduler, sessions, reached);
-                watches.put(subscription.topicId(), watch);
-                target = watch;
-            }
-            final SubscriptionSettings topic = settings.subscription(subscription.topicName());
-            for (int line = 0; line < lineAddresses.length; line++) {
-                lineAddresses[line] = topic.lines().get(line).address();
-            }
-            dispatcher.addSubscription(topic, target, nakSink, nakBuffer, nowNs);
+            subscribed.add(new Subscribed(subscription, plan, probe));
         }
     }
 
-    @Override
-    void onCrash(long nowNs) {
-        if (dispatcher != null) {
-            dispatcher.close();
-        }
-        probes.removeIf(probe -> true);
+    /** From {@code atNs}, once it runs, the process closes its node and exits. */
+    void closeAt(long atNs) {
+        scheduler.at(atNs, () -> closeRequested = !isDown());
     }
 
     @Override
-    int round(long nowNs) {
+    int work(long nowNs) {
+        if (closeRequested) {
+            closeRequested = false;
+            probes.forEach(probe -> probe.closed = true);
+            closeNode();
+            probes.clear();
+            subscribed.clear();
+            return 0;
+        }
         int work = 0;
-        for (int line = 0; line < lines.size(); line++) {
-            final MulticastAddress address = lineAddresses[line];
-            work += read(line, SimNetwork.Port.DATA, POLL_LIMIT, (buffer, length) -> {
-                traceDatagram("data", buffer, length, nowNs);
-                final boolean stray = strays.handOver(SimNetwork.Port.DATA, buffer, length, dispatcher::streamCount,
-                    () -> dispatcher.onDataDatagram(address, buffer, 0, length, nowNs));
-                if (!stray) {
-                    noteRead(HeaderFlyweight.sessionIdAt(buffer, 0), nowNs);
-                }
-            });
-        }
-        for (int line = 0; line < lines.size(); line++) {
-            work += read(line, SimNetwork.Port.CONTROL, POLL_LIMIT, (buffer, length) -> {
-                traceDatagram("control", buffer, length, nowNs);
-                strays.handOver(SimNetwork.Port.CONTROL, buffer, length, dispatcher::streamCount,
-                    () -> dispatcher.onControlDatagram(buffer, 0, length, nowNs));
-            });
-        }
-        work += dispatcher.poll(nowNs);
-        for (int i = 0; i < polled.size(); i++) {
-            final Polled queued = polled.get(i);
-            final boolean stopped = nowNs >= queued.subscription().pollStopFromNs()
-                && nowNs < queued.subscription().pollStopUntilNs();
-            if (!stopped) {
-                work += pollQueue(queued.queue());
+        for (int i = 0; i < subscribed.size(); i++) {
+            final Subscribed one = subscribed.get(i);
+            final SubscriptionPlan plan = one.plan();
+            if (one.probe().closed) {
+                continue;
+            }
+            if (nowNs >= plan.closeAtNs()) {
+                one.subscription().close();
+                one.probe().closed = true;
+                continue;
+            }
+            final boolean stopped = nowNs >= plan.pollStopFromNs() && nowNs < plan.pollStopUntilNs();
+            if (plan.kind() == SubscriptionProbe.Kind.QUEUED && !stopped) {
+                work += poll(one.subscription());
             }
         }
         return work;
     }
 
+    /**
+     * What the application's poller does: polls, and when its handler throws, counts the failure and
+     * polls again later (the message it failed on counts as delivered).
+     */
+    private int poll(Subscription subscription) {
+        try {
+            return subscription.poll(QUEUE_POLL_LIMIT);
+        } catch (SubscriptionProbe.HandlerFailure failure) {
+            pollerErrors++;
+            return 1;
+        }
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+        probes.clear();
+        subscribed.clear();
+        super.onCrash(nowNs);
+    }
+
+    @Override
+    void handingOver(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+        super.handingOver(line, port, buffer, length);
+        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID) {
+            return;
+        }
+        final HeaderFlyweight header = header(buffer);
+        if (tracing) {
+            System.out.println("%.6f %s reads on its %s port of line %d: %s session %d topic %d sequence %d flags %d,"
+                .formatted(scheduler.nowNs() / 1e9, name, port, line, FrameType.fromCode(header.typeCode()),
+                    header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes"
+                .formatted(length));
+        }
+        if (port == SimNetwork.Port.DATA && belongsOn(port, header.typeCode())) {
+            noteRead(header.sessionId(), scheduler.nowNs());
+        }
+    }
+
+    @Override
+    void sending(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+        if (tracing && DatagramValidator.check(buffer, 0, length) == DatagramCheck.VALID
+            && HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.NAK.code()) {
+            final NakFlyweight nak = new NakFlyweight();
+            nak.wrap(buffer, 0);
+            final StringBuilder ranges = new StringBuilder();
+            for (int i = 0; i < nak.rangeCount(); i++) {
+                ranges.append(' ').append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
+            }
+            System.out.println("%.6f %s sends NAK on line %d, session %d:%s".formatted(
+                scheduler.nowNs() / 1e9, name, line, nak.sessionId(), ranges));
+        }
+    }
+
     /** Notes that a datagram of {@code sessionId} was read from the data port. */
     private void noteRead(int sessionId, long nowNs) {
         lastReadNs.put(sessionId, nowNs);
+        watch.onRead(sessionId, nowNs);
         final PublishedSession session = sessions.get(sessionId);
-        final StreamWatch watch = session == null ? null : watches.get(session.topicId);
-        if (watch != null) {
-            watch.onRead(sessionId, nowNs);
-        }
         if (session != null) {
             for (int i = 0; i < probes.size(); i++) {
                 if (probes.get(i).topicId == session.topicId) {
@@ -215,46 +227,53 @@ final class SubscriberHost extends SimHost {
         }
     }
 
-    /**
-     * What the application's poller does: polls, and when its handler throws, counts the failure and
-     * polls again later (the message it failed on counts as delivered).
-     */
-    private int pollQueue(QueuedDelivery queue) {
-        try {
-            return queue.poll(QUEUE_POLL_LIMIT);
-        } catch (SubscriptionProbe.HandlerFailure failure) {
-            pollerErrors++;
-            return 1;
-        }
-    }
+    /** Checks each stream start, loss and end when the receiver decides it. */
+    private final class Decisions implements StreamEventListener {
+        private final StreamWatch watch;
 
-    /** Checks each loss and each stream end when the receiver decides it. */
-    private final class Decisions implements ReceiverLog {
+        Decisions(StreamWatch watch) {
+            this.watch = watch;
+        }
+
         @Override
-        public void onLoss(SubscriptionSettings topic, LossEvent event) {
-            final StreamWatch watch = watches.get(event.topicId());
-            if (watch != null) {
-                watch.onLossDecided(event);
+        public void onStreamStarted(StreamStarted event) {
+            watch.onStreamStarted(event);
+            if (!wire.seenOnDataPort(event.sessionId())) {
+                violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s started a stream of session %d, of"
+                    + " which no datagram of a publisher's type ever reached a data port: a stray made it")
+                    .formatted(name, event.sessionId()));
             }
+        }
+
+        @Override
+        public void onLoss(LossEvent event) {
+            watch.onLoss(event);
             final PublishedSession session = sessions.get(event.sessionId());
-            if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN || session.isGone()) {
+            if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
                 return;
             }
-            final long oldest = session.oldestRetained();
-            if (event.toSequence() >= oldest) {
-                violations.add(scheduler.nowNs(), "%s gave up datagrams %d..%d of session %d while its publisher"
-                    .formatted(name, event.fromSequence(), event.toSequence(), session.sessionId)
-                    + " still holds %d on (%s)".formatted(oldest, event.cause()));
+            final long nowNs = scheduler.nowNs();
+            if (scenario.repairableByConstruction()) {
+                violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s gave up datagrams %d..%d of session %d (%s) in a"
+                    + " seed where every loss can be repaired").formatted(name, event.fromSequence(),
+                    event.toSequence(), session.sessionId, event.cause()));
+            }
+            final long held = session.surelyHeldFrom();
+            if (event.toSequence() >= held) {
+                violations.add(nowNs, Invariant.GIVEN_UP_WHEN_GONE, ("%s gave up datagrams %d..%d of session %d while"
+                    + " its publisher's history holds every datagram from %d (%s)").formatted(name,
+                    event.fromSequence(), event.toSequence(), session.sessionId, held, event.cause()));
             }
         }
 
         @Override
-        public void onLineDown(SubscriptionSettings topic, LineDown event) {
+        public void onLineDown(LineDown event) {
             linesDown++;
         }
 
         @Override
-        public void onPublisherGone(SubscriptionSettings topic, PublisherGone event) {
+        public void onPublisherGone(PublisherGone event) {
+            watch.onPublisherGone(event);
             final PublishedSession session = sessions.get(event.sessionId());
             if (session == null || event.cause() != PublisherGone.Cause.RESTARTED || session.isDead()) {
                 return;
@@ -262,64 +281,44 @@ final class SubscriberHost extends SimHost {
             final PublishedSession restarted = sessions.get(event.newSessionId());
             final long nowNs = scheduler.nowNs();
             if (restarted == null || restarted.publisherId != session.publisherId) {
-                violations.add(nowNs, "%s ended session %d of a live publisher as restarted by session %d"
-                    .formatted(name, session.sessionId, event.newSessionId()) + ", which is not of its publisher id");
-            } else if (lastReadNs.get(session.sessionId) > nowNs - 2 * topic.heartbeatNs()) {
-                violations.add(nowNs, ("%s ended session %d as restarted by session %d, which shares its publisher id,"
-                    + " though it heard it %.3f ms ago: two live publishers sharing an id ended each other")
-                    .formatted(name, session.sessionId, restarted.sessionId,
-                        (nowNs - lastReadNs.get(session.sessionId)) / 1e6));
+                violations.add(nowNs, Invariant.AFTER_THE_END, ("%s ended session %d of a live publisher as restarted"
+                    + " by session %d, which is not of its publisher id").formatted(name, session.sessionId,
+                    event.newSessionId()));
+            } else if (lastReadNs.get(session.sessionId) > nowNs - 2 * heartbeatNs(session.topicId)) {
+                violations.add(nowNs, Invariant.AFTER_THE_END, ("%s ended session %d as restarted by session %d, which"
+                    + " shares its publisher id, though it heard it %.3f ms ago: two live publishers sharing an id"
+                    + " ended each other").formatted(name, session.sessionId, restarted.sessionId,
+                    (nowNs - lastReadNs.get(session.sessionId)) / 1e6));
             }
         }
     }
 
-    /** Prints a NAK this host sends, when it is traced. */
-    private void traceSent(DirectBuffer buffer, int offset, int length) {
-        if (traced != null && (traced.equals("all") || traced.startsWith(name + "#"))
-            && HeaderFlyweight.typeCodeAt(buffer, offset) == FrameType.NAK.code()) {
-            final NakFlyweight nak = new NakFlyweight();
-            final UnsafeBuffer copy = new UnsafeBuffer(new byte[length]);
-            copy.putBytes(0, buffer, offset, length);
-            nak.wrap(copy, 0);
-            final StringBuilder ranges = new StringBuilder();
-            for (int i = 0; i < nak.rangeCount(); i++) {
-                ranges.append(' ').append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
+    private long heartbeatNs(int topicId) {
+        for (TopicConfig topic : config.topics()) {
+            if (topic.id() == topicId) {
+                return topic.heartbeat().toNanos();
             }
-            System.out.println("%.6f %s sends NAK session %d:%s".formatted(
-                scheduler.nowNs() / 1e9, name, nak.sessionId(), ranges));
         }
+        throw new IllegalArgumentException("no topic " + topicId);
     }
 
-    /** Prints a datagram this host reads, when it is traced. */
-    private void traceDatagram(String port, UnsafeBuffer buffer, int length, long nowNs) {
-        if (traced != null && (traced.equals("all") || traced.startsWith(name + "#"))
-            && DatagramValidator.check(buffer, 0, length) == DatagramCheck.VALID) {
-            traceHeader.wrap(buffer, 0);
-            System.out.println("%.6f %s reads on its %s port: %s session %d topic %d sequence %d flags %d, %d bytes"
-                .formatted(nowNs / 1e9, name, port, FrameType.fromCode(traceHeader.typeCode()),
-                    traceHeader.sessionId(), traceHeader.topicId(), traceHeader.sequence(), traceHeader.flags(),
-                    length));
-        }
-    }
-
-    /** How many publisher streams the receiver keeps now; 0 when not running. */
+    /** How many publisher streams the receiver keeps now, as its counters show them; 0 when down. */
     int streamCount() {
-        return dispatcher == null || isCrashed() ? 0 : dispatcher.streamCount();
+        if (node == null) {
+            return 0;
+        }
+        final CountersReader counters = node.countersReader();
+        final int[] streams = new int[1];
+        counters.forEach((counterId, typeId, keyBuffer, label) -> {
+            if (typeId == StreamCounters.RECEIVER_POSITION_TYPE_ID) {
+                streams[0]++;
+            }
+        });
+        return streams[0];
     }
 
-    /** The probes of this incarnation; empty once crashed. */
+    /** The probes of this incarnation; empty once down. */
     List<SubscriptionProbe> probes() {
         return probes;
-    }
-
-    TestCounters counters() {
-        return counters;
-    }
-
-    /** Frees what the process holds at the end of a run. */
-    void close() {
-        if (!isCrashed() && dispatcher != null) {
-            dispatcher.close();
-        }
     }
 }

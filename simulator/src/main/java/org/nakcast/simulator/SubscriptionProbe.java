@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -6,24 +6,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-import org.agrona.DirectBuffer;
 import org.agrona.collections.Long2LongHashMap;
+import org.nakcast.codecs.CodecException;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.receive.MessageBytesHandler;
 
 /**
- * One subscription's view of every stream, checked as it happens: each message is the one published
- * at its (session, index), comes in order and once, and any skipped message lies inside an exact
- * loss event (the counts add up). A subscription that joined before a session began is owed that
- * session from its first message. Nothing of a session is delivered after it was reported
- * restarted. (Whether a loss was justified is checked when the receiver decides it: see
+ * One subscription's view of every stream, as the application gets it through the node's typed
+ * API (the topic's codec decoded each message), checked as it happens: each message is the one
+ * published at its (session, index), with its bytes, comes in order and once, and any skipped
+ * message lies inside an exact loss event (the counts add up). A subscription that joined before a
+ * session began is owed that session from its first message. Nothing of a session is delivered
+ * after it was reported restarted or ended, nor anything after the subscription was closed.
+ * (Whether a loss was justified is checked when the receiver decides it: see
  * {@link SubscriberHost}.) A throwing probe's handler throws on some messages after taking them.
  */
-final class SubscriptionProbe implements MessageBytesHandler, StreamEventListener {
+final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEventListener {
     /** How a subscription takes its messages. */
     enum Kind {
         /** On the receiving thread. */
@@ -73,6 +75,8 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
     private final Long2LongHashMap firstHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
     private final Consumer<String> trace;
     private final boolean tracing;
+    /** Whether the application closed the subscription. */
+    boolean closed;
 
     /** Totals over every probe of a run. */
     static final class Tally {
@@ -130,7 +134,7 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
     }
 
     @Override
-    public void onMessage(DirectBuffer buffer, int offset, int length, MessageHeader header) {
+    public void onMessage(SimMessage message, MessageHeader header) {
         final PublishedSession session = sessions.get(header.sessionId());
         if (session == null) {
             tally.strangerMessages++;
@@ -141,36 +145,45 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         final long nowNs = scheduler.nowNs();
         if (tracing) {
             trace.accept("%.6f %s message %d of session %d, %d bytes".formatted(nowNs / 1e9, name, index,
-                session.sessionId, length));
+                session.sessionId, message.length()));
         }
         tally.delivered++;
         tally.trace(name.hashCode(), session.sessionId, index);
+        if (closed) {
+            violations.add(nowNs, Invariant.AFTER_THE_END, "%s: message %d of session %d delivered after the"
+                .formatted(name, index, session.sessionId) + " subscription was closed");
+        }
         if (track.restarted || track.ended) {
-            violations.add(nowNs, "%s: message %d of session %d delivered after the session was reported %s"
-                .formatted(name, index, session.sessionId, track.ended ? "ended" : "restarted"));
+            violations.add(nowNs, Invariant.AFTER_THE_END, "%s: message %d of session %d delivered after the session"
+                .formatted(name, index, session.sessionId) + " was reported %s".formatted(
+                track.ended ? "ended" : "restarted"));
         }
         if (track.dropped) {
-            violations.add(nowNs, "%s: message %d of session %d delivered after the stream was dropped"
-                .formatted(name, index, session.sessionId));
+            violations.add(nowNs, Invariant.AFTER_THE_END, "%s: message %d of session %d delivered after the stream"
+                .formatted(name, index, session.sessionId) + " was dropped");
         }
         if (track.nextIndex < 0) {
             if (owedFromStart(session) && index != track.unaccountedLoss) {
-                violations.add(nowNs, ("%s: first message of session %d is %d, but the subscription was there before"
-                    + " the session began and loss events account for %d").formatted(
+                violations.add(nowNs, Invariant.OWED_FROM_START, ("%s: first message of session %d is %d, but the"
+                    + " subscription was there before the session began and loss events account for %d").formatted(
                     name, session.sessionId, index, track.unaccountedLoss));
             }
         } else if (index != track.nextIndex + track.unaccountedLoss) {
-            violations.add(nowNs, "%s: session %d delivered message %d after %d with %d lost in events between"
-                .formatted(name, session.sessionId, index, track.nextIndex - 1, track.unaccountedLoss));
+            violations.add(nowNs, index < track.nextIndex ? Invariant.ORDER : Invariant.EXACT_LOSS,
+                "%s: session %d delivered message %d after %d with %d lost in events between".formatted(
+                    name, session.sessionId, index, track.nextIndex - 1, track.unaccountedLoss));
         }
         if (index >= session.published) {
-            violations.add(nowNs, "%s: session %d delivered message %d, but only %d were published"
+            violations.add(nowNs, Invariant.ORDER, "%s: session %d delivered message %d, but only %d were published"
                 .formatted(name, session.sessionId, index, session.published));
         } else {
             final int expectedLength = session.messageLength(index);
-            if (!MessageContent.matches(buffer, offset, length, session.sessionId, index, expectedLength)) {
-                violations.add(nowNs, "%s: session %d message %d differs from what was published (%d bytes, %d due)"
-                    .formatted(name, session.sessionId, index, length, expectedLength));
+            if (!message.intact() || message.length() != expectedLength || message.sessionId() != session.sessionId
+                || message.index() != index) {
+                violations.add(nowNs, Invariant.ORDER, ("%s: session %d message %d differs from what was published"
+                    + " (%d bytes, %d due; it says it is message %d of session %d, %s)").formatted(name,
+                    session.sessionId, index, message.length(), expectedLength, message.index(), message.sessionId(),
+                    message.intact() ? "its bytes as they were" : "its bytes changed"));
             }
         }
         track.nextIndex = Math.max(track.nextIndex, index + 1);
@@ -180,6 +193,12 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
             tally.thrown++;
             throw new HandlerFailure(index);
         }
+    }
+
+    @Override
+    public void onUndecodable(MessageHeader header, CodecException error) {
+        violations.add(scheduler.nowNs(), Invariant.ORDER, "%s: message %d of session %d could not be decoded: %s"
+            .formatted(name, header.messageIndex(), header.sessionId(), error.getMessage()));
     }
 
     @Override
@@ -199,8 +218,8 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
         final long due = track.nextIndex >= 0 ? track.nextIndex + track.unaccountedLoss
             : owedFromStart(session) ? track.unaccountedLoss : -1;
         if (event.lostMessages() > 0 && due >= 0 && event.firstMessage() != due) {
-            violations.add(nowNs, "%s: loss event of session %d names messages from %d, but the next one due is %d"
-                .formatted(name, session.sessionId, event.firstMessage(), due));
+            violations.add(nowNs, Invariant.EXACT_LOSS, "%s: loss event of session %d names messages from %d, but"
+                .formatted(name, session.sessionId, event.firstMessage()) + " the next one due is %d".formatted(due));
         }
         if (due < 0 && event.lostMessages() > 0) {
             // a late joiner whose first word of the session is a loss: the session starts for it there
@@ -212,7 +231,8 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
             track.dropped = true;
         }
         if (event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN && kind != Kind.QUEUED) {
-            violations.add(nowNs, "%s: overrun, but it takes its messages on the receiving thread".formatted(name));
+            violations.add(nowNs, Invariant.ISOLATION, "%s: overrun, but it takes its messages on the receiving thread"
+                .formatted(name));
         }
     }
 
@@ -264,10 +284,10 @@ final class SubscriptionProbe implements MessageBytesHandler, StreamEventListene
     private void checkEnded(PublishedSession session, Track track) {
         final long reached = Math.max(0, track.nextIndex) + track.unaccountedLoss;
         final boolean joinedAtTheEnd = !owedFromStart(session) && track.nextIndex < 0 && track.unaccountedLoss == 0;
-        if (session.closedAtNs < 0 || reached != session.published && !joinedAtTheEnd) {
-            violations.add(scheduler.nowNs(), "%s: told session %d ended %s, with messages up to %d of %d published"
-                .formatted(name, session.sessionId, session.closedAtNs < 0 ? "though it was never closed" : "early",
-                    reached, session.published));
+        if (!session.isClosed() || reached != session.published && !joinedAtTheEnd) {
+            violations.add(scheduler.nowNs(), Invariant.AFTER_THE_END, "%s: told session %d ended %s, with messages"
+                .formatted(name, session.sessionId, session.isClosed() ? "early" : "though it was never closed")
+                + " up to %d of %d published".formatted(reached, session.published));
         }
     }
 }

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +25,8 @@ import org.nakcast.transport.NodeContext;
  * <p>What the swarm came to vary after the first seeds were kept as regression tests (a shared
  * publisher id, which throwing handlers are queued) is drawn from a second stream of the seed, so
  * that every earlier seed still draws the network, processes and timings it was kept for; whether
- * topics travel on two lines, and line B's faults, from a third.
+ * topics travel on two lines, and line B's faults, from a third; subscriptions and nodes closed
+ * along the way from a fourth.
  */
 final class Swarm {
     private static final long MS = 1_000_000;
@@ -33,6 +34,17 @@ final class Swarm {
     private static final long LATER_DRAWS = 0x1A7E_D4A3_5EEDL;
     /** Salts the seed's third stream: whether and how its topics travel on two lines. */
     private static final long LINE_DRAWS = 0x2B1D_11E5_5EEDL;
+    /** Salts the seed's fourth stream: subscriptions and nodes closed along the way. */
+    private static final long CLOSE_DRAWS = 0x3C10_5ED5_5EEDL;
+    /** Salts the seed's fifth stream: whether it is a big group losing shared datagrams alone. */
+    private static final long GROUP_DRAWS = 0x4D06_A55E_5EEDL;
+    /**
+     * The share of seeds (allowed shared loss) that are a big group of subscribers losing datagrams
+     * before they fan out, and nothing else: where NAK suppression shows, or its absence.
+     */
+    private static final int SHARED_LOSS_GROUP_PERCENT = 5;
+    /** Fault kinds drawn from the fourth stream. */
+    private static final Set<FaultKind> CLOSES = EnumSet.of(FaultKind.SUBSCRIPTION_CLOSE, FaultKind.NODE_CLOSE);
     /** What a seed with one line healthy keeps of its fault kinds: network faults, on line A. */
     private static final Set<FaultKind> BESIDE_A_HEALTHY_LINE = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
         FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.PARTITION, FaultKind.STALL);
@@ -40,6 +52,12 @@ final class Swarm {
     private static final Set<FaultKind> ADDED_LATER =
         EnumSet.of(FaultKind.SHARED_PUBLISHER_ID, FaultKind.PUBLICATION_CLOSE);
     private static final int[] DATAGRAM_SIZES = {128, 256, 512, 1408};
+    /** Each topic's offer buffer. */
+    private static final int OFFER_BUFFER = 64 << 10;
+    /** The largest message a topic takes: an eighth of the offer buffer, as the publishers offer. */
+    static final int MAX_MESSAGE = OFFER_BUFFER / 8;
+    /** The smallest delivery queue drawn: one that carries the largest message beside a datagram. */
+    private static final long MIN_DELIVERY_QUEUE = 4L * MAX_MESSAGE;
     private static final NodeSettings NODE = NodeConfig.embeddedDefault().node();
 
     private Swarm() {
@@ -49,14 +67,23 @@ final class Swarm {
     static Scenario draw(long seed, Set<FaultKind> allowed) {
         final SplittableRandom random = new SplittableRandom(seed);
         final SplittableRandom later = new SplittableRandom(seed ^ LATER_DRAWS);
+        final SplittableRandom closes = new SplittableRandom(seed ^ CLOSE_DRAWS);
         final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (FaultKind kind : allowed) {
-            if (kind != FaultKind.REDUNDANT_LINES && (ADDED_LATER.contains(kind) ? later : random).nextInt(100) < 35) {
+            final SplittableRandom draws = CLOSES.contains(kind) ? closes : ADDED_LATER.contains(kind) ? later : random;
+            if (kind != FaultKind.REDUNDANT_LINES && draws.nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
+        final boolean sharedLossGroup = allowed.contains(FaultKind.SHARED_LOSS)
+            && new SplittableRandom(seed ^ GROUP_DRAWS).nextInt(100) < SHARED_LOSS_GROUP_PERCENT;
+        if (sharedLossGroup) {
+            kinds.clear();
+            kinds.add(FaultKind.SHARED_LOSS);
+        }
         final SplittableRandom lineDraws = new SplittableRandom(seed ^ LINE_DRAWS);
-        final boolean twoLines = allowed.contains(FaultKind.REDUNDANT_LINES) && lineDraws.nextInt(100) < 35;
+        final boolean twoLines = !sharedLossGroup && allowed.contains(FaultKind.REDUNDANT_LINES)
+            && lineDraws.nextInt(100) < 35;
         final int lineMode = twoLines ? lineDraws.nextInt(3) : -1;
         final boolean healthyLineB = lineMode == 0;
         if (healthyLineB) {
@@ -84,7 +111,7 @@ final class Swarm {
         }
         final List<TopicConfig> topics = new ArrayList<>();
         for (int t = 1; t <= topicCount; t++) {
-            TopicConfig topic = new TopicConfig("t" + t, t, "sim", "flyweight")
+            TopicConfig topic = new TopicConfig("t" + t, t, "sim", SimMessageCodec.NAME)
                 .withHistory(new ByteSize((long) historyDatagrams * datagramSize))
                 .withHeartbeat(Duration.ofNanos(heartbeatNs))
                 .withPublisherTimeout(Duration.ofNanos(publisherTimeoutNs))
@@ -93,9 +120,11 @@ final class Swarm {
                 .withLateJoin(random.nextInt(4) == 0 ? LateJoinPolicy.OLDEST : LateJoinPolicy.NOW)
                 .withLossPolicy(random.nextInt(5) == 0 ? LossPolicy.DROP : LossPolicy.CONTINUE)
                 .withMaxPublishers(random.nextInt(5) == 0 ? 1 + random.nextInt(3) : TopicConfig.DEFAULT_MAX_PUBLISHERS)
-                .withDeliveryQueue(TopicConfig.DEFAULT_DELIVERY_QUEUE,
+                .withDeliveryQueue(
+                    new ByteSize(Math.max(MIN_DELIVERY_QUEUE, (long) datagramSize * (64 << random.nextInt(4)))),
                     Duration.ofNanos(heartbeatNs * (1 + random.nextInt(4))))
-                .withOfferBuffer(new ByteSize(64 << 10));
+                .withOfferBuffer(new ByteSize(OFFER_BUFFER))
+                .withMaxMessage(new ByteSize(MAX_MESSAGE));
             if (twoLines) {
                 topic = topic.withLines("sim", "sim-b").withLineTimeout(Duration.ofNanos(lineTimeoutNs));
             }
@@ -119,8 +148,14 @@ final class Swarm {
         if (kinds.contains(FaultKind.PUBLICATION_CLOSE)) {
             closeSomePublications(later, publishers);
         }
-        final List<Scenario.SubscriberPlan> subscribers = drawSubscribers(random, later, kinds, topics, datagramSize,
-            timing);
+        final List<Scenario.SubscriberPlan> subscribers =
+            drawSubscribers(random, later, kinds, topics, timing, sharedLossGroup);
+        if (kinds.contains(FaultKind.SUBSCRIPTION_CLOSE)) {
+            closeSomeSubscriptions(closes, subscribers, faultPhaseNs);
+        }
+        if (kinds.contains(FaultKind.NODE_CLOSE)) {
+            closeSomeNodes(closes, publishers, subscribers, timing);
+        }
         final NetworkFaults faults = drawFaults(random, kinds, publishers.size(), subscribers.size(), faultPhaseNs,
             publisherTimeoutNs);
         final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
@@ -180,21 +215,20 @@ final class Swarm {
             final List<PublisherHost.Topic> topics = new ArrayList<>();
             for (int t = 1; t <= topicCount; t++) {
                 if (random.nextInt(3) > 0 || t == 1 + p % topicCount) {
-                    topics.add(new PublisherHost.Topic("t" + t, t, 1000L * (p + 1) + t, 50 + random.nextInt(1500),
-                        5 + random.nextInt(200), false));
+                    topics.add(new PublisherHost.Topic("t" + t, t, 50 + random.nextInt(1500), 5 + random.nextInt(200),
+                        false));
                 }
             }
             final List<Scenario.Pause> pauses = new ArrayList<>();
             if (kinds.contains(FaultKind.PUBLISHER_PAUSE) && random.nextBoolean()) {
                 pauses.add(pause(random, timing));
             }
-            long crashAt = -1;
-            long restartAt = -1;
+            Scenario.Stop stop = Scenario.Stop.NEVER;
             if (kinds.contains(FaultKind.PUBLISHER_RESTART) && random.nextBoolean()) {
-                crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
-                restartAt = crashAt + random.nextLong(1, 3 * heartbeatNs);
+                final long crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
+                stop = new Scenario.Stop(crashAt, false, crashAt + random.nextLong(1, 3 * heartbeatNs));
             }
-            plans.add(new Scenario.PublisherPlan(shape(random, kinds, false), topics, pauses, crashAt, restartAt));
+            plans.add(new Scenario.PublisherPlan(shape(random, kinds, false), "pub" + p, topics, pauses, stop));
         }
         return plans;
     }
@@ -207,44 +241,74 @@ final class Swarm {
     }
 
     /**
-     * Gives a second publishing process of a topic the publisher id of the first, if two publish one:
-     * neither may end the other's stream while both talk.
+     * Gives a second publishing process the node name of a first, if two publish one topic: their
+     * publications of it share a publisher id, and neither may end the other's stream while both talk.
      */
     private static void sharePublisherId(SplittableRandom later, List<Scenario.PublisherPlan> publishers) {
         final int start = later.nextInt(publishers.size());
         for (int i = 0; i < publishers.size(); i++) {
-            final List<PublisherHost.Topic> first = publishers.get((start + i) % publishers.size()).topics();
+            final Scenario.PublisherPlan first = publishers.get((start + i) % publishers.size());
             for (int j = i + 1; j < publishers.size(); j++) {
-                final List<PublisherHost.Topic> second = publishers.get((start + j) % publishers.size()).topics();
-                for (PublisherHost.Topic topic : first) {
-                    for (int k = 0; k < second.size(); k++) {
-                        final PublisherHost.Topic other = second.get(k);
-                        if (other.topicId() == topic.topicId()) {
-                            second.set(k, new PublisherHost.Topic(other.name(), other.topicId(), topic.publisherId(),
-                                other.messages(), other.messagesPerMs(), other.closeWhenDone()));
-                            return;
-                        }
-                    }
+                final int secondIndex = (start + j) % publishers.size();
+                final Scenario.PublisherPlan second = publishers.get(secondIndex);
+                final boolean shareATopic = first.topics().stream().anyMatch(topic -> second.topics().stream()
+                    .anyMatch(other -> other.topicId() == topic.topicId()));
+                if (shareATopic) {
+                    publishers.set(secondIndex, new Scenario.PublisherPlan(second.shape(), first.nodeName(),
+                        second.topics(), second.pauses(), second.stop()));
+                    return;
                 }
             }
         }
     }
 
+    /** Has the application close about half the subscriptions at a time in the fault phase. */
+    private static void closeSomeSubscriptions(SplittableRandom closes, List<Scenario.SubscriberPlan> subscribers,
+        long faultPhaseNs) {
+        for (Scenario.SubscriberPlan plan : subscribers) {
+            plan.subscriptions().replaceAll(subscription -> closes.nextBoolean() ? subscription
+                : new SubscriberHost.SubscriptionPlan(subscription.topicName(), subscription.topicId(),
+                    subscription.kind(), subscription.throwing(), subscription.pollStopFromNs(),
+                    subscription.pollStopUntilNs(), closes.nextLong(faultPhaseNs)));
+        }
+    }
+
+    /**
+     * Has the application of about a third of the processes that neither crash nor restart close its
+     * node at a time in the fault phase; half of them start again a while later with a new node.
+     */
+    private static void closeSomeNodes(SplittableRandom closes, List<Scenario.PublisherPlan> publishers,
+        List<Scenario.SubscriberPlan> subscribers, Timing timing) {
+        publishers.replaceAll(plan -> plan.stop().happens() || closes.nextInt(3) > 0 ? plan
+            : new Scenario.PublisherPlan(plan.shape(), plan.nodeName(), plan.topics(), plan.pauses(),
+                nodeClose(closes, timing)));
+        subscribers.replaceAll(plan -> plan.stop().happens() || closes.nextInt(3) > 0 ? plan
+            : new Scenario.SubscriberPlan(plan.shape(), plan.subscriptions(), plan.joinAtNs(), plan.pauses(),
+                nodeClose(closes, timing)));
+    }
+
+    private static Scenario.Stop nodeClose(SplittableRandom closes, Timing timing) {
+        final long closeAt = closes.nextLong(timing.faultPhaseNs());
+        return new Scenario.Stop(closeAt, true,
+            closes.nextBoolean() ? closeAt + closes.nextLong(1, 3 * timing.publisherTimeoutNs()) : -1);
+    }
+
+    /** @param bigGroup whether there are 8 to 32 subscribers rather than 1 to 5 */
     private static List<Scenario.SubscriberPlan> drawSubscribers(SplittableRandom random, SplittableRandom later,
-        Set<FaultKind> kinds, List<TopicConfig> topics, int datagramSize, Timing timing) {
+        Set<FaultKind> kinds, List<TopicConfig> topics, Timing timing, boolean bigGroup) {
         final long faultPhaseNs = timing.faultPhaseNs();
-        final boolean bigGroup = kinds.contains(FaultKind.SHARED_LOSS) && random.nextInt(4) == 0;
-        final int count = bigGroup ? 8 + random.nextInt(25) : 1 + random.nextInt(5);
+        final int count = bigGroup || kinds.contains(FaultKind.SHARED_LOSS) && random.nextInt(4) == 0
+            ? 8 + random.nextInt(25) : 1 + random.nextInt(5);
         final List<Scenario.SubscriberPlan> plans = new ArrayList<>();
         for (int s = 0; s < count; s++) {
-            final List<SubscriberHost.Subscription> subscriptions = new ArrayList<>();
+            final List<SubscriberHost.SubscriptionPlan> subscriptions = new ArrayList<>();
             for (TopicConfig topic : topics) {
                 if (random.nextInt(10) < 3 && topic.id() != 1 + s % topics.size()) {
                     continue;
                 }
                 final int perTopic = 1 + (random.nextInt(4) == 0 ? 1 : 0);
                 for (int k = 0; k < perTopic; k++) {
-                    subscriptions.add(subscription(random, later, kinds, topic, datagramSize, timing));
+                    subscriptions.add(subscription(random, later, kinds, topic, timing));
                 }
             }
             final long joinAt = kinds.contains(FaultKind.LATE_JOIN) && random.nextBoolean()
@@ -253,14 +317,12 @@ final class Swarm {
             if (kinds.contains(FaultKind.SUBSCRIBER_PAUSE) && random.nextBoolean()) {
                 pauses.add(pause(random, timing));
             }
-            long crashAt = -1;
-            long restartAt = -1;
+            Scenario.Stop stop = Scenario.Stop.NEVER;
             if (kinds.contains(FaultKind.SUBSCRIBER_RESTART) && random.nextInt(3) == 0) {
-                crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
-                restartAt = crashAt + random.nextLong(1, 3 * timing.heartbeatNs());
+                final long crashAt = random.nextLong(faultPhaseNs / 2, faultPhaseNs);
+                stop = new Scenario.Stop(crashAt, false, crashAt + random.nextLong(1, 3 * timing.heartbeatNs()));
             }
-            plans.add(new Scenario.SubscriberPlan(shape(random, kinds, true), subscriptions, joinAt, pauses,
-                crashAt, restartAt));
+            plans.add(new Scenario.SubscriberPlan(shape(random, kinds, true), subscriptions, joinAt, pauses, stop));
         }
         return plans;
     }
@@ -270,8 +332,8 @@ final class Swarm {
      * stopping for a while or not. Whether a throwing handler is queued, and whether a queued one's
      * poller stops, come from the second stream.
      */
-    private static SubscriberHost.Subscription subscription(SplittableRandom random, SplittableRandom later,
-        Set<FaultKind> kinds, TopicConfig topic, int datagramSize, Timing timing) {
+    private static SubscriberHost.SubscriptionPlan subscription(SplittableRandom random, SplittableRandom later,
+        Set<FaultKind> kinds, TopicConfig topic, Timing timing) {
         final int draw = random.nextInt(10);
         final boolean throwing = kinds.contains(FaultKind.THROWING_HANDLER) && draw < 3;
         final SubscriptionProbe.Kind kind;
@@ -291,9 +353,8 @@ final class Swarm {
             stopUntil = Math.min(timing.faultPhaseNs(),
                 stopFrom + stopDraws.nextLong(1, 3 * timing.publisherTimeoutNs()));
         }
-        final long queueBytes = (long) datagramSize * (64 << random.nextInt(4));
-        return new SubscriberHost.Subscription(topic.name(), topic.id(), kind, throwing, queueBytes, stopFrom,
-            stopUntil);
+        return new SubscriberHost.SubscriptionPlan(topic.name(), topic.id(), kind, throwing, stopFrom, stopUntil,
+            Long.MAX_VALUE);
     }
 
     private static NetworkFaults drawFaults(SplittableRandom random, Set<FaultKind> kinds, int publishers,

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +55,7 @@ class LinesAcrossPublisherPausesTest {
             .withDatagramSize(new ByteSize(512));
         final TransportConfig lineB = new TransportConfig("sim-b", "lo", "239.255.77.11", 40102)
             .withDatagramSize(new ByteSize(512));
-        final TopicConfig topic = new TopicConfig("t1", 1, "sim", "flyweight")
+        final TopicConfig topic = new TopicConfig("t1", 1, "sim", SimMessageCodec.NAME)
             .withHistory(new ByteSize(1 << 20))
             .withHeartbeat(Duration.ofSeconds(1))
             .withPublisherTimeout(Duration.ofSeconds(3))
@@ -75,11 +75,12 @@ class LinesAcrossPublisherPausesTest {
         final long pausedUntilNs = pauses.get(PAUSES - 1).untilNs();
         final long messages = (long) (MESSAGES_PER_MS * pausedUntilNs / MS);
         final Scenario.PublisherPlan publisher = new Scenario.PublisherPlan(new HostShape(4096, 2_000, 50_000),
-            List.of(new PublisherHost.Topic("t1", 1, 1001, messages, MESSAGES_PER_MS, false)), pauses, -1, -1);
+            "pub0", List.of(new PublisherHost.Topic("t1", 1, messages, MESSAGES_PER_MS, false)), pauses,
+            Scenario.Stop.NEVER);
         final Scenario.SubscriberPlan subscriber = new Scenario.SubscriberPlan(new HostShape(4096, 2_000, 50_000),
-            List.of(new SubscriberHost.Subscription("t1", 1, SubscriptionProbe.Kind.CALLBACK, false, 1 << 20,
-                Long.MAX_VALUE, Long.MAX_VALUE)),
-            0, List.of(), -1, -1);
+            List.of(new SubscriberHost.SubscriptionPlan("t1", 1, SubscriptionProbe.Kind.CALLBACK, false,
+                Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)),
+            0, List.of(), Scenario.Stop.NEVER);
         return new Scenario(1, EnumSet.of(FaultKind.PUBLISHER_PAUSE, FaultKind.LOSS, FaultKind.REDUNDANT_LINES),
             config, context, List.of(publisher), List.of(subscriber), lossy(pausedUntilNs), 0,
             new Scenario.SecondLine(lossy(pausedUntilNs), false), pausedUntilNs, 50 * MS);

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -107,13 +107,19 @@ class SimulationTest {
      * </ul>
      *
      * <p>All were kept before topics could travel on two lines, and run on one as they did then.
+     *
+     * <p>Then the simulator came to run whole nodes (ids drawn by the nodes, typed subscriptions,
+     * delivery queues per topic), and a seed no longer draws the run it drew before. Each kept seed
+     * that no longer reaches its state was replaced by the first seed after it, of the same fault
+     * kinds, that does: 11 by 37, 32 by 71, 84 by 90, 359 by 360, 13 by 367 and 787 by 790. The
+     * others still reach theirs.
      */
     @ParameterizedTest(name = "seed {0} ({1}) reaches {2}")
-    @CsvSource({"11, loss, resumes", "32, burst, lossesAfterResume", "84, all, heldStarts",
-        "119, all, lossesAfterResume", "359, all, resumes", "13, all, resumes", "19, all, strays",
+    @CsvSource({"37, loss, resumes", "71, burst, lossesAfterResume", "90, all, heldStarts",
+        "119, all, lossesAfterResume", "360, all, resumes", "367, all, resumes", "19, all, strays",
         "'49', 'shared-publisher-id,publisher-restart', sharedPublisherId",
         "'1', 'loss,burst,partition,stall,subscriber-pause,publication-close', publicationsClosed",
-        "787, all, publicationsClosed", "69545, all, publicationsClosed", "72810, all, lateJoins",
+        "790, all, publicationsClosed", "69545, all, publicationsClosed", "72810, all, lateJoins",
         "80691, all, heldStarts", "2533, all, resumes", "40683, all, resumes", "25502, all, sharedPublisherId"})
     void seedsThatOnceFoundADefectStayCleanAndStillReachTheirState(long seed, String faults, String state) {
         final Set<FaultKind> kinds = FaultKind.parse(faults);

@@ -1,4 +1,4 @@
-package org.nakcast.transport.sim;
+package org.nakcast.simulator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -65,7 +65,7 @@ class StoppedPastHistoryTest {
     private static Scenario scenario() {
         final TransportConfig transport = new TransportConfig("sim", "lo", "239.255.77.9", 40100)
             .withDatagramSize(new ByteSize(DATAGRAM_SIZE));
-        final TopicConfig topic = new TopicConfig("t1", 1, "sim", "flyweight")
+        final TopicConfig topic = new TopicConfig("t1", 1, "sim", SimMessageCodec.NAME)
             .withHistory(new ByteSize((long) HISTORY_DATAGRAMS * DATAGRAM_SIZE))
             .withHeartbeat(Duration.ofMillis(5))
             .withPublisherTimeout(Duration.ofMillis(20))
@@ -76,11 +76,11 @@ class StoppedPastHistoryTest {
             new NodeConfig(NodeConfig.embeddedDefault().node(), List.of(transport), List.of(topic)).conclude();
         final NodeContext context = new NodeContext().config(config);
         final Scenario.PublisherPlan publisher = new Scenario.PublisherPlan(new HostShape(256, 2_000, 50_000),
-            List.of(new PublisherHost.Topic("t1", 1, 1001, 2_000, 20, false)), List.of(), -1, -1);
+            "pub0", List.of(new PublisherHost.Topic("t1", 1, 2_000, 20, false)), List.of(), Scenario.Stop.NEVER);
         final Scenario.SubscriberPlan subscriber = new Scenario.SubscriberPlan(new HostShape(8, 2_000, 50_000),
-            List.of(new SubscriberHost.Subscription("t1", 1, SubscriptionProbe.Kind.CALLBACK, false, 1 << 20,
-                Long.MAX_VALUE, Long.MAX_VALUE)),
-            0, List.of(new Scenario.Pause(30 * MS, 60 * MS)), -1, -1);
+            List.of(new SubscriberHost.SubscriptionPlan("t1", 1, SubscriptionProbe.Kind.CALLBACK, false,
+                Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)),
+            0, List.of(new Scenario.Pause(30 * MS, 60 * MS)), Scenario.Stop.NEVER);
         final NetworkFaults faults = new NetworkFaults();
         faults.healAtNs = 60 * MS;
         return new Scenario(1, EnumSet.of(FaultKind.SUBSCRIBER_PAUSE), config, context, List.of(publisher),

@@ -1,0 +1,50 @@
+package org.nakcast.simulator;
+
+/**
+ * The invariants a run is checked against, each with the label a violation starts with
+ * ({@code [avoidable-loss] ...}): the guarantees of transport/README.md, numbered as there, and the
+ * simulator's own rules for what a run may not do.
+ */
+enum Invariant {
+    /** 1. Per publisher session, each message with its published bytes, in order, once. */
+    ORDER("order"),
+    /** 2. Any message skipped lies inside an exact loss event. */
+    EXACT_LOSS("exact-loss"),
+    /** 3. Given up only once really gone, as the receiver decides it. */
+    GIVEN_UP_WHEN_GONE("given-up-when-gone"),
+    /** 4. A subscription there before a session began gets it from its first message. */
+    OWED_FROM_START("owed-from-start"),
+    /** 5. Nothing of a session after it was told ended or restarted; ended only when closed and had. */
+    AFTER_THE_END("after-the-end"),
+    /** 6. After healing, every live subscription reaches the last message of every live session owed. */
+    CONVERGENCE("convergence"),
+    /** 7. A session's repairs stay within its repair budget at every send. */
+    REPAIR_BUDGET("repair-budget"),
+    /** 8. Retransmits per datagram needed again are bounded. */
+    REPAIRS_PER_LOSS("repairs-per-loss"),
+    /** 9. No more publisher streams than max-publishers; strays counted once and making nothing. */
+    BOUNDED_MEMORY("bounded-memory"),
+    /** 10. What a subscription's handler throws reaches its error handler or poller, nothing else. */
+    ISOLATION("isolation"),
+    /** 11. With line B healthy throughout, no NAK. */
+    HEALTHY_LINE("healthy-line"),
+    /** 12. No loss of what the publisher held while a repair could have reached the receiver. */
+    AVOIDABLE_LOSS("avoidable-loss"),
+    /** 13. Every live session publishes its quota; an offer with a live receiver is not refused for long. */
+    LIVENESS("liveness"),
+    /** 14. NAK datagrams per datagram needed again are bounded. */
+    NAK_VOLUME("nak-volume"),
+    /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
+    ERRORS("errors");
+
+    private final String label;
+
+    Invariant(String label) {
+        this.label = label;
+    }
+
+    /** The label violations of it start with, in brackets. */
+    String label() {
+        return label;
+    }
+}

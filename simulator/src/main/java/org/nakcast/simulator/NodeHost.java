@@ -1,0 +1,222 @@
+package org.nakcast.simulator;
+
+import java.net.InetAddress;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.ThreadingMode;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.DatagramValidator;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * A simulated process that runs a real {@link Node}: launched in threading mode {@code invoker} on
+ * a {@link SimMedia} and the simulation's clock, its agents' {@code doWork()} called in each
+ * round, then whatever its application does (offer, poll). A crash abandons the node as a killed
+ * process leaves its memory; a start launches a new one. The node's counters, kept in memory,
+ * are summed over its incarnations.
+ *
+ * <p>It checks the rule for stray datagrams as the node reads them: a datagram that is no datagram,
+ * or whose type belongs on the other port, is counted once as malformed ({@code wrong port} when it
+ * passed the checks); checked over each incarnation, since a stray cannot be told from the real
+ * datagrams read in the same round.
+ */
+abstract class NodeHost extends SimHost {
+    /** The scenario's context, for the knobs beside the configuration (NAK timing, retransmit hold-off). */
+    private final NodeContext template;
+    private final List<InetAddress> lineGroups;
+    final NodeConfig config;
+    final SplittableRandom random;
+    final Violations violations;
+    private final long[] earlierIncarnations = new long[SystemCounter.values().length];
+    private final HeaderFlyweight header = new HeaderFlyweight();
+    /** The node of this incarnation; null while down. */
+    Node node;
+    int incarnation;
+    /** Errors the node met on its own thread that no application handler threw, the first of them. */
+    long errors;
+    Throwable firstError;
+    /** Sends its lines refused. */
+    long sendsRefused;
+    /** Times its application closed its node. */
+    long nodesClosed;
+    /** Stray datagrams handed to the node, over its incarnations. */
+    long strays;
+    /** This incarnation's strays, by the cause they must be counted under. */
+    private final Map<DatagramCheck, Long> straysByCause = new EnumMap<>(DatagramCheck.class);
+
+    NodeHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, Scenario scenario,
+        String nodeName, SplittableRandom random, Violations violations) {
+        super(scheduler, lines, name, shape);
+        this.template = scenario.context();
+        this.config = new NodeConfig(scenario.config().node().withName(nodeName).withThreading(ThreadingMode.INVOKER),
+            scenario.config().transports(), scenario.config().topics()).conclude();
+        this.lineGroups = config.transports().stream().map(transport -> transport.group()).toList();
+        this.random = random;
+        this.violations = violations;
+    }
+
+    /** What the node's application does once the node is up: publications, subscriptions. */
+    abstract void started(long nowNs);
+
+    /** What the application does in a round, after the node's agents: offers, polls. */
+    abstract int work(long nowNs);
+
+    /** Who hears every stream event of the node as it is decided; nobody by default. */
+    StreamEventListener decisions() {
+        return StreamEventListener.NONE;
+    }
+
+    /** Whether an error the node reported was thrown by the application's own handler. */
+    boolean thrownByHandler(Throwable error) {
+        return false;
+    }
+
+    @Override
+    final void onStart(long nowNs) {
+        incarnation++;
+        node = Node.launch(new NodeContext().config(config)
+            .clock(scheduler::nowNs)
+            .media(new SimMedia(this, lineGroups))
+            .ids(new SplittableRandom(random.nextLong()))
+            .seed(random.nextLong())
+            .codecs(SimMessageCodec.registry())
+            .countersInFile(false)
+            .nakTiming(template.nakTiming())
+            .retransmitHoldOffNs(template.retransmitHoldOffNs())
+            .receiverEvents(decisions())
+            .errorHandler(this::onNodeError));
+        started(nowNs);
+    }
+
+    @Override
+    final int round(long nowNs) {
+        return node.doWork() + work(nowNs);
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+        endIncarnation();
+    }
+
+    /** Closes the node as an application does, once nothing of it is left to finish; then the process is gone. */
+    final void closeNode() {
+        nodesClosed++;
+        node.close();
+        endIncarnation();
+        exit();
+    }
+
+    /** Keeps what this incarnation counted, checks its strays, and lets the node go. */
+    private void endIncarnation() {
+        if (node == null) {
+            return;
+        }
+        checkStrays();
+        for (SystemCounter counter : SystemCounter.values()) {
+            earlierIncarnations[counter.ordinal()] += node.counters().get(counter).get();
+        }
+        straysByCause.clear();
+        node = null;
+    }
+
+    /** The counters that moved, in words, over every incarnation: for a traced run. */
+    final String describeCounters() {
+        final StringBuilder moved = new StringBuilder();
+        for (SystemCounter counter : SystemCounter.values()) {
+            if (counter(counter) != 0) {
+                moved.append(moved.isEmpty() ? "" : ", ").append(counter.label()).append(' ').append(counter(counter));
+            }
+        }
+        return moved.toString();
+    }
+
+    /** What the node counted of {@code counter}, over every incarnation. */
+    final long counter(SystemCounter counter) {
+        return earlierIncarnations[counter.ordinal()] + (node == null ? 0 : node.counters().get(counter).get());
+    }
+
+    /** Whether the send in hand on {@code line} is refused (the line's faults decide). */
+    final boolean refusesSend(int line) {
+        final boolean refused = lines.get(line).faults().refusesSend(scheduler.nowNs(), random);
+        sendsRefused += refused ? 1 : 0;
+        return refused;
+    }
+
+    /**
+     * The node is about to read a datagram from {@code port} of {@code line}: a stray (one that fails
+     * the checks, or whose type belongs on the other port) is noted under the cause it must be
+     * counted under.
+     */
+    void handingOver(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+        DatagramCheck check = DatagramValidator.check(buffer, 0, length);
+        if (check == DatagramCheck.VALID && !belongsOn(port, HeaderFlyweight.typeCodeAt(buffer, 0))) {
+            check = DatagramCheck.WRONG_PORT;
+        }
+        if (check != DatagramCheck.VALID) {
+            strays++;
+            straysByCause.merge(check, 1L, Long::sum);
+        }
+    }
+
+    /** The node is about to put a datagram on {@code port} of {@code line}: for tracing. */
+    void sending(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+    }
+
+    /** The header of a datagram, for tracing. */
+    final HeaderFlyweight header(UnsafeBuffer buffer) {
+        header.wrap(buffer, 0);
+        return header;
+    }
+
+    /**
+     * Every stray this incarnation's node was handed was counted once, as malformed under its cause
+     * (causes the checks before any field is read give, and {@code wrong port}, come of strays alone).
+     */
+    private void checkStrays() {
+        straysByCause.forEach((cause, handed) -> {
+            final long counted = node.counters().malformed(cause).get();
+            if (counted != handed) {
+                violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, "%s was handed %d stray datagrams to be"
+                    .formatted(name, handed) + " counted as malformed: %s, and counted %d".formatted(
+                    cause.description(), counted));
+            }
+        });
+    }
+
+    private void onNodeError(Throwable error) {
+        if (thrownByHandler(error)) {
+            return;
+        }
+        errors++;
+        if (firstError == null) {
+            firstError = error;
+        }
+    }
+
+    /** Checks, when the run ends, what the process's node did not report otherwise. */
+    void finish() {
+        if (node != null) {
+            checkStrays();
+        }
+        if (errors > 0) {
+            violations.add(scheduler.nowNs(), Invariant.ERRORS, "%d errors on the node's thread of %s, the first: %s"
+                .formatted(errors, name, firstError));
+        }
+    }
+
+    /** Whether a datagram of type {@code type} belongs on {@code port}. */
+    static boolean belongsOn(SimNetwork.Port port, int type) {
+        final boolean control = type == FrameType.NAK.code() || type == FrameType.STATUS.code();
+        return control == (port == SimNetwork.Port.CONTROL);
+    }
+}

@@ -1,0 +1,149 @@
+package org.nakcast.simulator;
+
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSender;
+import org.nakcast.transport.media.Media;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The media a simulated node runs on: its sockets are {@link SimSocket}s of its host on the
+ * simulated segments, one segment per line, the line told by the transport's group. A receiver
+ * hands over one queued datagram per {@code receive()}; a sender holds up to {@value #BATCH}
+ * datagrams and puts them on the segment at the agent's end-of-cycle {@code flush()} (or when it
+ * holds a full batch), as a media that batches system calls does, so a flush the node forgets is a
+ * datagram that never leaves. A send is refused, and counted as a failed send, while its line's
+ * faults refuse sends.
+ */
+final class SimMedia implements Media {
+    /** The most datagrams a sender holds before it sends them: what the native media's sendmmsg takes. */
+    static final int BATCH = 32;
+
+    private final NodeHost host;
+    private final List<InetAddress> lineGroups;
+
+    /**
+     * @param host the process whose sockets these are
+     * @param lineGroups the multicast group of each line, line A first
+     */
+    SimMedia(NodeHost host, List<InetAddress> lineGroups) {
+        this.host = host;
+        this.lineGroups = lineGroups;
+    }
+
+    @Override
+    public String name() {
+        return "sim";
+    }
+
+    @Override
+    public String unavailableBecause() {
+        return null;
+    }
+
+    @Override
+    public DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters) {
+        return new Receiver(host.openSocket(line(address), port(address, port)));
+    }
+
+    @Override
+    public DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters) {
+        return new Sender(line(address), port(address, port), counters);
+    }
+
+    private int line(MulticastAddress address) {
+        final int line = lineGroups.indexOf(address.group());
+        if (line < 0) {
+            throw new IllegalArgumentException("no simulated line has the group " + address.group());
+        }
+        return line;
+    }
+
+    private static SimNetwork.Port port(MulticastAddress address, int port) {
+        return port == address.dataPort() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL;
+    }
+
+    /** A socket's queue, read one datagram at a time. */
+    private final class Receiver implements DatagramReceiver {
+        private final SimSocket socket;
+        private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+
+        Receiver(SimSocket socket) {
+            this.socket = socket;
+        }
+
+        @Override
+        public int receive() {
+            final byte[] datagram = socket.poll();
+            if (datagram == null) {
+                return 0;
+            }
+            buffer.wrap(datagram);
+            host.handingOver(socket.line, socket.port, buffer, datagram.length);
+            return datagram.length;
+        }
+
+        @Override
+        public UnsafeBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        public void close() {
+            host.closeSocket(socket);
+        }
+    }
+
+    /** Holds what it is given until flushed, then puts it on the line's segment. */
+    private final class Sender implements DatagramSender {
+        private final int line;
+        private final SimNetwork.Port port;
+        private final SystemCounters counters;
+        private final List<byte[]> held = new ArrayList<>(BATCH);
+        private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
+
+        Sender(int line, SimNetwork.Port port, SystemCounters counters) {
+            this.line = line;
+            this.port = port;
+            this.counters = counters;
+        }
+
+        @Override
+        public boolean send(DirectBuffer buffer, int offset, int length) {
+            if (host.refusesSend(line)) {
+                counters.get(SystemCounter.SEND_FAILURES).increment();
+                return false;
+            }
+            final byte[] copy = new byte[length];
+            buffer.getBytes(offset, copy);
+            held.add(copy);
+            if (held.size() == BATCH) {
+                flush();
+            }
+            return true;
+        }
+
+        @Override
+        public void flush() {
+            for (int i = 0; i < held.size(); i++) {
+                final byte[] datagram = held.get(i);
+                view.wrap(datagram);
+                host.sending(line, port, view, datagram.length);
+                host.transmit(line, port, view, 0, datagram.length);
+            }
+            held.clear();
+        }
+
+        @Override
+        public void close() {
+            held.clear();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.nakcast.simulator;
+
+import java.util.ArrayDeque;
+
+/**
+ * One receiving socket of a simulated process: it listens on one port of one line and queues what
+ * arrives, up to its receive buffer's worth of datagrams; what it has no room for is dropped, as
+ * the kernel drops what a full socket buffer cannot take.
+ */
+final class SimSocket {
+    final int line;
+    final SimNetwork.Port port;
+    private final int limit;
+    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
+    private boolean open = true;
+
+    SimSocket(int line, SimNetwork.Port port, int limit) {
+        this.line = line;
+        this.port = port;
+        this.limit = limit;
+    }
+
+    /** Queues a datagram that reached the socket; false if the queue was full and it was dropped. */
+    boolean offer(byte[] datagram) {
+        if (queue.size() >= limit) {
+            return false;
+        }
+        queue.add(datagram);
+        return true;
+    }
+
+    /** The datagram waiting longest, or null. */
+    byte[] poll() {
+        return queue.poll();
+    }
+
+    boolean isOpen() {
+        return open;
+    }
+
+    /** Closes the socket: what waits is gone, nothing more arrives. */
+    void close() {
+        open = false;
+        queue.clear();
+    }
+}
