@@ -157,10 +157,11 @@ abstract class NodeHost extends SimHost {
      * the checks, or whose type belongs on the other port) is noted under the cause it must be
      * counted under.
      */
-    void handingOver(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
-        DatagramCheck check = DatagramValidator.check(buffer, 0, length);
-        if (check == DatagramCheck.VALID && !belongsOn(port, HeaderFlyweight.typeCodeAt(buffer, 0))) {
-            check = DatagramCheck.WRONG_PORT;
+    final void handingOver(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
+        final DatagramCheck check = DatagramValidator.check(buffer, 0, length, port);
+        if (check == DatagramCheck.VALID || check == DatagramCheck.WRONG_PORT) {
+            header.wrap(buffer, 0);
+            reading(line, port, header, length);
         }
         if (check != DatagramCheck.VALID) {
             strays++;
@@ -168,14 +169,12 @@ abstract class NodeHost extends SimHost {
         }
     }
 
-    /** The node is about to put a datagram on {@code port} of {@code line}: for tracing. */
-    void sending(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+    /** The node is about to read a datagram that passed the checks, on whichever port. */
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
     }
 
-    /** The header of a datagram, for tracing. */
-    final HeaderFlyweight header(UnsafeBuffer buffer) {
-        header.wrap(buffer, 0);
-        return header;
+    /** The node is about to put a datagram on {@code port} of {@code line}: for tracing. */
+    void sending(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
     }
 
     /**
@@ -212,11 +211,5 @@ abstract class NodeHost extends SimHost {
             violations.add(scheduler.nowNs(), Invariant.ERRORS, "%d errors on the node's thread of %s, the first: %s"
                 .formatted(errors, name, firstError));
         }
-    }
-
-    /** Whether a datagram of type {@code type} belongs on {@code port}. */
-    static boolean belongsOn(SimNetwork.Port port, int type) {
-        final boolean control = type == FrameType.NAK.code() || type == FrameType.STATUS.code();
-        return control == (port == SimNetwork.Port.CONTROL);
     }
 }

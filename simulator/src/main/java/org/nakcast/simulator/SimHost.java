@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.protocol.FrameType;
 
 /**
  * One simulated process on the segment (on each line's segment when topics travel on two): the
@@ -77,7 +78,7 @@ abstract class SimHost {
     }
 
     /** Opens a socket listening on {@code port} of {@code line}. */
-    final SimSocket openSocket(int line, SimNetwork.Port port) {
+    final SimSocket openSocket(int line, FrameType.Port port) {
         final SimSocket socket = new SimSocket(line, port, shape.queueLimit());
         sockets.add(socket);
         return socket;
@@ -90,7 +91,7 @@ abstract class SimHost {
     }
 
     /** Whether any socket of this host listens on {@code port} of {@code line}. */
-    final boolean listens(int line, SimNetwork.Port port) {
+    final boolean listens(int line, FrameType.Port port) {
         for (int i = 0; i < sockets.size(); i++) {
             final SimSocket socket = sockets.get(i);
             if (socket.line == line && socket.port == port) {
@@ -101,12 +102,12 @@ abstract class SimHost {
     }
 
     /** A datagram reached this host on {@code port} of {@code line}: each socket listening there gets a copy. */
-    final void arrive(int line, SimNetwork.Port port, byte[] datagram) {
+    final void arrive(int line, FrameType.Port port, byte[] datagram) {
         for (int i = 0; i < sockets.size(); i++) {
             final SimSocket socket = sockets.get(i);
             if (socket.line == line && socket.port == port && !socket.offer(datagram)) {
                 overflowed++;
-                if (port == SimNetwork.Port.DATA
+                if (port == FrameType.Port.DATA
                     && SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length)) {
                     dataOverflowed++;
                     dataOverflowedOnLine[line]++;
@@ -117,7 +118,7 @@ abstract class SimHost {
     }
 
     /** Sends a datagram to {@code port} on {@code line}. */
-    final void transmit(int line, SimNetwork.Port port, DirectBuffer buffer, int offset, int length) {
+    final void transmit(int line, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
         lines.get(line).send(id, port, buffer, offset, length);
     }
 

@@ -10,6 +10,7 @@ import org.nakcast.transport.media.DatagramReceiver;
 import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -66,8 +67,8 @@ final class SimMedia implements Media {
         return line;
     }
 
-    private static SimNetwork.Port port(MulticastAddress address, int port) {
-        return port == address.dataPort() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL;
+    private static FrameType.Port port(MulticastAddress address, int port) {
+        return port == address.dataPort() ? FrameType.Port.DATA : FrameType.Port.CONTROL;
     }
 
     /** A socket's queue, read one datagram at a time. */
@@ -104,12 +105,12 @@ final class SimMedia implements Media {
     /** Holds what it is given until flushed, then puts it on the line's segment. */
     private final class Sender implements DatagramSender {
         private final int line;
-        private final SimNetwork.Port port;
+        private final FrameType.Port port;
         private final SystemCounters counters;
         private final List<byte[]> held = new ArrayList<>(BATCH);
         private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
 
-        Sender(int line, SimNetwork.Port port, SystemCounters counters) {
+        Sender(int line, FrameType.Port port, SystemCounters counters) {
             this.line = line;
             this.port = port;
             this.counters = counters;

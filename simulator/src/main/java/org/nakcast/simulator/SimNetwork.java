@@ -18,19 +18,11 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
  * topics travel on two lines has two segments, each with its own faults, and every host on both.
  */
 final class SimNetwork {
-    /** The two ports of a transport. */
-    enum Port {
-        /** DATA, RETRANSMIT, HEARTBEAT, UNRECOVERABLE: publishers send, receivers listen. */
-        DATA,
-        /** NAK, STATUS: receivers send, publishers and receivers listen. */
-        CONTROL
-    }
-
     /** Sees every datagram sent on the segment, before the network does anything to it. */
     @FunctionalInterface
     interface WireTap {
         /** Host {@code from} sent a datagram to {@code port} of line {@code line}. */
-        void sent(int from, int line, Port port, DirectBuffer buffer, int offset, int length);
+        void sent(int from, int line, FrameType.Port port, DirectBuffer buffer, int offset, int length);
     }
 
     /** What the network did, for the report and the bound on repairs. */
@@ -117,12 +109,12 @@ final class SimNetwork {
      * time (no jitter, no stall) arrive in one scheduled action, in the order they were sent: the
      * same order as one action each, for a fraction of the scheduler's work.
      */
-    void send(int from, Port port, DirectBuffer buffer, int offset, int length) {
+    void send(int from, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
         tap.sent(from, line, port, buffer, offset, length);
         final long nowNs = scheduler.nowNs();
         final boolean faulty = faults.active(nowNs);
         final boolean data = carriesData(buffer, offset, length);
-        if (faulty && port == Port.DATA && chance(faults.sharedDataLoss)) {
+        if (faulty && port == FrameType.Port.DATA && chance(faults.sharedDataLoss)) {
             tally.sharedLost++;
             tally.dataLost += data ? 1 : 0;
             demand.note(buffer, offset, length);
@@ -156,14 +148,14 @@ final class SimNetwork {
     /** The copies of one datagram that arrive at the same time, at the hosts listed, in turn. */
     private final class Copies implements Runnable {
         private final int from;
-        private final Port port;
+        private final FrameType.Port port;
         private final long arrivalNs;
         private int[] hosts = new int[4];
         private long[] linkSequences = new long[4];
         private int count;
         private byte[] bytes;
 
-        Copies(int from, Port port, long arrivalNs) {
+        Copies(int from, FrameType.Port port, long arrivalNs) {
             this.from = from;
             this.port = port;
             this.arrivalNs = arrivalNs;
@@ -201,7 +193,7 @@ final class SimNetwork {
         final long linkSequence = ++sentOnLink[copies.from][to];
         if (at != copies.arrivalNs) {
             final int from = copies.from;
-            final Port port = copies.port;
+            final FrameType.Port port = copies.port;
             final byte[] bytes = copies.bytes;
             scheduler.at(at, () -> arrive(from, to, linkSequence, port, bytes));
             return;
@@ -213,7 +205,7 @@ final class SimNetwork {
     }
 
     /** A copy reaches host {@code to}; it is counted as reordered if one sent after it on its link came first. */
-    private void arrive(int from, int to, long linkSequence, Port port, byte[] bytes) {
+    private void arrive(int from, int to, long linkSequence, FrameType.Port port, byte[] bytes) {
         if (linkSequence < arrivedOnLink[from][to]) {
             tally.reordered++;
             demand.note(bytes);
@@ -223,12 +215,12 @@ final class SimNetwork {
         hosts.get(to).arrive(line, port, bytes);
     }
 
-    private boolean dropped(int from, int to, Port port, long nowNs) {
+    private boolean dropped(int from, int to, FrameType.Port port, long nowNs) {
         if (faults.partitioned(from, to, nowNs)) {
             tally.partitioned++;
             return true;
         }
-        if (port == Port.DATA) {
+        if (port == FrameType.Port.DATA) {
             if (burstLeft[from][to] > 0) {
                 burstLeft[from][to]--;
                 tally.burstLost++;
@@ -240,7 +232,7 @@ final class SimNetwork {
                 return true;
             }
         }
-        if (chance(port == Port.DATA ? faults.dataLoss : faults.controlLoss)) {
+        if (chance(port == FrameType.Port.DATA ? faults.dataLoss : faults.controlLoss)) {
             tally.lost++;
             return true;
         }

@@ -1,6 +1,7 @@
 package org.nakcast.simulator;
 
 import java.util.ArrayDeque;
+import org.nakcast.transport.protocol.FrameType;
 
 /**
  * One receiving socket of a simulated process: it listens on one port of one line and queues what
@@ -9,12 +10,12 @@ import java.util.ArrayDeque;
  */
 final class SimSocket {
     final int line;
-    final SimNetwork.Port port;
+    final FrameType.Port port;
     private final int limit;
     private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
     private boolean open = true;
 
-    SimSocket(int line, SimNetwork.Port port, int limit) {
+    SimSocket(int line, FrameType.Port port, int limit) {
         this.line = line;
         this.port = port;
         this.limit = limit;

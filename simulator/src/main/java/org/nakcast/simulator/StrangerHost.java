@@ -58,7 +58,7 @@ final class StrangerHost extends SimHost {
         nextSendNs = nowNs;
         sockets.clear();
         for (int line = 0; line < lines.size(); line++) {
-            sockets.add(openSocket(line, SimNetwork.Port.DATA));
+            sockets.add(openSocket(line, FrameType.Port.DATA));
         }
     }
 
@@ -107,9 +107,9 @@ final class StrangerHost extends SimHost {
         final int kind = random.nextInt(12);
         final long[] live = liveSessions.isEmpty() ? null : liveSessions.get(random.nextInt(liveSessions.size()));
         if (kind < 4 && live != null) {
-            send(SimNetwork.Port.CONTROL, writeNak(live));
+            send(FrameType.Port.CONTROL, writeNak(live));
         } else if (kind < 6 && live != null) {
-            send(SimNetwork.Port.CONTROL, writeStatus(live));
+            send(FrameType.Port.CONTROL, writeStatus(live));
         } else if (kind < 9) {
             forgeSession();
         } else if (kind < 11) {
@@ -119,12 +119,12 @@ final class StrangerHost extends SimHost {
             for (int i = 0; i < length; i++) {
                 out.putByte(i, (byte) random.nextInt());
             }
-            send(random.nextBoolean() ? SimNetwork.Port.DATA : SimNetwork.Port.CONTROL, length);
+            send(random.nextBoolean() ? FrameType.Port.DATA : FrameType.Port.CONTROL, length);
         }
     }
 
     /** Sends what it forged on one line: with two, either at random. */
-    private void send(SimNetwork.Port port, int length) {
+    private void send(FrameType.Port port, int length) {
         transmit(lines.size() == 1 ? 0 : random.nextInt(lines.size()), port, out, 0, length);
         sent++;
     }
@@ -141,12 +141,12 @@ final class StrangerHost extends SimHost {
     /** A datagram of {@code session} to the port where its type does not belong. */
     private void forgeStray(long[] session) {
         switch (random.nextInt(4)) {
-            case 0 -> send(SimNetwork.Port.DATA, writeNak(session));
-            case 1 -> send(SimNetwork.Port.DATA, writeStatus(session));
-            case 2 -> send(SimNetwork.Port.CONTROL, writeHeartbeat((int) session[0], (int) session[1], session[2]));
+            case 0 -> send(FrameType.Port.DATA, writeNak(session));
+            case 1 -> send(FrameType.Port.DATA, writeStatus(session));
+            case 2 -> send(FrameType.Port.CONTROL, writeHeartbeat((int) session[0], (int) session[1], session[2]));
             default -> {
                 writeData((int) session[0], (int) session[1], session[2]);
-                send(SimNetwork.Port.CONTROL, DATA_LENGTH);
+                send(FrameType.Port.CONTROL, DATA_LENGTH);
             }
         }
     }
@@ -180,12 +180,12 @@ final class StrangerHost extends SimHost {
     private void forgeSession() {
         final long[] session = madeUp();
         if (random.nextBoolean()) {
-            send(SimNetwork.Port.DATA, writeHeartbeat((int) session[0], (int) session[1], random.nextInt(1 << 20)));
+            send(FrameType.Port.DATA, writeHeartbeat((int) session[0], (int) session[1], random.nextInt(1 << 20)));
             return;
         }
         for (int i = 0; i < 2; i++) {
             writeData((int) session[0], (int) session[1], session[2] + 2 * i);
-            send(SimNetwork.Port.DATA, DATA_LENGTH);
+            send(FrameType.Port.DATA, DATA_LENGTH);
         }
     }
 

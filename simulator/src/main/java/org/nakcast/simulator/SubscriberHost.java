@@ -181,25 +181,20 @@ final class SubscriberHost extends NodeHost {
     }
 
     @Override
-    void handingOver(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
-        super.handingOver(line, port, buffer, length);
-        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID) {
-            return;
-        }
-        final HeaderFlyweight header = header(buffer);
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
         if (tracing) {
             System.out.println("%.6f %s reads on its %s port of line %d: %s session %d topic %d sequence %d flags %d,"
                 .formatted(scheduler.nowNs() / 1e9, name, port, line, FrameType.fromCode(header.typeCode()),
                     header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes"
                 .formatted(length));
         }
-        if (port == SimNetwork.Port.DATA && belongsOn(port, header.typeCode())) {
+        if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode())) {
             noteRead(header.sessionId(), scheduler.nowNs());
         }
     }
 
     @Override
-    void sending(int line, SimNetwork.Port port, UnsafeBuffer buffer, int length) {
+    void sending(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
         if (tracing && DatagramValidator.check(buffer, 0, length) == DatagramCheck.VALID
             && HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.NAK.code()) {
             final NakFlyweight nak = new NakFlyweight();

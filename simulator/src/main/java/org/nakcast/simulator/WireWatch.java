@@ -47,14 +47,14 @@ final class WireWatch implements SimNetwork.WireTap {
     }
 
     @Override
-    public void sent(int from, int line, SimNetwork.Port port, DirectBuffer buffer, int offset, int length) {
+    public void sent(int from, int line, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
         if (DatagramValidator.check(buffer, offset, length) != DatagramCheck.VALID) {
             return;
         }
         view.wrap(buffer, offset, length);
         header.wrap(view, 0);
         final int type = header.typeCode();
-        if (port != SimNetwork.Port.DATA || !NodeHost.belongsOn(port, type)) {
+        if (port != FrameType.Port.DATA || !FrameType.belongsOn(port, type)) {
             return;
         }
         onDataPorts.add(header.sessionId());

@@ -16,6 +16,19 @@ public final class DatagramValidator {
     }
 
     /**
+     * Checks the datagram of {@code length} bytes at {@code offset} that arrived on {@code port}:
+     * every field, then that its type travels to that port ({@link FrameType#port()}).
+     *
+     * @return {@link DatagramCheck#VALID}, the first problem found, or
+     *     {@link DatagramCheck#WRONG_PORT} for a valid datagram of the other port's type
+     */
+    public static DatagramCheck check(DirectBuffer buffer, int offset, int length, FrameType.Port port) {
+        final DatagramCheck check = check(buffer, offset, length);
+        return check != DatagramCheck.VALID || FrameType.belongsOn(port, HeaderFlyweight.typeCodeAt(buffer, offset))
+            ? check : DatagramCheck.WRONG_PORT;
+    }
+
+    /**
      * Checks the datagram of {@code length} bytes at {@code offset}.
      *
      * @return {@link DatagramCheck#VALID} or the first problem found

@@ -115,16 +115,12 @@ public final class PublisherStreams {
      * @return datagrams sent in answer
      */
     public int onControlDatagram(MutableDirectBuffer buffer, int offset, int length, long nowNs) {
-        final DatagramCheck check = DatagramValidator.check(buffer, offset, length);
+        final DatagramCheck check = DatagramValidator.check(buffer, offset, length, FrameType.Port.CONTROL);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
             return 0;
         }
         final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
-        if (type != FrameType.NAK.code() && type != FrameType.STATUS.code()) {
-            counters.countMalformed(DatagramCheck.WRONG_PORT);
-            return 0;
-        }
         if (type == FrameType.NAK.code()) {
             nak.wrap(buffer, offset);
             final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));

@@ -140,17 +140,13 @@ public final class ReceiveDispatcher {
      * @return 1 (work done)
      */
     public int onDataDatagram(MulticastAddress line, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
-        final DatagramCheck check = DatagramValidator.check(buffer, offset, length);
+        final DatagramCheck check = DatagramValidator.check(buffer, offset, length, FrameType.Port.DATA);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
             return 1;
         }
         header.wrap(buffer, offset);
         final int type = header.typeCode();
-        if (type == FrameType.NAK.code() || type == FrameType.STATUS.code()) {
-            counters.countMalformed(DatagramCheck.WRONG_PORT);
-            return 1;
-        }
         final TopicReceiver topic = topics.get(header.topicId());
         final int lineIndex = topic == null ? -1 : topic.lineOf(line);
         if (lineIndex < 0) {
@@ -319,16 +315,12 @@ public final class ReceiveDispatcher {
      * @return 1 (work done)
      */
     public int onControlDatagram(MutableDirectBuffer buffer, int offset, int length, long nowNs) {
-        final DatagramCheck check = DatagramValidator.check(buffer, offset, length);
+        final DatagramCheck check = DatagramValidator.check(buffer, offset, length, FrameType.Port.CONTROL);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
             return 1;
         }
         final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
-        if (type != FrameType.NAK.code() && type != FrameType.STATUS.code()) {
-            counters.countMalformed(DatagramCheck.WRONG_PORT);
-            return 1;
-        }
         final boolean isStatus = type == FrameType.STATUS.code();
         final int sender;
         if (isStatus) {

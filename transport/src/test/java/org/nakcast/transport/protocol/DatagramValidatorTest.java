@@ -72,6 +72,34 @@ class DatagramValidatorTest {
     }
 
     @Test
+    void aPublishersTypeBelongsOnTheDataPortAReceiversOnTheControlPortAndNothingElseAnywhere() {
+        final int dataLength = data();
+        assertThat(DatagramValidator.check(buffer, OFFSET, dataLength, FrameType.Port.DATA))
+            .isEqualTo(DatagramCheck.VALID);
+        assertThat(DatagramValidator.check(buffer, OFFSET, dataLength, FrameType.Port.CONTROL))
+            .isEqualTo(DatagramCheck.WRONG_PORT);
+
+        final StatusFlyweight status = new StatusFlyweight();
+        status.wrap(buffer, OFFSET);
+        status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, SESSION, TOPIC, 12);
+        assertThat(DatagramValidator.check(buffer, OFFSET, StatusFlyweight.STATUS_LENGTH, FrameType.Port.CONTROL))
+            .isEqualTo(DatagramCheck.VALID);
+        assertThat(DatagramValidator.check(buffer, OFFSET, StatusFlyweight.STATUS_LENGTH, FrameType.Port.DATA))
+            .isEqualTo(DatagramCheck.WRONG_PORT);
+        assertThat(DatagramValidator.check(buffer, OFFSET, 3, FrameType.Port.DATA))
+            .as("what fails the checks says why, whatever the port").isEqualTo(DatagramCheck.TOO_SHORT);
+
+        for (FrameType type : FrameType.values()) {
+            final boolean publishers = type != FrameType.NAK && type != FrameType.STATUS;
+            assertThat(FrameType.belongsOn(FrameType.Port.DATA, type.code())).as("%s", type).isEqualTo(publishers);
+            assertThat(FrameType.belongsOn(FrameType.Port.CONTROL, type.code())).as("%s", type)
+                .isNotEqualTo(publishers);
+        }
+        assertThat(FrameType.belongsOn(FrameType.Port.DATA, 0)).as("an unknown type belongs nowhere").isFalse();
+        assertThat(FrameType.belongsOn(FrameType.Port.CONTROL, 99)).isFalse();
+    }
+
+    @Test
     void theCommonHeaderIsCheckedFieldByField() {
         final int length = data();
         assertThat(check(HeaderFlyweight.HEADER_LENGTH - 1)).isEqualTo(DatagramCheck.TOO_SHORT);
