@@ -6,9 +6,9 @@ import io.micrometer.core.instrument.Tags;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
-import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The meter one counter of a counters file is exported as: which counter (its slot), the meter's name,
@@ -38,12 +38,12 @@ record CounterMeter(CounterSlot slot, String name, String description, Tags tags
             return new CounterMeter(slot, NakcastMetrics.meterName(system), system.label(), node, true);
         }
         return switch (typeId) {
-            case SystemCounters.MALFORMED_BY_CAUSE_TYPE_ID -> malformed(node, slot, key.getInt(0), label);
-            case StreamCounters.PUBLISHER_POSITION_TYPE_ID -> stream(node, slot, NakcastMetrics.PUBLISHER_POSITION,
+            case CounterTypeIds.MALFORMED_BY_CAUSE -> malformed(node, slot, key.getInt(0), label);
+            case CounterTypeIds.PUBLISHER_POSITION -> stream(node, slot, NakcastMetrics.PUBLISHER_POSITION,
                 "the sequence below which the publisher has sent every datagram of the stream", key, label);
-            case StreamCounters.RECEIVER_POSITION_TYPE_ID -> stream(node, slot, NakcastMetrics.RECEIVER_POSITION,
+            case CounterTypeIds.RECEIVER_POSITION -> stream(node, slot, NakcastMetrics.RECEIVER_POSITION,
                 "the sequence of the next datagram the receiver delivers of the stream", key, label);
-            case StreamCounters.RECEIVER_LAG_TYPE_ID -> stream(node, slot, NakcastMetrics.RECEIVER_LAG,
+            case CounterTypeIds.RECEIVER_LAG -> stream(node, slot, NakcastMetrics.RECEIVER_LAG,
                 "datagrams of the stream known to exist that the receiver has not delivered yet", key, label);
             default -> null;
         };

@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.StreamCounters;
 
@@ -62,7 +63,7 @@ final class LineTables {
      */
     boolean take(int typeId, DirectBuffer key, String label, long value, String wanted) {
         final LineCounter kind = LineCounter.ofTypeId(typeId);
-        if (kind == null && typeId != StreamCounters.GAPS_BOTH_LINES_MISSED_TYPE_ID) {
+        if (kind == null && typeId != CounterTypeIds.GAPS_BOTH_LINES_MISSED) {
             return false;
         }
         final int topicId = key.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET);

@@ -21,7 +21,7 @@ import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
-import org.nakcast.transport.status.StreamCounters;
+import org.nakcast.transport.status.CounterTypeIds;
 
 /**
  * A subscribing process: a real node and an application that subscribes through the node's typed
@@ -305,7 +305,7 @@ final class SubscriberHost extends NodeHost {
         final CountersReader counters = node.countersReader();
         final int[] streams = new int[1];
         counters.forEach((counterId, typeId, keyBuffer, label) -> {
-            if (typeId == StreamCounters.RECEIVER_POSITION_TYPE_ID) {
+            if (typeId == CounterTypeIds.RECEIVER_POSITION) {
                 streams[0]++;
             }
         });

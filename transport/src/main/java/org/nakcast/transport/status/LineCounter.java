@@ -8,13 +8,13 @@ package org.nakcast.transport.status;
  */
 public enum LineCounter {
     /** DATA whose first copy came on this line: the datagrams this line delivered. */
-    FIRST_COPIES(203, "first copies"),
+    FIRST_COPIES(CounterTypeIds.LINE_FIRST_COPIES, "first copies"),
     /**
      * DATA this line brought after the stream already had it (from the other line, or a repair): the
      * duplicates from this line. With both lines healthy, one line's first copies are roughly the
      * other's second copies.
      */
-    SECOND_COPIES(204, "second copies"),
+    SECOND_COPIES(CounterTypeIds.LINE_SECOND_COPIES, "second copies"),
     /**
      * Datagrams this line went past without bringing them while the other line brought them: the
      * gaps this line alone had, in datagrams, which cost no NAK. Counted when the line brings a later
@@ -22,18 +22,18 @@ public enum LineCounter {
      * first copy of one arrives after that jump; counted from the line's first datagram of the stream
      * on. A datagram a line brings out of its own order, after the other line's copy, counts here too.
      */
-    MISSED_ALONE(205, "missed alone (datagrams)"),
+    MISSED_ALONE(CounterTypeIds.LINE_MISSED_ALONE, "missed alone (datagrams)"),
     /**
      * How long this line's second copies come after the other line's first copies, in nanoseconds: a
      * moving mean (gain 1/8) over its recent second copies. It stays where it was while the line
      * brings no second copies (while it is first, or down).
      */
-    LAG_NS(206, "lag (ns)"),
+    LAG_NS(CounterTypeIds.LINE_LAG_NS, "lag (ns)"),
     /**
      * 1 while the line is down (it brought nothing new for the topic's line timeout while the other
      * went on), else 0.
      */
-    DOWN(207, "down");
+    DOWN(CounterTypeIds.LINE_DOWN, "down");
 
     private static final LineCounter[] ALL = values();
 

@@ -32,17 +32,6 @@ import org.agrona.concurrent.status.CountersReader;
  * says how often that happened.
  */
 public final class StreamCounters {
-    /** Type id of a publisher's position: the sequence below which every datagram has been sent. */
-    public static final int PUBLISHER_POSITION_TYPE_ID = 200;
-    /** Type id of a receiver's position: the sequence of the next datagram it delivers. */
-    public static final int RECEIVER_POSITION_TYPE_ID = 201;
-    /** Type id of a receiver's lag: datagrams known to exist that it has not delivered yet. */
-    public static final int RECEIVER_LAG_TYPE_ID = 202;
-    /**
-     * Type id of the gaps both lines of a stream missed: on a stream heard on two lines, the gaps it
-     * found and NAKed (counted in {@link SystemCounter#GAPS} as well), as gaps, not datagrams.
-     */
-    public static final int GAPS_BOTH_LINES_MISSED_TYPE_ID = 208;
     /** Offset of the topic id in a stream counter's key. */
     public static final int KEY_TOPIC_ID_OFFSET = 0;
     /** Offset of the session id in a stream counter's key. */
@@ -71,17 +60,17 @@ public final class StreamCounters {
 
     /** A new publisher position counter for the stream of {@code sessionId} on a topic. */
     public AtomicCounter publisherPosition(String topicName, int topicId, int sessionId) {
-        return allocate(PUBLISHER_POSITION_TYPE_ID, "publisher position", topicName, topicId, sessionId, 0);
+        return allocate(CounterTypeIds.PUBLISHER_POSITION, "publisher position", topicName, topicId, sessionId, 0);
     }
 
     /** A new receiver position counter for the stream of {@code sessionId} on a topic. */
     public AtomicCounter receiverPosition(String topicName, int topicId, int sessionId) {
-        return allocate(RECEIVER_POSITION_TYPE_ID, "receiver position", topicName, topicId, sessionId, 0);
+        return allocate(CounterTypeIds.RECEIVER_POSITION, "receiver position", topicName, topicId, sessionId, 0);
     }
 
     /** A new receiver lag counter (datagrams) for the stream of {@code sessionId} on a topic. */
     public AtomicCounter receiverLag(String topicName, int topicId, int sessionId) {
-        return allocate(RECEIVER_LAG_TYPE_ID, "receiver lag (datagrams)", topicName, topicId, sessionId, 0);
+        return allocate(CounterTypeIds.RECEIVER_LAG, "receiver lag (datagrams)", topicName, topicId, sessionId, 0);
     }
 
     /**
@@ -96,7 +85,8 @@ public final class StreamCounters {
 
     /** A new counter of the gaps both lines missed, for the stream of {@code sessionId} on a topic on two lines. */
     public AtomicCounter gapsBothLinesMissed(String topicName, int topicId, int sessionId) {
-        return allocate(GAPS_BOTH_LINES_MISSED_TYPE_ID, GAPS_BOTH_LINES_MISSED_LABEL, topicName, topicId, sessionId, 0);
+        return allocate(CounterTypeIds.GAPS_BOTH_LINES_MISSED, GAPS_BOTH_LINES_MISSED_LABEL, topicName, topicId,
+            sessionId, 0);
     }
 
     /** Gives a counter back when its stream ends; its slot goes to the next stream. */

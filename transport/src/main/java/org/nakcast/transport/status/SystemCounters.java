@@ -13,9 +13,6 @@ import org.nakcast.transport.protocol.DatagramCheck;
  * streams come from the same file through {@link #streams()}.
  */
 public final class SystemCounters {
-    /** Type id of the per-cause malformed counters; the cause is in the key (its ordinal). */
-    public static final int MALFORMED_BY_CAUSE_TYPE_ID = 100;
-
     private final EnumMap<SystemCounter, AtomicCounter> counters = new EnumMap<>(SystemCounter.class);
     private final EnumMap<DatagramCheck, AtomicCounter> malformedByCause = new EnumMap<>(DatagramCheck.class);
     private final StreamCounters streamCounters;
@@ -29,7 +26,7 @@ public final class SystemCounters {
             if (cause != DatagramCheck.VALID) {
                 malformedByCause.put(cause, manager.newCounter(
                     "malformed: " + cause.description(),
-                    MALFORMED_BY_CAUSE_TYPE_ID,
+                    CounterTypeIds.MALFORMED_BY_CAUSE,
                     keyBuffer -> keyBuffer.putInt(0, cause.ordinal())));
             }
         }

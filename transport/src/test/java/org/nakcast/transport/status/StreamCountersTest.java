@@ -35,8 +35,8 @@ class StreamCountersTest {
             }
         });
         assertThat(seen).containsExactly(
-            StreamCounters.PUBLISHER_POSITION_TYPE_ID + " 1/42 publisher position: topic 'prices' (1), session 42=7",
-            StreamCounters.RECEIVER_LAG_TYPE_ID + " 2/-5 receiver lag (datagrams): topic 'orders' (2), session -5=3");
+            CounterTypeIds.PUBLISHER_POSITION + " 1/42 publisher position: topic 'prices' (1), session 42=7",
+            CounterTypeIds.RECEIVER_LAG + " 2/-5 receiver lag (datagrams): topic 'orders' (2), session -5=3");
     }
 
     @Test
@@ -57,7 +57,7 @@ class StreamCountersTest {
         });
         assertThat(seen).containsExactly("1/42/1 line md b lag (ns): topic 'prices' (1), session 42=1500");
         assertThat(LineCounter.ofTypeId(LineCounter.LAG_NS.typeId())).isEqualTo(LineCounter.LAG_NS);
-        assertThat(LineCounter.ofTypeId(StreamCounters.RECEIVER_LAG_TYPE_ID)).isNull();
+        assertThat(LineCounter.ofTypeId(CounterTypeIds.RECEIVER_LAG)).isNull();
     }
 
     @Test

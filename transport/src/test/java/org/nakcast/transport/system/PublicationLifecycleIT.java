@@ -18,7 +18,7 @@ import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.status.StreamCounters;
+import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
@@ -82,7 +82,7 @@ class PublicationLifecycleIT {
                 .allSatisfy(session -> assertThat(checkers.session(session).count()).isEqualTo(100));
             assertThat(subscriberNode.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get())
                 .as("each ended stream made room for the next").isZero();
-            assertThat(countOf(publisherNode, StreamCounters.PUBLISHER_POSITION_TYPE_ID))
+            assertThat(countOf(publisherNode, CounterTypeIds.PUBLISHER_POSITION))
                 .as("every stream freed its counters").isZero();
         }
         checkers.sessions().forEach(session -> assertThat(checkers.session(session).errors()).isEmpty());
@@ -123,7 +123,7 @@ class PublicationLifecycleIT {
     }
 
     private static void awaitNoPublisherPositions(Node node, long deadlineMs) throws InterruptedException {
-        while (countOf(node, StreamCounters.PUBLISHER_POSITION_TYPE_ID) > 0
+        while (countOf(node, CounterTypeIds.PUBLISHER_POSITION) > 0
             && System.currentTimeMillis() < deadlineMs) {
             Thread.sleep(5);
         }

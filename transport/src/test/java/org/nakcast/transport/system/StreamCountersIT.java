@@ -12,6 +12,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.StreamCounters;
 
 /** The position and lag of each stream, read from the counters files as another process would. */
@@ -37,15 +38,15 @@ class StreamCountersIT {
             long received;
             do {
                 published =
-                    read(publisherNode, StreamCounters.PUBLISHER_POSITION_TYPE_ID, topicId, session);
+                    read(publisherNode, CounterTypeIds.PUBLISHER_POSITION, topicId, session);
                 received =
-                    read(subscriberNode, StreamCounters.RECEIVER_POSITION_TYPE_ID, topicId, session);
+                    read(subscriberNode, CounterTypeIds.RECEIVER_POSITION, topicId, session);
                 Thread.sleep(10);
             } while (published != received && System.currentTimeMillis() < deadline);
 
             assertThat(published).as("datagrams of %d messages of 70 bytes", count).isBetween(count / 18L, count / 2L);
             assertThat(received).isEqualTo(published);
-            assertThat(read(subscriberNode, StreamCounters.RECEIVER_LAG_TYPE_ID, topicId, session))
+            assertThat(read(subscriberNode, CounterTypeIds.RECEIVER_LAG, topicId, session))
                 .isZero();
             publication.close();
         }
