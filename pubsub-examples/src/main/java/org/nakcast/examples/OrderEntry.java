@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.sample.Instrument;
 import org.nakcast.codecs.sample.Order;
 import org.nakcast.codecs.sample.OrderLeg;
@@ -98,7 +98,7 @@ public final class OrderEntry {
     public static NodeConfig config() {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final String transport = base.topic("orders").lines().get(0);
-        return Examples.withTopics(base, new TopicConfig("order-acks", 3, transport, CodecRegistry.KRYO)
+        return Examples.withTopics(base, new TopicConfig("order-acks", 3, transport, CodecNames.KRYO)
             .withAllowedClasses(List.of(OrderAck.class.getName())));
     }
 

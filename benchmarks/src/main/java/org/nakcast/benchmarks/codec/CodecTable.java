@@ -9,6 +9,7 @@ import java.util.Map;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.openjdk.jmh.results.Result;
@@ -101,8 +102,8 @@ final class CodecTable {
     }
 
     private static List<String> rowOrder() {
-        return List.of(BASELINE, CodecRegistry.FLYWEIGHT, FLYWEIGHT_OBJECT_PATH, CodecRegistry.FST_UNSHARED,
-            CodecRegistry.FST, CodecRegistry.KRYO, CodecRegistry.JDK_EXTERNALIZABLE, CodecRegistry.JDK);
+        return List.of(BASELINE, CodecNames.FLYWEIGHT, FLYWEIGHT_OBJECT_PATH, CodecNames.FST_UNSHARED,
+            CodecNames.FST, CodecNames.KRYO, CodecNames.JDK_EXTERNALIZABLE, CodecNames.JDK);
     }
 
     private static String rowName(String benchmark, String codecParam) {
@@ -110,9 +111,9 @@ final class CodecTable {
             return BASELINE;
         }
         if (benchmark.contains(FlyweightCodecBenchmark.class.getSimpleName())) {
-            return CodecRegistry.FLYWEIGHT;
+            return CodecNames.FLYWEIGHT;
         }
-        return CodecRegistry.FLYWEIGHT.equals(codecParam) ? FLYWEIGHT_OBJECT_PATH : codecParam;
+        return CodecNames.FLYWEIGHT.equals(codecParam) ? FLYWEIGHT_OBJECT_PATH : codecParam;
     }
 
     private static Result<?> allocation(RunResult result) {
@@ -136,7 +137,7 @@ final class CodecTable {
         if (BASELINE.equals(row)) {
             return Long.BYTES;
         }
-        final String codecName = FLYWEIGHT_OBJECT_PATH.equals(row) ? CodecRegistry.FLYWEIGHT : row;
+        final String codecName = FLYWEIGHT_OBJECT_PATH.equals(row) ? CodecNames.FLYWEIGHT : row;
         @SuppressWarnings("unchecked")
         final Codec<Object> codec = (Codec<Object>) CodecRegistry.create().create(SampleMessages.priceUpdateSpec(
             codecName));

@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.codecs.sample.Instrument;
@@ -44,7 +45,7 @@ public class FlyweightCodecBenchmark {
     @SuppressWarnings("unchecked")
     public void setUp() {
         codec = (FlyweightCodec<PriceUpdate, PriceUpdateEncoder, PriceUpdateDecoder>) CodecRegistry.create()
-            .create(SampleMessages.priceUpdateSpec(CodecRegistry.FLYWEIGHT));
+            .create(SampleMessages.priceUpdateSpec(CodecNames.FLYWEIGHT));
         values = SampleMessages.samplePriceUpdate();
         encodedLength = codec.encode(values, decodeBuffer, 0, CodecBench.DATAGRAM_SIZE);
     }

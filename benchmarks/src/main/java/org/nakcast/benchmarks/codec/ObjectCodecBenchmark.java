@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.sample.SampleMessages;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -27,8 +28,8 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class ObjectCodecBenchmark {
     /** The codec under test, by registry name. */
-    @Param({CodecRegistry.FLYWEIGHT, CodecRegistry.FST, CodecRegistry.FST_UNSHARED, CodecRegistry.JDK,
-        CodecRegistry.JDK_EXTERNALIZABLE, CodecRegistry.KRYO})
+    @Param({CodecNames.FLYWEIGHT, CodecNames.FST, CodecNames.FST_UNSHARED, CodecNames.JDK,
+        CodecNames.JDK_EXTERNALIZABLE, CodecNames.KRYO})
     public String codec;
 
     private Codec<Object> subject;

@@ -1,6 +1,6 @@
 package org.nakcast.benchmarks.codec;
 
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 
 /**
  * A quick look at one codec's encode and decode rates on the sample {@code PriceUpdate}, for
@@ -41,7 +41,7 @@ public final class QuickCodecSpeed {
     public Speed measure(String codecName) {
         final Operation encode;
         final Operation decode;
-        if (CodecRegistry.FLYWEIGHT.equals(codecName)) {
+        if (CodecNames.FLYWEIGHT.equals(codecName)) {
             final FlyweightCodecBenchmark flyweight = new FlyweightCodecBenchmark();
             flyweight.setUp();
             encode = flyweight::encode;

@@ -3,7 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.util.List;
 
 import org.nakcast.benchmarks.codec.PriceUpdateFields;
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.sample.sbe.PriceUpdateDecoder;
 import org.nakcast.codecs.sample.sbe.PriceUpdateEncoder;
 import org.nakcast.config.TopicConfig;
@@ -23,12 +23,12 @@ import org.nakcast.transport.Node;
 record FlyweightPayload() implements Payload {
     @Override
     public String name() {
-        return CodecRegistry.FLYWEIGHT;
+        return CodecNames.FLYWEIGHT;
     }
 
     @Override
     public TopicConfig topic(TopicConfig base) {
-        return Payload.codecTopic(base, CodecRegistry.FLYWEIGHT, List.of());
+        return Payload.codecTopic(base, CodecNames.FLYWEIGHT, List.of());
     }
 
     @Override

@@ -3,7 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.TopicConfig;
@@ -20,8 +20,8 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
     /** The name of raw bytes, the default: no codec. */
     String RAW = "raw";
     /** The built-in codecs: the flyweight, then the FST and Kryo object codecs, then JDK serialization. */
-    List<String> CODECS = List.of(CodecRegistry.FLYWEIGHT, CodecRegistry.FST_UNSHARED, CodecRegistry.FST,
-        CodecRegistry.KRYO, CodecRegistry.JDK_EXTERNALIZABLE, CodecRegistry.JDK);
+    List<String> CODECS = List.of(CodecNames.FLYWEIGHT, CodecNames.FST_UNSHARED, CodecNames.FST,
+        CodecNames.KRYO, CodecNames.JDK_EXTERNALIZABLE, CodecNames.JDK);
 
     /** {@value #RAW}, then the built-in codecs: the names {@link #of} takes. */
     static List<String> names() {
@@ -40,7 +40,7 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
         if (RAW.equals(name)) {
             return new RawPayload(messageLength);
         }
-        if (CodecRegistry.FLYWEIGHT.equals(name)) {
+        if (CodecNames.FLYWEIGHT.equals(name)) {
             return new FlyweightPayload();
         }
         if (CODECS.contains(name)) {

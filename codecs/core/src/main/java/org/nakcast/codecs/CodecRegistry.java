@@ -11,36 +11,24 @@ import org.nakcast.codecs.jdk.JdkCodecProvider;
 import org.nakcast.codecs.sbe.SbeCodecProvider;
 
 /**
- * Finds codec factories by name. {@link #builtIns()} knows the codecs of this module, which need
- * nothing but Agrona: {@value #FLYWEIGHT}, {@value #JDK} and {@value #JDK_EXTERNALIZABLE}.
- * {@link #create()} adds every {@link CodecProvider} that {@link ServiceLoader} finds on the class
- * path: {@value #FST} and {@value #FST_UNSHARED} when {@code nakcast-codecs-fst} is there,
- * {@value #KRYO} when {@code nakcast-codecs-kryo} is, and any of the application's own. Users add
- * codecs in code with {@link #register}. Asking for an optional codec whose module is missing
+ * Finds codec factories by name ({@link CodecNames}). {@link #builtIns()} knows the codecs of this
+ * module, which need nothing but Agrona: {@value CodecNames#FLYWEIGHT}, {@value CodecNames#JDK} and
+ * {@value CodecNames#JDK_EXTERNALIZABLE}. {@link #create()} adds every {@link CodecProvider} that
+ * {@link ServiceLoader} finds on the class path: {@value CodecNames#FST} and
+ * {@value CodecNames#FST_UNSHARED} when {@code nakcast-codecs-fst} is there, {@value CodecNames#KRYO}
+ * when {@code nakcast-codecs-kryo} is, and any of the application's own. Users add codecs in code
+ * with {@link #register}. Asking for an optional codec whose module is missing
  * fails with an {@link UnknownCodecException} that names the module to add.
  *
  * <p>A registry is an ordinary object, not a JVM-wide singleton: two nodes in one JVM may hold
  * different ones. Registering and looking up are thread-safe.
  */
 public final class CodecRegistry {
-    /** SBE flyweights: zero copy, no allocation. */
-    public static final String FLYWEIGHT = "flyweight";
-    /** FST with shared references (object graphs with cycles and shared objects); in {@code nakcast-codecs-fst}. */
-    public static final String FST = "fst";
-    /** FST without shared references (trees only; faster); in {@code nakcast-codecs-fst}. */
-    public static final String FST_UNSHARED = "fst-unshared";
-    /** JDK serialization of {@link java.io.Serializable} classes and records. */
-    public static final String JDK = "jdk";
-    /** JDK serialization of {@link java.io.Externalizable} classes. */
-    public static final String JDK_EXTERNALIZABLE = "jdk-externalizable";
-    /** Kryo 5, registration required, references off; in {@code nakcast-codecs-kryo}. */
-    public static final String KRYO = "kryo";
-
     /** The codecs nakcast ships in optional modules, by name: the artifact that brings each. */
     private static final Map<String, String> OPTIONAL_MODULES = Map.of(
-        FST, "org.nakcast:nakcast-codecs-fst",
-        FST_UNSHARED, "org.nakcast:nakcast-codecs-fst",
-        KRYO, "org.nakcast:nakcast-codecs-kryo");
+        CodecNames.FST, "org.nakcast:nakcast-codecs-fst",
+        CodecNames.FST_UNSHARED, "org.nakcast:nakcast-codecs-fst",
+        CodecNames.KRYO, "org.nakcast:nakcast-codecs-kryo");
 
     private final Map<String, CodecFactory> factories = new ConcurrentHashMap<>();
 
@@ -48,14 +36,15 @@ public final class CodecRegistry {
     }
 
     /**
-     * @return a registry with this module's codecs only ({@value #FLYWEIGHT}, {@value #JDK},
-     *     {@value #JDK_EXTERNALIZABLE}), nothing looked up on the class path
+     * @return a registry with this module's codecs only ({@value CodecNames#FLYWEIGHT},
+     *     {@value CodecNames#JDK}, {@value CodecNames#JDK_EXTERNALIZABLE}), nothing looked up on the
+     *     class path
      */
     public static CodecRegistry builtIns() {
         final CodecRegistry registry = new CodecRegistry();
-        registry.register(FLYWEIGHT, new SbeCodecProvider());
-        registry.register(JDK, JdkCodecProvider.serializable());
-        registry.register(JDK_EXTERNALIZABLE, JdkCodecProvider.externalizable());
+        registry.register(CodecNames.FLYWEIGHT, new SbeCodecProvider());
+        registry.register(CodecNames.JDK, JdkCodecProvider.serializable());
+        registry.register(CodecNames.JDK_EXTERNALIZABLE, JdkCodecProvider.externalizable());
         return registry;
     }
 

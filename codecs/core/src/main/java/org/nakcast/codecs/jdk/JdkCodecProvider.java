@@ -8,8 +8,8 @@ import java.util.List;
 import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecConfigurationException;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecProvider;
-import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
 /**
@@ -60,7 +60,7 @@ public final class JdkCodecProvider implements CodecProvider {
 
     @Override
     public String codecName() {
-        return required == Externalizable.class ? CodecRegistry.JDK_EXTERNALIZABLE : CodecRegistry.JDK;
+        return required == Externalizable.class ? CodecNames.JDK_EXTERNALIZABLE : CodecNames.JDK;
     }
 
     @Override

@@ -7,7 +7,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.sbe.MessageDecoderFlyweight;
 import org.agrona.sbe.MessageEncoderFlyweight;
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CorruptMessageException;
 import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.codecs.InvalidMessageException;
@@ -72,7 +72,7 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
 
     @Override
     public String name() {
-        return CodecRegistry.FLYWEIGHT;
+        return CodecNames.FLYWEIGHT;
     }
 
     @Override

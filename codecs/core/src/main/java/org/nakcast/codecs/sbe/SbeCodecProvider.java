@@ -6,8 +6,8 @@ import java.util.ServiceLoader;
 
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecConfigurationException;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecProvider;
-import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
 /**
@@ -35,7 +35,7 @@ public final class SbeCodecProvider implements CodecProvider {
 
     @Override
     public String codecName() {
-        return CodecRegistry.FLYWEIGHT;
+        return CodecNames.FLYWEIGHT;
     }
 
     @Override

@@ -5,8 +5,8 @@ import java.util.List;
 
 import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecProvider;
-import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 import org.nustaq.serialization.FSTConfiguration;
 import org.nustaq.serialization.FSTDecoder;
@@ -44,7 +44,7 @@ public final class FstCodecProvider implements CodecProvider {
 
     @Override
     public String codecName() {
-        return shareReferences ? CodecRegistry.FST : CodecRegistry.FST_UNSHARED;
+        return shareReferences ? CodecNames.FST : CodecNames.FST_UNSHARED;
     }
 
     @Override

@@ -1,8 +1,8 @@
 package org.nakcast.codecs.fst;
 
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecProvider;
-import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
 /**
@@ -15,7 +15,7 @@ public final class FstUnsharedCodecProvider implements CodecProvider {
 
     @Override
     public String codecName() {
-        return CodecRegistry.FST_UNSHARED;
+        return CodecNames.FST_UNSHARED;
     }
 
     @Override

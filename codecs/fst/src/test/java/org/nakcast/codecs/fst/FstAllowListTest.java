@@ -2,6 +2,7 @@ package org.nakcast.codecs.fst;
 
 import java.util.List;
 
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.contract.AllowListContractTest;
 import org.nakcast.codecs.contract.Gadget;
@@ -14,7 +15,7 @@ import org.nustaq.serialization.FSTConfiguration;
 final class FstAllowListTest extends AllowListContractTest {
     @Override
     protected List<String> codecNames() {
-        return List.of(CodecRegistry.FST, CodecRegistry.FST_UNSHARED);
+        return List.of(CodecNames.FST, CodecNames.FST_UNSHARED);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.nakcast.codecs.fst;
 
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.contract.CodecContractTest;
 
@@ -9,7 +10,7 @@ import org.nakcast.codecs.contract.CodecContractTest;
 final class FstCodecContractTest extends CodecContractTest {
     @Override
     protected String codecName() {
-        return CodecRegistry.FST;
+        return CodecNames.FST;
     }
 
     @Override

@@ -9,7 +9,7 @@ import org.agrona.MutableDirectBuffer;
 import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecException;
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CorruptMessageException;
 import org.nakcast.codecs.MessageTooLargeException;
 import org.nakcast.codecs.TruncatedMessageException;
@@ -46,7 +46,7 @@ public final class KryoCodec<T> implements Codec<T> {
 
     @Override
     public String name() {
-        return CodecRegistry.KRYO;
+        return CodecNames.KRYO;
     }
 
     @Override

@@ -6,8 +6,8 @@ import java.util.List;
 import com.esotericsoftware.kryo.Kryo;
 import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecProvider;
-import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
 /**
@@ -20,7 +20,7 @@ import org.nakcast.codecs.CodecSpec;
 public final class KryoCodecProvider implements CodecProvider {
     @Override
     public String codecName() {
-        return CodecRegistry.KRYO;
+        return CodecNames.KRYO;
     }
 
     @Override

@@ -3,7 +3,7 @@ package org.nakcast.codecs.sample;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.nakcast.codecs.CodecRegistry;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecSpec;
 
 /**
@@ -97,6 +97,6 @@ public final class SampleMessages {
     }
 
     private static boolean isExternalizable(String codecName) {
-        return CodecRegistry.JDK_EXTERNALIZABLE.equals(codecName);
+        return CodecNames.JDK_EXTERNALIZABLE.equals(codecName);
     }
 }

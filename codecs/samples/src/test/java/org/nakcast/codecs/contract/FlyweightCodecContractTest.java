@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.nakcast.codecs.Codec;
 import org.nakcast.codecs.CodecException;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CorruptMessageException;
 import org.nakcast.codecs.FlyweightCodec;
@@ -43,7 +44,7 @@ final class FlyweightCodecContractTest extends CodecContractTest {
 
     @Override
     protected String codecName() {
-        return CodecRegistry.FLYWEIGHT;
+        return CodecNames.FLYWEIGHT;
     }
 
     @Override

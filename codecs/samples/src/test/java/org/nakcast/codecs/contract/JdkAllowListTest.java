@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.codecs.Codec;
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.codecs.CodecSpec;
 
@@ -16,12 +17,12 @@ final class JdkAllowListTest extends AllowListContractTest {
 
     @Override
     protected List<String> codecNames() {
-        return List.of(CodecRegistry.JDK);
+        return List.of(CodecNames.JDK);
     }
 
     @Override
     protected byte[] streamOf(Gadget gadget) {
-        final Codec<Gadget> writer = registry.create(CodecSpec.of(CodecRegistry.JDK, Gadget.class));
+        final Codec<Gadget> writer = registry.create(CodecSpec.of(CodecNames.JDK, Gadget.class));
         final UnsafeBuffer buffer = new UnsafeBuffer(new byte[CAPACITY]);
         final byte[] stream = new byte[writer.encode(gadget, buffer, 0, CAPACITY)];
         buffer.getBytes(0, stream);

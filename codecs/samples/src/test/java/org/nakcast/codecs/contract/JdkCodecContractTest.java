@@ -1,5 +1,6 @@
 package org.nakcast.codecs.contract;
 
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 
 /**
@@ -8,6 +9,6 @@ import org.nakcast.codecs.CodecRegistry;
 final class JdkCodecContractTest extends CodecContractTest {
     @Override
     protected String codecName() {
-        return CodecRegistry.JDK;
+        return CodecNames.JDK;
     }
 }

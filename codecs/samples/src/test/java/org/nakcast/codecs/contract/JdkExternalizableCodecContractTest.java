@@ -1,5 +1,6 @@
 package org.nakcast.codecs.contract;
 
+import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CodecRegistry;
 
 /**
@@ -8,7 +9,7 @@ import org.nakcast.codecs.CodecRegistry;
 final class JdkExternalizableCodecContractTest extends CodecContractTest {
     @Override
     protected String codecName() {
-        return CodecRegistry.JDK_EXTERNALIZABLE;
+        return CodecNames.JDK_EXTERNALIZABLE;
     }
 
     @Override
