@@ -27,7 +27,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -13,7 +13,7 @@ import org.agrona.concurrent.SystemNanoClock;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NodeConfig;
-import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.lossinjection.LossGenerator;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.receive.NakTiming;
 

@@ -27,7 +27,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.loss.RandomLossGenerator;
+import org.nakcast.transport.lossinjection.RandomLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 

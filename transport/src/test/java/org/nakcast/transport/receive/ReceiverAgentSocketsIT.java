@@ -20,7 +20,7 @@ import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.lossinjection.LossGenerator;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.NioMedia;

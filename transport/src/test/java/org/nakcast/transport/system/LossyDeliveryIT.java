@@ -16,9 +16,9 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.loss.LossGenerator;
-import org.nakcast.transport.loss.RandomLossGenerator;
-import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.lossinjection.LossGenerator;
+import org.nakcast.transport.lossinjection.RandomLossGenerator;
+import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 

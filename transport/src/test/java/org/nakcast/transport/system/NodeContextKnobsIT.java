@@ -25,7 +25,7 @@ import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.media.NioMedia;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;

@@ -21,7 +21,7 @@ import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.loss.LossGenerator;
+import org.nakcast.transport.lossinjection.LossGenerator;
 
 /**
  * Receivers learn publishers from their traffic and heartbeats: a publisher that falls silent

@@ -12,7 +12,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 

@@ -31,7 +31,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.loss.SequenceRangeLossGenerator;
+import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;

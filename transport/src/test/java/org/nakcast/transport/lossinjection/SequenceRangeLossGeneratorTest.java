@@ -1,4 +1,4 @@
-package org.nakcast.transport.loss;
+package org.nakcast.transport.lossinjection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;

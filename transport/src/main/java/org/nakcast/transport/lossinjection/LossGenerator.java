@@ -1,4 +1,4 @@
-package org.nakcast.transport.loss;
+package org.nakcast.transport.lossinjection;
 
 import org.agrona.DirectBuffer;
 
