@@ -16,6 +16,9 @@ import org.agrona.collections.Int2ObjectHashMap;
  * new one owed everything from its first message.
  */
 final class EndedSessions {
+    /** The fewest ended streams a topic remembers, however few publishers it keeps. */
+    static final int MIN_REMEMBERED = 64;
+
     /** One ended stream. */
     static final class Ended {
         final int sessionId;

@@ -1,12 +1,10 @@
 package org.nakcast.transport.receive;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -17,15 +15,13 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
-import org.nakcast.transport.media.DatagramSink;
-import org.nakcast.transport.media.Line;
-import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 /**
- * Everything a node receives on one topic: the publisher streams heard so far, and the
- * subscriptions their messages and events fan out to. Lives on the receiving thread.
+ * The subscriptions of one topic, and how its streams' messages and events fan out to them and
+ * wait for them ({@link DeliveryGate}); the streams themselves live in {@link TopicStreams}. Lives
+ * on the receiving thread.
  *
  * <p>Subscriptions do not harm each other. A handler or listener that throws has the error
  * reported and counted; the message counts as delivered to it, and every other subscription, and
@@ -43,122 +39,44 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     private static final long NOT_STARTED = Long.MAX_VALUE;
     /** The life start of a stream resumed after an earlier life delivered: it has delivered, whatever it does now. */
     private static final long DELIVERED_BEFORE = Long.MIN_VALUE;
-    private static final int MIN_ENDED_REMEMBERED = 64;
 
     private final SubscriptionSettings settings;
-    /** The addresses of the topic's lines; an equal address heard is adopted, so the next lookup is by identity. */
-    private final MulticastAddress[] lines;
-    private final DatagramSink nakSink;
-    private final MutableDirectBuffer nakBuffer;
     private final ReceiverLog log;
     private final ErrorHandler errorHandler;
     private final AtomicCounter handlerErrors;
     private final AtomicCounter overrunMessages;
-    private final Int2ObjectHashMap<InboundStream> streamsBySession = new Int2ObjectHashMap<>();
     /** Per stream, the sequence its present life started at ({@link #DELIVERED_BEFORE}: see there). */
     private final Long2LongHashMap lifeStarts = new Long2LongHashMap(NOT_STARTED);
-    private final EndedSessions ended;
-    private final long subscribedAtNs;
     private final List<Subscriber> subscribers = new ArrayList<>();
     private int overrunSubscribers;
-    /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
-    private boolean refusing;
 
     /**
      * @param settings the topic's settings
-     * @param nakSink where the topic's streams send NAKs and STATUS (the transport's control port)
-     * @param nakBuffer where they build them; shared by every stream of the transport
      * @param log told of stream ends, losses and refused sessions
      * @param errorHandler told of every exception a subscription's callbacks throw
      * @param counters the node's counters
-     * @param nowNs when the topic's first subscription was made: a session begun later is owed from
-     *     its first message
      */
-    TopicReceiver(SubscriptionSettings settings, DatagramSink nakSink, MutableDirectBuffer nakBuffer, ReceiverLog log,
-        ErrorHandler errorHandler, SystemCounters counters, long nowNs) {
+    TopicReceiver(SubscriptionSettings settings, ReceiverLog log, ErrorHandler errorHandler, SystemCounters counters) {
         this.settings = settings;
-        this.lines = settings.lines().stream().map(Line::address).toArray(MulticastAddress[]::new);
-        this.subscribedAtNs = nowNs;
-        this.ended = new EndedSessions(Math.max(MIN_ENDED_REMEMBERED, 4 * settings.maxPublishers()));
-        this.nakSink = nakSink;
-        this.nakBuffer = nakBuffer;
         this.log = log;
         this.errorHandler = errorHandler;
         this.handlerErrors = counters.get(SystemCounter.HANDLER_ERRORS);
         this.overrunMessages = counters.get(SystemCounter.SUBSCRIPTION_OVERRUN_MESSAGES);
     }
 
-    /** When the topic's first subscription was made. */
-    long subscribedAtNs() {
-        return subscribedAtNs;
-    }
-
-    /** The streams this topic ended. */
-    EndedSessions ended() {
-        return ended;
-    }
-
-    /** Where the topic's streams send NAKs and STATUS. */
-    DatagramSink nakSink() {
-        return nakSink;
-    }
-
-    /** Where the topic's streams build NAKs. */
-    MutableDirectBuffer nakBuffer() {
-        return nakBuffer;
-    }
-
     SubscriptionSettings settings() {
         return settings;
     }
 
-    /** The names of the topic's lines, in order. */
-    String[] lineNames() {
-        return settings.lines().stream().map(Line::name).toArray(String[]::new);
-    }
-
-    /** Which of the topic's lines {@code address} is (0 for the first), or -1 for none of them. */
-    int lineOf(MulticastAddress address) {
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i] == address) {
-                return i;
-            }
-        }
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i].equals(address)) {
-                lines[i] = address;
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** The stream of {@code sessionId}, or null if none was heard yet. */
-    InboundStream stream(int sessionId) {
-        return streamsBySession.get(sessionId);
-    }
-
-    /** Every stream heard on this topic. */
-    Collection<InboundStream> streams() {
-        return streamsBySession.values();
-    }
-
-    void addStream(int sessionId, InboundStream stream) {
-        streamsBySession.put(sessionId, stream);
-    }
-
-    void removeStream(int sessionId) {
-        streamsBySession.remove(sessionId);
-        lifeStarts.remove(sessionId);
-        refusing = false;
-    }
-
     /**
-     * Whether {@code stream} has delivered a message or given one up, in this life or, resumed, in an
-     * earlier one: whether forgetting it once it ends could have it deliver something twice.
+     * Forgets an ended stream's life, and tells whether it delivered a message or gave one up, in
+     * this life or, resumed, in an earlier one: whether forgetting the stream for good could have it
+     * deliver something twice.
      */
-    boolean hasDelivered(InboundStream stream) {
-        return stream.expectedSequence() > lifeStarts.get(stream.sessionId());
+    boolean forget(InboundStream stream) {
+        final boolean delivered = stream.expectedSequence() > lifeStarts.get(stream.sessionId());
+        lifeStarts.remove(stream.sessionId());
+        return delivered;
     }
 
     /** The stream of {@code sessionId} resumes after an earlier life that delivered. */
@@ -166,17 +84,9 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
         lifeStarts.put(sessionId, DELIVERED_BEFORE);
     }
 
-    /** Whether the topic keeps as many streams as it may: a new session must wait for one to end. */
-    boolean isFull() {
-        return streamsBySession.size() >= settings.maxPublishers();
-    }
-
-    /** Logs, once until a stream ends, that a new session was turned away. */
-    void onSessionRefused(int sessionId) {
-        if (!refusing) {
-            refusing = true;
-            log.onSessionsRefused(settings, streamsBySession.size(), sessionId);
-        }
+    /** Logs that the topic, keeping {@code streams} streams, turned away the new session {@code sessionId}. */
+    void onSessionsRefused(int streams, int sessionId) {
+        log.onSessionsRefused(settings, streams, sessionId);
     }
 
     void add(DeliveryTarget target) {

@@ -44,8 +44,7 @@ class TopicReceiverTest {
             List.of(TestLines.lineA()), 0,
             InboundStreamSettings.DEFAULTS, 2_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, TIMEOUT_NS);
         final UnsafeBuffer nakBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
-        topic = new TopicReceiver(settings, (buffer, offset, length) -> true, nakBuffer, ReceiverLog.NONE,
-            errors::add, counters.counters(), 0);
+        topic = new TopicReceiver(settings, ReceiverLog.NONE, errors::add, counters.counters());
         stream = new InboundStream(TOPIC, SESSION, 1, settings.streamSettings(), new SplittableRandom(1), topic, topic,
             (buffer, offset, length) -> true, nakBuffer, counters.counters());
         stream.deliverWhen(topic);

@@ -1,0 +1,399 @@
+package org.nakcast.transport.receive;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import org.agrona.MutableDirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.MulticastAddress;
+import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * The life of every publisher stream of one topic: the one index of the topic's streams, and the
+ * rules of how a stream begins, resumes and ends.
+ *
+ * <ul>
+ *   <li>A session first heard starts where {@link StartRule} says: from its first message if this
+ *       receiver subscribed before it began, else as the topic's late-join policy says; while that
+ *       is in doubt the stream holds what arrives until a heartbeat tells the session's age.</li>
+ *   <li>A stream not heard from for the topic's publisher timeout ends ({@code PublisherGone},
+ *       {@code SILENT}) but is remembered ({@link EndedSessions}): if the session is heard again it
+ *       resumes where it left off, nothing delivered twice or skipped. Time this receiver itself
+ *       was stopped does not count as a publisher's silence.</li>
+ *   <li>A heartbeat of a new session with the publisher id of a stream that fell silent before that
+ *       session began, and stayed silent for two heartbeats since, is a restart: the old stream
+ *       ends ({@code RESTARTED}) for good. Two live publishers that share an id never end each
+ *       other: each keeps talking.</li>
+ *   <li>A stream whose publisher ended it, and that delivered everything, ends ({@code ENDED}) for
+ *       good; the end of a session this receiver never had and is not owed starts nothing.</li>
+ *   <li>The topic keeps at most {@code max-publishers} streams; a further session is refused until
+ *       one ends, but a restart of a publisher it keeps is heard even then.</li>
+ * </ul>
+ *
+ * <p>Its streams deliver to the topic's subscriptions through the {@link TopicReceiver}. Not
+ * thread-safe: one receiving thread owns it.
+ */
+final class TopicStreams {
+    private final TopicReceiver topic;
+    private final SubscriptionSettings settings;
+    private final int receiverId;
+    private final SplittableRandom random;
+    private final SystemCounters counters;
+    private final DatagramSink nakSink;
+    private final MutableDirectBuffer nakBuffer;
+    /** The addresses of the topic's lines; an equal address heard is adopted, so the next lookup is by identity. */
+    private final MulticastAddress[] lines;
+    private final String[] lineNames;
+    /** The streams, in the order they were made; {@link #bySession} finds them. Changed by add and end alone. */
+    private final List<InboundStream> streams = new ArrayList<>();
+    private final Int2ObjectHashMap<InboundStream> bySession = new Int2ObjectHashMap<>();
+    private final EndedSessions ended;
+    private final long subscribedAtNs;
+    private final HeaderFlyweight header = new HeaderFlyweight();
+    private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+    private final DataFlyweight data = new DataFlyweight();
+    private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+    /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
+    private boolean refusing;
+
+    /**
+     * @param topic where the streams' messages and events go
+     * @param receiverId this receiver's id, carried in its NAKs and STATUS
+     * @param random seeds each stream's NAK delays
+     * @param counters the node's counters
+     * @param nakSink where the streams send NAKs and STATUS (the transport's control port)
+     * @param nakBuffer where they build them; shared by every stream of the transport
+     * @param nowNs when the topic's first subscription was made: a session begun later is owed from
+     *     its first message
+     */
+    TopicStreams(TopicReceiver topic, int receiverId, SplittableRandom random, SystemCounters counters,
+        DatagramSink nakSink, MutableDirectBuffer nakBuffer, long nowNs) {
+        this.topic = topic;
+        this.settings = topic.settings();
+        this.receiverId = receiverId;
+        this.random = random;
+        this.counters = counters;
+        this.nakSink = nakSink;
+        this.nakBuffer = nakBuffer;
+        this.lines = settings.lines().stream().map(Line::address).toArray(MulticastAddress[]::new);
+        this.lineNames = settings.lines().stream().map(Line::name).toArray(String[]::new);
+        this.ended = new EndedSessions(Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers()));
+        this.subscribedAtNs = nowNs;
+    }
+
+    /** Where the streams' messages and events go. */
+    TopicReceiver receiver() {
+        return topic;
+    }
+
+    /** How many streams the topic keeps. */
+    int size() {
+        return streams.size();
+    }
+
+    /** Which of the topic's lines {@code address} is (0 for the first), or -1 for none of them. */
+    int lineOf(MulticastAddress address) {
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i] == address) {
+                return i;
+            }
+        }
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].equals(address)) {
+                lines[i] = address;
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The stream of {@code sessionId}, or null if none is kept. */
+    InboundStream stream(int sessionId) {
+        return bySession.get(sessionId);
+    }
+
+    /**
+     * A DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE of this topic that passed the checks, heard on
+     * line {@code lineIndex}, read only during the call: it goes to its session's stream, which it
+     * may make, resume or start.
+     */
+    void onDatagram(int lineIndex, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+        header.wrap(buffer, offset);
+        final int type = header.typeCode();
+        final boolean isHeartbeat = type == FrameType.HEARTBEAT.code();
+        if (isHeartbeat) {
+            heartbeat.wrap(buffer, offset);
+        }
+        InboundStream stream = bySession.get(header.sessionId());
+        if (stream == null && isHeartbeat && heartbeat.isEndOfStream() && !owedFromItsStart(nowNs)) {
+            // the end of a session this receiver never had and is not owed: nothing to start
+            counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
+            return;
+        }
+        if (stream == null) {
+            stream = streamFor(type, nowNs);
+            if (stream == null) {
+                return;
+            }
+        }
+        if (!stream.isStarted()) {
+            decideStart(stream, type, buffer, offset, nowNs);
+        }
+        if (type == FrameType.UNRECOVERABLE.code()) {
+            unrecoverable.wrap(buffer, offset);
+            stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
+                unrecoverable.firstMessageAfter(), nowNs);
+        } else if (isHeartbeat) {
+            stream.onHeartbeat(lineIndex, header.sequence(), nowNs);
+            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
+            stream.onOldestHeld(heartbeat.oldestSequence());
+            if (heartbeat.isEndOfStream()) {
+                stream.onEndOfStream(header.sequence());
+            }
+            identify(stream, heartbeat.publisherId(), nowNs);
+        } else {
+            stream.onData(lineIndex, buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
+        }
+    }
+
+    /** Another receiver's STATUS for a stream of this topic: one more receiver shares it. */
+    void onStatusHeard(int sessionId, int sender, long nowNs) {
+        final InboundStream stream = bySession.get(sessionId);
+        if (stream != null) {
+            stream.onStatusHeard(sender, nowNs);
+        }
+    }
+
+    /** Another receiver's NAK for a stream of this topic: this one stays quiet about what it asks for. */
+    void onNakHeard(NakFlyweight nak, long nowNs) {
+        final InboundStream stream = bySession.get(nak.sessionId());
+        if (stream != null) {
+            stream.onNakHeard(nak, nowNs);
+        }
+    }
+
+    /**
+     * The stream for a session the topic keeps none of: a stream that ended and resumes, or a new one
+     * whose start is not decided yet; null when the datagram is to be dropped (the session stays ended,
+     * or the topic is full).
+     */
+    private InboundStream streamFor(int type, long nowNs) {
+        final int sessionId = header.sessionId();
+        final EndedSessions.Ended endedBefore = ended.get(sessionId);
+        if (endedBefore != null && endedBefore.staysEnded()) {
+            counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
+            return null;
+        }
+        if (isFull() && type == FrameType.HEARTBEAT.code()) {
+            endEarlierSessions(heartbeat.publisherId(), sessionId, nowNs - heartbeat.sessionAgeNs(), nowNs);
+        }
+        if (isFull()) {
+            counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
+            if (!refusing) {
+                refusing = true;
+                topic.onSessionsRefused(streams.size(), sessionId);
+            }
+            return null;
+        }
+        if (endedBefore == null && type == FrameType.UNRECOVERABLE.code()) {
+            return null;
+        }
+        final InboundStream stream = new InboundStream(settings.topicId(), sessionId, receiverId,
+            settings.streamSettings(), random.split(), topic, topic, nakSink, nakBuffer, counters);
+        streams.add(stream);
+        bySession.put(sessionId, stream);
+        stream.deliverWhen(topic);
+        stream.reportPositions(
+            new ReceiverPositionCounters(counters.streams(), settings.topicName(), settings.topicId(), sessionId));
+        if (lines.length == 2) {
+            stream.arbitrateLines(lineNames, settings.lineTimeoutNs());
+            stream.reportLines(new LineCounters(counters.streams(), lineNames, settings.topicName(),
+                settings.topicId(), sessionId));
+        }
+        if (settings.statusKeepAliveNs() > 0) {
+            stream.reportStatus(settings.statusKeepAliveNs());
+        }
+        if (endedBefore != null) {
+            ended.remove(sessionId);
+            if (endedBefore.delivered) {
+                topic.deliveredBefore(sessionId);
+            }
+            if (endedBefore.identified) {
+                stream.identify(endedBefore.publisherId);
+            }
+            stream.noteSessionStart(endedBefore.sessionStartNs);
+            stream.resumeAt(endedBefore.nextSequence, endedBefore.nextMessageIndex, nowNs);
+        } else {
+            stream.holdUntilStarted();
+        }
+        return stream;
+    }
+
+    /** Whether the topic keeps as many streams as it may: a new session must wait for one to end. */
+    private boolean isFull() {
+        return streams.size() >= settings.maxPublishers();
+    }
+
+    /**
+     * Whether the session of the heartbeat in hand, of which this receiver keeps nothing, is owed to
+     * the topic's subscribers from its first message (it began after they subscribed), or resumes.
+     */
+    private boolean owedFromItsStart(long nowNs) {
+        return ended.get(header.sessionId()) != null
+            || StartRule.fromHeartbeat(heartbeat.sessionAgeNs(), nowNs, subscribedAtNs, ended.forgottenStartNs(),
+                settings.lateJoin()) == StartRule.Start.SESSION_START;
+    }
+
+    /**
+     * Decides, if it can, where a stream not started yet starts, from the datagram in hand: a
+     * heartbeat tells the session's age, a DATA datagram its age class (see {@link StartRule}).
+     */
+    private void decideStart(InboundStream stream, int type, MutableDirectBuffer buffer, int offset, long nowNs) {
+        final long forgotten = ended.forgottenStartNs();
+        final StartRule.Start start;
+        if (type == FrameType.HEARTBEAT.code()) {
+            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
+            start = StartRule.fromHeartbeat(
+                heartbeat.sessionAgeNs(), nowNs, subscribedAtNs, forgotten, settings.lateJoin());
+        } else if (type == FrameType.DATA.code()) {
+            data.wrap(buffer, offset);
+            start = StartRule.fromData(data.ageClass(), nowNs, subscribedAtNs, forgotten, settings.lateJoin());
+        } else {
+            return;
+        }
+        switch (start) {
+            case SESSION_START -> stream.startAtSessionStart(nowNs);
+            case LIVE_EDGE -> startAtLiveEdge(stream, type, nowNs);
+            case REPLAY -> {
+                final long liveEdge = heartbeat.sequence() + 1;
+                if (liveEdge == 0) {
+                    stream.startAtSessionStart(nowNs);
+                } else {
+                    stream.startAt(heartbeat.oldestSequence() + (liveEdge - heartbeat.oldestSequence()) / 8, nowNs);
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    /**
+     * Starts a late joiner at the live edge: the first datagram it holds or has in hand, or after the
+     * last one a heartbeat announces (from the first message if the publisher has sent none).
+     */
+    private void startAtLiveEdge(InboundStream stream, int type, long nowNs) {
+        if (type == FrameType.DATA.code()) {
+            final long held = stream.firstHeldSequence();
+            stream.startAt(held >= 0 ? Math.min(held, header.sequence()) : header.sequence(), nowNs);
+        } else if (heartbeat.sequence() == -1 && stream.firstHeldSequence() < 0) {
+            stream.startAtSessionStart(nowNs);
+        } else {
+            final long held = stream.firstHeldSequence();
+            stream.startAt(held >= 0 ? held : heartbeat.sequence() + 1, nowNs);
+        }
+    }
+
+    /** Lets every stream deliver what it holds and send the NAKs and STATUS that are due. */
+    int poll(long nowNs) {
+        int work = 0;
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            work += streams.get(i).poll(nowNs);
+        }
+        return work;
+    }
+
+    /**
+     * Forgives every stream the time this receiver was stopped ({@code stoppedNs}) as silence,
+     * though never past now: a stream heard since the receiver went on was silent for none of it.
+     */
+    void creditSilence(long stoppedNs, long nowNs) {
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            final InboundStream stream = streams.get(i);
+            stream.creditSilence(Math.min(stoppedNs, Math.max(0, nowNs - stream.lastHeardNs())));
+        }
+    }
+
+    /** Closes every stream its publisher ended and this receiver delivered to the end. */
+    int endEndedStreams(long nowNs) {
+        int count = 0;
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final InboundStream stream = streams.get(i);
+            if (stream.hasEnded()) {
+                end(i, PublisherGone.Cause.ENDED, nowNs - stream.lastHeardNs(), 0, nowNs);
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /** Closes every stream not heard from for longer than the topic's publisher timeout. */
+    int endSilentStreams(long nowNs) {
+        int count = 0;
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final long silentNs = nowNs - streams.get(i).lastHeardNs();
+            if (silentNs > settings.publisherTimeoutNs()) {
+                end(i, PublisherGone.Cause.SILENT, silentNs, 0, nowNs);
+                count++;
+            }
+        }
+        return count;
+    }
+
+    /**
+     * Learns a stream's publisher id from its heartbeat, and ends the earlier sessions of that
+     * publisher it proves restarted.
+     */
+    private void identify(InboundStream stream, long publisherId, long nowNs) {
+        stream.identify(publisherId);
+        endEarlierSessions(publisherId, stream.sessionId(), stream.sessionStartNs(), nowNs);
+    }
+
+    /**
+     * Ends, as restarted, the streams of {@code publisherId}, other than {@code newSessionId}, that
+     * were last heard before the new session began and have had two heartbeat intervals since to
+     * show they are alive: that publisher restarted as the new session.
+     */
+    private void endEarlierSessions(long publisherId, int newSessionId, long newSessionStartNs, long nowNs) {
+        if (newSessionStartNs == Long.MAX_VALUE || nowNs - newSessionStartNs <= 2 * settings.heartbeatNs()) {
+            return;
+        }
+        for (int i = streams.size() - 1; i >= 0; i--) {
+            final InboundStream other = streams.get(i);
+            if (other.sessionId() != newSessionId && other.isIdentified() && other.publisherId() == publisherId
+                && other.lastHeardNs() < newSessionStartNs) {
+                end(i, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), newSessionId, nowNs);
+            }
+        }
+    }
+
+    private void end(int index, PublisherGone.Cause cause, long silentNs, int newSessionId, long nowNs) {
+        final InboundStream stream = streams.remove(index);
+        bySession.remove(stream.sessionId());
+        refusing = false;
+        final boolean delivered = topic.forget(stream);
+        stream.close();
+        if (stream.isStarted()) {
+            ended.add(stream, cause != PublisherGone.Cause.SILENT, delivered, nowNs);
+            topic.onPublisherGone(
+                new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
+        }
+    }
+
+    /** Frees every stream; nothing is delivered after. */
+    void close() {
+        streams.forEach(InboundStream::close);
+        streams.clear();
+        bySession.clear();
+    }
+}
