@@ -15,6 +15,10 @@
 # nakcast_jar MODULE
 #     Prints the path of MODULE's runnable jar, MODULE/target/nakcast-MODULE.jar, built by
 #     nakcast_build with `package -DskipTests`.
+# nakcast_simulator_classpath
+#     Prints the class path the deterministic simulator runs with (ops/simulate, ops/mutation): the
+#     simulator module's classes and its runtime class path (the transport's classes among them),
+#     built by nakcast_build (compile, and the class path in simulator/target/simulate.classpath).
 # nakcast_java
 #     An array: this java (${JAVA_HOME}/bin/java if JAVA_HOME is set, else the java on PATH, as an
 #     absolute path so that nsenter and unshare find it), @ops/jvm.options and the optional
@@ -67,4 +71,10 @@ nakcast_jar() {
     local jar=$1/target/nakcast-$1.jar
     nakcast_build "$jar" "$1" package -DskipTests || return
     echo "$nakcast_root/$jar"
+}
+
+nakcast_simulator_classpath() {
+    nakcast_build simulator/target/simulate.classpath simulator compile dependency:build-classpath \
+        -Dmdep.outputFile=target/simulate.classpath -Dmdep.includeScope=runtime || return
+    echo "$nakcast_root/simulator/target/classes:$(cat "$nakcast_root/simulator/target/simulate.classpath")"
 }
