@@ -15,7 +15,6 @@ import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
-import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.SystemCounter;
@@ -52,9 +51,9 @@ import org.nakcast.transport.status.SystemCounters;
  * nor give up the stream's present as lost. The last sequence, {@code Long.MAX_VALUE}, is never
  * in reach.
  *
- * <p>NAKs list the missing ranges that the reorder window could hold, at most what one datagram of
- * the largest datagram length carries, lowest first. This class counts NAKS_SENT; the sink counts
- * datagrams and bytes sent, as for every other datagram a node sends.
+ * <p>Its NAKs are its {@link NakEmitter}'s: the stream tells it of gaps found, repairs and
+ * deliveries, and which span may be asked for (the missing ranges the reorder window could hold,
+ * below the NAK horizon); the emitter decides when to ask, whether to keep quiet, and sends.
  *
  * <p>An UNRECOVERABLE for [from, to] means the publisher's history (a contiguous ring) no longer
  * reaches {@code to}: everything up to {@code to} is gone. The stream gives up [expected, to]
@@ -92,18 +91,11 @@ public final class InboundStream {
     private final DatagramSink nakSink;
     private final ReorderWindow window;
     private final MessageDelivery delivery;
-    private final NakScheduler naks;
-    private final MissingRanges missing;
-    private final HeardNaks heardNaks = new HeardNaks();
-    private final GroupSizeEstimator group = new GroupSizeEstimator();
-    private final NakFlyweight nak = new NakFlyweight();
+    private final NakEmitter naks;
     private final UnsafeBuffer datagramView = new UnsafeBuffer();
     private final DataFlyweight dataHeader = new DataFlyweight();
     private final AtomicCounter duplicates;
-    private final AtomicCounter gaps;
     private final AtomicCounter windowOverflows;
-    private final AtomicCounter naksSent;
-    private final AtomicCounter naksSuppressed;
     private final AtomicCounter unrecoverableRanges;
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
@@ -162,10 +154,6 @@ public final class InboundStream {
         DatagramSink nakSink,
         MutableDirectBuffer nakBuffer,
         SystemCounters counters) {
-        final int nakLength = Math.min(nakBuffer.capacity(), settings.maxDatagramLength());
-        if (NakFlyweight.maxRanges(nakLength) < 1) {
-            throw new IllegalArgumentException("nakBuffer too small for one NAK range: " + nakBuffer.capacity());
-        }
         this.topicId = topicId;
         this.sessionId = sessionId;
         this.receiverId = receiverId;
@@ -176,14 +164,10 @@ public final class InboundStream {
         this.delivery = new MessageDelivery(
             topicId, sessionId, settings.maxMessageLength(), Objects.requireNonNull(handler, "handler"), listener,
             counters);
-        this.naks = new NakScheduler(settings.nakTiming(), Objects.requireNonNull(random, "random"));
-        this.missing = new MissingRanges(NakFlyweight.maxRanges(nakLength));
-        this.nak.wrap(nakBuffer, 0);
+        this.naks = new NakEmitter(topicId, sessionId, receiverId, settings, Objects.requireNonNull(random, "random"),
+            this.nakSink, nakBuffer, counters);
         this.duplicates = counters.get(SystemCounter.DUPLICATES);
-        this.gaps = counters.get(SystemCounter.GAPS);
         this.windowOverflows = counters.get(SystemCounter.REORDER_WINDOW_OVERFLOWS);
-        this.naksSent = counters.get(SystemCounter.NAKS_SENT);
-        this.naksSuppressed = counters.get(SystemCounter.NAKS_SUPPRESSED);
         this.unrecoverableRanges = counters.get(SystemCounter.UNRECOVERABLE_RANGES);
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
         this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
@@ -256,7 +240,7 @@ public final class InboundStream {
             lines.onFirstCopy(line, sequence, nowNs);
         }
         if (sequence <= highestSeen) {
-            naks.onRepaired(sequence, retransmit, nowNs);
+            naks.repaired(sequence, retransmit, nowNs);
         }
         see(sequence, true, nowNs);
         if (deliverNow) {
@@ -265,7 +249,7 @@ public final class InboundStream {
         }
         deliverHeld(nowNs);
         if (retransmit && expected <= highestSeen) {
-            naks.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
+            naks.deliveredUpTo(expected, nowNs);
         }
         findGapsBelowHorizon(nowNs);
     }
@@ -421,7 +405,7 @@ public final class InboundStream {
         expected = lastLost + 1;
         highestSeen = Math.max(highestSeen, lastLost);
         delivery.continueAt(firstMessageAfter);
-        naks.onSkipped();
+        naks.skipped();
         if (dropOnLoss) {
             dropped = true;
             streamsDropped.increment();
@@ -443,13 +427,9 @@ public final class InboundStream {
      * too.
      */
     public void onNakHeard(NakFlyweight heard, long nowNs) {
-        group.onHeard(heard.receiverId(), nowNs);
-        if (!started || dropped) {
-            return;
-        }
-        heardNaks.add(heard, nowNs);
-        if (collectMissing() > 0 && heardNaks.cover(missing, nowNs - naks.retryIntervalNs())) {
-            suppress(nowNs);
+        naks.heardFrom(heard.receiverId(), nowNs);
+        if (started && !dropped) {
+            naks.heardNak(heard, window, expected, nakSpanEnd(), oldestHeld, nowNs);
         }
     }
 
@@ -458,12 +438,7 @@ public final class InboundStream {
      * its sender counts towards the group size the NAK delays widen with.
      */
     public void onStatusHeard(int otherReceiverId, long nowNs) {
-        group.onHeard(otherReceiverId, nowNs);
-    }
-
-    private void suppress(long nowNs) {
-        naks.onSuppressed(missing.highest(), nowNs, group.estimate(nowNs));
-        naksSuppressed.increment();
+        naks.heardFrom(otherReceiverId, nowNs);
     }
 
     /**
@@ -488,7 +463,7 @@ public final class InboundStream {
             lineCounters.update(lines);
         }
         final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
-        return statusSent + pollNak(nowNs);
+        return statusSent + naks.poll(window, expected, nakSpanEnd(), oldestHeld, nowNs);
     }
 
     /**
@@ -576,10 +551,9 @@ public final class InboundStream {
         }
         final long from = Math.max(expected, gapsFoundUpTo + 1);
         gapsFoundUpTo = horizon;
-        if (from <= horizon && missing.collect(window, from, horizon, oldestHeld) > 0) {
-            gaps.increment();
+        if (from <= horizon && naks.anyMissing(window, from, horizon, oldestHeld)) {
             lines.onGapBothMissed();
-            naks.onGapFound(nowNs, group.estimate(nowNs));
+            naks.gapFound(nowNs);
         }
     }
 
@@ -595,37 +569,9 @@ public final class InboundStream {
      * still be asked for once the window has moved, even if nothing else arrives.
      */
     private void armNakForMissingHead(long nowNs) {
-        if (expected <= nakHorizon() && !window.contains(expected) && naks.deadlineNs() == NakScheduler.NO_DEADLINE) {
-            naks.onGapFound(nowNs, group.estimate(nowNs));
+        if (expected <= nakHorizon() && !window.contains(expected)) {
+            naks.armIfIdle(nowNs);
         }
-    }
-
-    private int pollNak(long nowNs) {
-        if (!naks.isDue(nowNs)) {
-            return 0;
-        }
-        final int ranges = collectMissing();
-        if (ranges == 0) {
-            naks.cancel();
-            return 0;
-        }
-        if (heardNaks.cover(missing, nowNs - naks.retryIntervalNs())) {
-            suppress(nowNs);
-            return 1;
-        }
-        final int length = NakFlyweight.lengthFor(ranges);
-        nak.writeHeader(FrameType.NAK, length, sessionId, topicId, 0);
-        nak.receiverId(receiverId).rangeCount(ranges);
-        for (int i = 0; i < ranges; i++) {
-            nak.range(i, missing.from(i), missing.to(i));
-        }
-        if (nakSink.send(nak.buffer(), 0, length)) {
-            naksSent.increment();
-            naks.onNakSent(missing.highest(), nowNs);
-        } else {
-            naks.onSendFailed(nowNs);
-        }
-        return 1;
     }
 
     /** The topic this stream belongs to. */
@@ -814,7 +760,7 @@ public final class InboundStream {
 
     /** How many receivers listen to this stream, as far as it can tell; see {@link GroupSizeEstimator}. */
     int groupSizeEstimate(long nowNs) {
-        return group.estimate(nowNs);
+        return naks.groupSizeEstimate(nowNs);
     }
 
     /** The off-heap bytes the reorder window has taken so far. */
@@ -880,8 +826,7 @@ public final class InboundStream {
         final boolean newGap = sequence > highestSeen + 1 || !inHand;
         highestSeen = sequence;
         if (newGap && lines == null) {
-            gaps.increment();
-            naks.onGapFound(nowNs, group.estimate(nowNs));
+            naks.gapFound(nowNs);
         }
     }
 
@@ -901,7 +846,8 @@ public final class InboundStream {
         }
     }
 
-    private int collectMissing() {
-        return missing.collect(window, expected, Math.min(nakHorizon(), expected + window.capacity() - 1), oldestHeld);
+    /** The last datagram a NAK may ask for: below the NAK horizon, within the reorder window's reach. */
+    private long nakSpanEnd() {
+        return Math.min(nakHorizon(), expected + window.capacity() - 1);
     }
 }
