@@ -1,3 +1,5 @@
+package org.nakcast.media.linux;
+
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -42,9 +44,9 @@ import java.util.function.ToDoubleFunction;
  * <p>Needs JDK 22+ (the FFM API) and Linux on a 64-bit LP64 ABI (x86-64, aarch64): the layouts
  * below are those. Run it inside a private network namespace ({@code ops/syscall-batching} does).
  */
-public final class SyscallBatching {
+final class SyscallBatching {
     private static final String USAGE = """
-        usage: java --enable-native-access=ALL-UNNAMED SyscallBatching.java [options]
+        usage: java --enable-native-access=ALL-UNNAMED -cp JAR org.nakcast.media.linux.SyscallBatching [options]
           --seconds S           measured seconds per run (default 5)
           --rounds N            interleaved rounds; medians over them (default 3)
           --warmup S            one unreported run per mode and path first, of S seconds (default 1)
