@@ -1,7 +1,7 @@
 # The one way ops/ scripts build what they run and start a JVM. Source it (bash):
 #
 #   . "$(dirname "$0")/lib/build-and-run.sh"
-#   jar=$(nakcast_jar pubsub-examples)            # pubsub-examples/target/nakcast-pubsub-examples.jar
+#   jar=$(nakcast_jar cli)                        # cli/target/nakcast-cli.jar
 #   exec "${nakcast_java[@]}" -cp "$jar" org.nakcast.cli.Nakcast "$@"
 #
 # nakcast_build ARTIFACT MODULE GOALS_AND_FLAGS...

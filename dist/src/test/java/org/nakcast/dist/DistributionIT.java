@@ -53,7 +53,7 @@ class DistributionIT {
                 .noneMatch(name -> name.startsWith("junit"));
         }
         assertThat(nakcastJarModuleNames()).as("Automatic-Module-Name of each nakcast jar in lib/")
-            .contains("org.nakcast.transport", "org.nakcast.codecs.core", "org.nakcast.config")
+            .contains("org.nakcast.transport", "org.nakcast.codecs.core", "org.nakcast.config", "org.nakcast.cli")
             .doesNotHaveDuplicates()
             .allMatch(name -> name.startsWith("org.nakcast."));
         assertThat(home.resolve("config/jvm.options")).content().contains("--add-exports=java.base/jdk.internal.misc");

@@ -26,6 +26,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.Offers;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;

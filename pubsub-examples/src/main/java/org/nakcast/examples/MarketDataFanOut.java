@@ -19,6 +19,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.Offers;
 import org.nakcast.transport.StreamEventListener;
 
 /**

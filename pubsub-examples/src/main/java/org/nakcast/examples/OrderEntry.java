@@ -21,6 +21,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
+import org.nakcast.transport.Offers;
 import org.nakcast.transport.Publication;
 import org.nakcast.transport.StreamEventListener;
 

@@ -27,6 +27,7 @@ import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.Offers;
 import org.nakcast.transport.Publication;
 import org.nakcast.transport.StreamEventListener;
 

@@ -15,6 +15,8 @@ import org.nakcast.transport.media.MulticastAddress;
  * then moving datagrams in batches with {@code recvmmsg} and {@code sendmmsg}. Its native memory
  * (the batch vectors and buffers its owners allocate from {@link #arena()}) is freed when it
  * closes. Setup runs on one thread, the batch calls on another (the agent's), never at once.
+ * {@link SyscallBatching} also opens unicast ones, and moves datagrams one per {@code sendto} or
+ * {@code recvfrom} and in UDP GSO trains through {@code sendmsg}, to measure those calls.
  *
  * <pre>
  *   struct sockaddr_in (16 bytes)               struct ip_mreqn (12 bytes)
@@ -24,21 +26,27 @@ import org.nakcast.transport.media.MulticastAddress;
  *   | u16   |u16 BE |   u32 BE     |  8   |     | u32 BE       | u32 BE (0)   | i32        |
  *   +-------+-------+--------------+------+     +--------------+--------------+------------+
  *
- *   struct iovec (16 bytes)          struct mmsghdr (64 bytes): a struct msghdr, then msg_len
+ *   struct iovec (16 bytes)          struct mmsghdr (64 bytes): a struct msghdr (56 bytes), then msg_len
  *   0             8             16   0        8       16       24          32     40       48     56      60  64
  *   +-------------+-------------+    +--------+-------+--------+-----------+------+--------+------+-------+---+
  *   | base ptr    | length u64  |    |name ptr|namelen|iov ptr | iovlen u64|ctl   |ctl len |flags |msg_len|pad|
- *   +-------------+-------------+    +--------+-------+--------+-----------+------+--------+------+-------+---+
- *                                     name and control stay NULL: no sender address is asked for
+ *   +-------------+-------------+    |        |u32,pad|        |           |ptr   |u64     |i32   |u32    |   |
+ *                                    +--------+-------+--------+-----------+------+--------+------+-------+---+
+ *                                     the media leaves name and control NULL: no sender address is asked for
  * </pre>
  */
 final class UdpSocket implements AutoCloseable {
     static final int SOCKADDR_IN_BYTES = 16;
     static final int IOVEC_BYTES = 16;
     static final int IOVEC_LENGTH = 8;
+    static final int MSGHDR_BYTES = 56;
     static final int MMSGHDR_BYTES = 64;
+    static final int MSG_NAME = 0;
+    static final int MSG_NAMELEN = 8;
     static final int MSG_IOV = 16;
     static final int MSG_IOVLEN = 24;
+    static final int MSG_CONTROL = 32;
+    static final int MSG_CONTROLLEN = 40;
     static final int MSG_LEN = 56;
 
     private final Arena arena = Arena.ofShared();
@@ -62,7 +70,7 @@ final class UdpSocket implements AutoCloseable {
      */
     static UdpSocket listening(MulticastAddress address, int port) {
         return opened(address, port, "cannot listen on ", " (is the port taken by a socket without SO_REUSEADDR,"
-            + " or the interface down?)", UdpSocket::listen);
+            + " or the interface down?)", socket -> socket.listen(address, port));
     }
 
     /**
@@ -72,28 +80,52 @@ final class UdpSocket implements AutoCloseable {
      * @throws TransportException naming group, port and interface, and the call the kernel refused
      */
     static UdpSocket sendingTo(MulticastAddress address, int port) {
-        return opened(address, port, "cannot send to ", "", UdpSocket::sendTo);
+        return opened(address, port, "cannot send to ", "", socket -> socket.sendTo(address, port));
     }
 
-    private static UdpSocket opened(MulticastAddress address, int port, String failure, String hint,
-                                    Setup setup) {
-        UdpSocket socket = null;
+    /**
+     * A socket bound to {@code address} and {@code port} (shared with other sockets), with
+     * SO_RCVBUF asked for: a unicast receiver.
+     *
+     * @throws IOException naming the call the kernel refused
+     */
+    static UdpSocket bound(InetAddress address, int port, int receiveBufferBytes) throws IOException {
+        return setUp(socket -> socket.bindTo(address, port, receiveBufferBytes));
+    }
+
+    /**
+     * A socket connected to {@code address} and {@code port}, with SO_SNDBUF asked for: a unicast sender.
+     *
+     * @throws IOException naming the call the kernel refused
+     */
+    static UdpSocket connected(InetAddress address, int port, int sendBufferBytes) throws IOException {
+        return setUp(socket -> socket.connectTo(address, port, sendBufferBytes));
+    }
+
+    private static UdpSocket opened(MulticastAddress address, int port, String failure, String hint, Setup setup) {
         try {
-            socket = new UdpSocket();
-            setup.apply(socket, address, port);
-            return socket;
+            return setUp(setup);
         } catch (IOException | RuntimeException ex) {
-            if (socket != null) {
-                socket.close();
-            }
             throw new TransportException(failure + address.describe(port) + ": " + ex.getMessage() + hint, ex);
         }
     }
 
-    /** How a socket just opened is set up to listen or to send. */
+    /** A socket just opened, set up by {@code setup}; closed again if that fails. */
+    private static UdpSocket setUp(Setup setup) throws IOException {
+        final UdpSocket socket = new UdpSocket();
+        try {
+            setup.apply(socket);
+            return socket;
+        } catch (IOException | RuntimeException ex) {
+            socket.close();
+            throw ex;
+        }
+    }
+
+    /** How a socket just opened is set up. */
     @FunctionalInterface
     private interface Setup {
-        void apply(UdpSocket socket, MulticastAddress address, int port) throws IOException;
+        void apply(UdpSocket socket) throws IOException;
     }
 
     /** Where the owner allocates the native memory that lives as long as the socket. */
@@ -102,16 +134,7 @@ final class UdpSocket implements AutoCloseable {
     }
 
     private void listen(MulticastAddress address, int port) throws IOException {
-        setInt(Libc.SOL_SOCKET, Libc.SO_REUSEADDR, 1, "SO_REUSEADDR");
-        setInt(Libc.SOL_SOCKET, Libc.SO_RCVBUF, address.receiveBufferBytes(), "SO_RCVBUF");
-        final MemorySegment local = sockaddr(address.group(), port);
-        try {
-            check((int) Libc.BIND.invokeExact(errno, fd, local, SOCKADDR_IN_BYTES), "bind");
-        } catch (IOException ex) {
-            throw ex;
-        } catch (Throwable ex) {
-            throw new IOException("bind() could not be called", ex);
-        }
+        bindTo(address.group(), port, address.receiveBufferBytes());
         set(Libc.IPPROTO_IP, Libc.IP_ADD_MEMBERSHIP, groupOnInterface(address), "IP_ADD_MEMBERSHIP");
     }
 
@@ -119,8 +142,27 @@ final class UdpSocket implements AutoCloseable {
         set(Libc.IPPROTO_IP, Libc.IP_MULTICAST_IF, groupOnInterface(address), "IP_MULTICAST_IF");
         setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_TTL, address.ttl(), "IP_MULTICAST_TTL");
         setInt(Libc.IPPROTO_IP, Libc.IP_MULTICAST_LOOP, 1, "IP_MULTICAST_LOOP");
-        setInt(Libc.SOL_SOCKET, Libc.SO_SNDBUF, address.sendBufferBytes(), "SO_SNDBUF");
-        final MemorySegment remote = sockaddr(address.group(), port);
+        connectTo(address.group(), port, address.sendBufferBytes());
+    }
+
+    /** SO_REUSEADDR, SO_RCVBUF, then bind. */
+    private void bindTo(InetAddress address, int port, int receiveBufferBytes) throws IOException {
+        setInt(Libc.SOL_SOCKET, Libc.SO_REUSEADDR, 1, "SO_REUSEADDR");
+        setInt(Libc.SOL_SOCKET, Libc.SO_RCVBUF, receiveBufferBytes, "SO_RCVBUF");
+        final MemorySegment local = sockaddr(address, port);
+        try {
+            check((int) Libc.BIND.invokeExact(errno, fd, local, SOCKADDR_IN_BYTES), "bind");
+        } catch (IOException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException("bind() could not be called", ex);
+        }
+    }
+
+    /** SO_SNDBUF, then connect. */
+    private void connectTo(InetAddress address, int port, int sendBufferBytes) throws IOException {
+        setInt(Libc.SOL_SOCKET, Libc.SO_SNDBUF, sendBufferBytes, "SO_SNDBUF");
+        final MemorySegment remote = sockaddr(address, port);
         try {
             check((int) Libc.CONNECT.invokeExact(errno, fd, remote, SOCKADDR_IN_BYTES), "connect");
         } catch (IOException ex) {
@@ -179,6 +221,54 @@ final class UdpSocket implements AutoCloseable {
         return received >= 0 ? received : retryableOrFailed();
     }
 
+    /**
+     * {@code sendto} of {@code datagram} on this connected socket, without waiting.
+     *
+     * @return the bytes sent; 0 if the kernel's buffer is full; -1 on another error ({@link #lastError})
+     */
+    long sendOne(MemorySegment datagram) {
+        final long sent;
+        try {
+            sent = (long) Libc.SENDTO.invokeExact(errno, fd, datagram, datagram.byteSize(), Libc.MSG_DONTWAIT,
+                MemorySegment.NULL, 0);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        return sent >= 0 ? sent : retryableOrFailed();
+    }
+
+    /**
+     * {@code recvfrom} of one waiting datagram into {@code slot}, its sender's address into
+     * {@code from} (a sockaddr_in) and its length into {@code fromLength}, without waiting.
+     *
+     * @return the datagram's bytes; 0 if none was waiting; -1 on another error
+     */
+    long receiveOne(MemorySegment slot, MemorySegment from, MemorySegment fromLength) {
+        final long received;
+        try {
+            received = (long) Libc.RECVFROM.invokeExact(errno, fd, slot, slot.byteSize(), Libc.MSG_DONTWAIT, from,
+                fromLength);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        return received >= 0 ? received : retryableOrFailed();
+    }
+
+    /**
+     * {@code sendmsg} of {@code message} (a struct msghdr) on this connected socket, without waiting.
+     *
+     * @return the bytes sent; 0 if the kernel's buffer is full; -1 on another error
+     */
+    long sendMessage(MemorySegment message) {
+        final long sent;
+        try {
+            sent = (long) Libc.SENDMSG.invokeExact(errno, fd, message, Libc.MSG_DONTWAIT);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        return sent >= 0 ? sent : retryableOrFailed();
+    }
+
     /** The errno of the last call that failed, in words. */
     String lastError() {
         return Libc.describe(Libc.errno(errno));
@@ -208,8 +298,23 @@ final class UdpSocket implements AutoCloseable {
         MemorySegment.copy(MemorySegment.ofArray(address.getAddress()), 0, segment, offset, 4);
     }
 
-    private void setInt(int level, int option, int value, String name) throws IOException {
+    /** setsockopt of an int option; {@code name} names it if the kernel refuses. */
+    void setInt(int level, int option, int value, String name) throws IOException {
         set(level, option, arena.allocateFrom(ValueLayout.JAVA_INT, value), name);
+    }
+
+    /** getsockopt of an int option: what the kernel made of what was asked. */
+    int getInt(int level, int option, String name) throws IOException {
+        final MemorySegment value = arena.allocate(ValueLayout.JAVA_INT);
+        final MemorySegment length = arena.allocateFrom(ValueLayout.JAVA_INT, Integer.BYTES);
+        try {
+            check((int) Libc.GETSOCKOPT.invokeExact(errno, fd, level, option, value, length), "getsockopt " + name);
+        } catch (IOException ex) {
+            throw ex;
+        } catch (Throwable ex) {
+            throw new IOException("getsockopt() could not be called", ex);
+        }
+        return value.get(ValueLayout.JAVA_INT, 0);
     }
 
     private void set(int level, int option, MemorySegment value, String name) throws IOException {

@@ -1,3 +1,5 @@
+package org.nakcast.media.linux;
+
 import com.sun.management.ThreadMXBean;
 
 import java.io.IOException;
@@ -9,14 +11,17 @@ import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One measured flow of 1408-byte datagrams from a sender thread to a receiver thread on another
  * socket of the same JVM, the part of {@code ops/syscall-batching} that needs only Java 17: the
  * run loop, the two paths (loopback multicast as nakcast sends, and unicast 127.0.0.1), the NIO
- * {@link DatagramChannel} sender and receiver nakcast uses today, and, as this file's {@code main},
- * that baseline and the allocation of its receiver on the running JDK (nakcast's own, 17).
+ * {@link DatagramChannel} sender and receiver of nakcast's {@code nio} media, and, as this class's
+ * {@code main}, that baseline and the allocation of its receiver on the running JDK (nakcast's
+ * own, 17). Compiled for Java 17 (this module's pom), unlike the rest of the module, and using
+ * nothing of it, so that JDK 17 runs it; {@link SyscallBatching} measures the rest on JDK 22+.
  *
  * <p>The sender is held to the receiver, as nakcast's flow control {@code min} holds a publisher:
  * it sends only while fewer than {@code window} datagrams are in flight (0: unheld, it sends as
@@ -25,14 +30,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * busy spin starves the other thread), like nakcast's agents with a back-off idle strategy.
  *
  * <pre>
- *   java DatagramRun.java PATH SECONDS ROUNDS WINDOW RCVBUF_BYTES    inside a private network namespace
+ *   java -cp JAR org.nakcast.media.linux.DatagramRun PATH SECONDS ROUNDS WINDOW RCVBUF_BYTES
  * </pre>
+ * inside a private network namespace.
  */
-public final class DatagramRun {
+final class DatagramRun {
     /** Bytes of each datagram: nakcast's default datagram size. */
     static final int DATAGRAM_BYTES = 1408;
     /** Room for the largest datagram the receivers take, as nakcast's receiver keeps. */
     static final int RECEIVE_SLOT_BYTES = 2048;
+    /** SO_SNDBUF every sender asks for: nakcast's default socket buffers, 2 MiB. */
+    static final int SEND_BUFFER_BYTES = 2 << 20;
     /** A receiver that has heard nothing for this long after its sender stopped has all there is. */
     private static final long DRAIN_NS = 200_000_000L;
     private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
@@ -225,7 +233,7 @@ public final class DatagramRun {
     /** Opens a non-blocking NIO socket that sends to {@code route}: multicast as nakcast's sender does. */
     static DatagramChannel openSending(Route route, int port, boolean connect) throws IOException {
         final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
-        channel.setOption(StandardSocketOptions.SO_SNDBUF, 2 << 20);
+        channel.setOption(StandardSocketOptions.SO_SNDBUF, SEND_BUFFER_BYTES);
         if (route.multicast()) {
             channel.setOption(StandardSocketOptions.IP_MULTICAST_IF, Route.loopback());
             channel.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
@@ -357,7 +365,7 @@ public final class DatagramRun {
                 new NioReceiver(route, 40_901 + i, receiveBufferBytes), 1, window, Stop.after(seconds));
             rates[i] = result.receivedPerSecond();
         }
-        java.util.Arrays.sort(rates);
+        Arrays.sort(rates);
         final long datagrams = 200_000;
         final double one = allocatedBytesPerDatagram(NioReceiver::new, route, 41_000, 1, datagrams);
         final double two = allocatedBytesPerDatagram(NioReceiver::new, route, 41_010, 2, datagrams);

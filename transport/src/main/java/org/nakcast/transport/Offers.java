@@ -1,15 +1,16 @@
-package org.nakcast.examples;
+package org.nakcast.transport;
 
 import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.IdleStrategy;
-import org.nakcast.transport.OfferResult;
 
 /**
- * Offering through back-pressure, the one loop every publisher writes. {@code offer},
- * {@code commit} and {@code tryClaim} never block: when the publication's buffer is full they
- * answer {@link OfferResult#BACK_PRESSURED} and the caller decides. These programs wait (idle,
- * then try again); a service might instead drop the message, conflate it, or count and alarm.
+ * Offering through back-pressure by waiting, the loop a program writes when it would rather wait
+ * than lose a message. {@code offer}, {@code commit} and {@code tryClaim} never block: when the
+ * publication's buffer is full they answer {@link OfferResult#BACK_PRESSURED}, and on a topic with
+ * flow control {@code min} with no receiver yet {@link OfferResult#NOT_CONNECTED}, and the caller
+ * decides. These methods wait (idle, then try again); a service might instead drop the message,
+ * conflate it, or count and alarm.
  *
  * <pre>{@code
  * IdleStrategy idle = new BackoffIdleStrategy();
@@ -20,7 +21,7 @@ import org.nakcast.transport.OfferResult;
  *
  * <p>Never call this on a node's own thread (inside a listener): with threading {@code shared} or
  * {@code invoker} that thread is also the one that drains the buffer, so waiting there never ends.
- * Hand the work to another thread, or keep it for the next round of the loop (see {@link OrderEntry}).
+ * Hand the work to another thread, or keep it for the next round of the caller's loop.
  */
 public final class Offers {
     private Offers() {
