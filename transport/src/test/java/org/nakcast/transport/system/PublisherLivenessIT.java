@@ -78,6 +78,9 @@ class PublisherLivenessIT {
                 recorder.checker.awaitCount(500, System.currentTimeMillis() + 10_000);
                 crash.silent = true;
             }
+            // a process takes a while to come back: the receiver has read the last it heard of the
+            // old session before the new one begins, even on a loaded host
+            Thread.sleep(HEARTBEAT.multipliedBy(5).toMillis());
             final SequenceChecker afterRestart = new SequenceChecker();
             recorder.delegate = afterRestart;
             final int secondSession;
