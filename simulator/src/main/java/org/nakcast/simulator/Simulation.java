@@ -436,8 +436,8 @@ final class Simulation {
      * or whose own copy went missing at another time than the others' (independent losses are asked
      * for when each receiver finds them). A third for the same receiver needs its repair lost, which
      * is another copy needed again. The slack covers seeds with a handful of losses. Over 4,000 seeds
-     * the most was 0.73 of the bound (the old bound, two per copy needed again, allowed far more
-     * where many receivers shared a loss).
+     * the most was 0.73 of the bound (two per copy needed again would allow far more where many
+     * receivers share a loss).
      */
     private void checkRepairsPerLoss() {
         if (stranger != null) {
