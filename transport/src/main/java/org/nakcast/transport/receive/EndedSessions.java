@@ -35,9 +35,9 @@ final class EndedSessions {
             this.sessionId = stream.sessionId();
             this.nextSequence = stream.resumeSequence();
             this.nextMessageIndex = stream.knownMessageIndex();
-            this.identified = stream.isIdentified();
-            this.publisherId = stream.publisherId();
-            this.sessionStartNs = Math.min(stream.sessionStartNs(), endedNs);
+            this.identified = stream.life().isIdentified();
+            this.publisherId = stream.life().publisherId();
+            this.sessionStartNs = Math.min(stream.life().startNs(), endedNs);
             this.stayEnded = finalEnd || stream.isDropped();
             this.delivered = delivered;
         }

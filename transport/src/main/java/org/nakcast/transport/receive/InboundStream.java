@@ -14,7 +14,7 @@ import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.SystemCounter;
@@ -43,13 +43,10 @@ import org.nakcast.transport.status.SystemCounters;
  * would start this receiver in the past). Nothing before the start is asked for, and a message
  * begun before it is skipped, not lost.
  *
- * <p>Reach: a publisher cannot be further ahead than where the stream started plus
- * {@link #REACH_MARGIN}, plus one datagram per {@link #NS_PER_DATAGRAM} since. A DATA, RETRANSMIT,
- * HEARTBEAT or UNRECOVERABLE whose sequence lies beyond that passed the stateless checks but is
- * corrupt or forged: it is counted as malformed ({@link DatagramCheck#OUT_OF_REACH}) and ignored,
- * so that it can neither have the stream NAK for ever for datagrams that will not exist for ages
- * nor give up the stream's present as lost. The last sequence, {@code Long.MAX_VALUE}, is never
- * in reach.
+ * <p>Reach: a DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE whose sequence its publisher cannot
+ * have reached yet, or an UNRECOVERABLE that claims more lost messages than its datagrams can hold,
+ * passed the stateless checks but is corrupt or forged: it is counted as malformed and ignored (see
+ * {@link StreamReach}).
  *
  * <p>Its NAKs are its {@link NakEmitter}'s: the stream tells it of gaps found, repairs and
  * deliveries, and which span may be asked for (the missing ranges the reorder window could hold,
@@ -71,17 +68,6 @@ import org.nakcast.transport.status.SystemCounters;
 public final class InboundStream {
     /** What {@link #nakDeadlineNs()} answers when no NAK is due. */
     public static final long NO_DEADLINE = NakScheduler.NO_DEADLINE;
-    /**
-     * How far past the sequence it started at a stream's publisher may already be: the first
-     * datagram heard may have waited in the socket buffer while the publisher sent on.
-     */
-    public static final long REACH_MARGIN = 1 << 20;
-    /**
-     * The fastest a publisher can send, one datagram per this many nanoseconds: 200 million a
-     * second, more than a 100 GbE link carries even of minimum-size frames.
-     */
-    public static final long NS_PER_DATAGRAM = 5;
-    private static final long LAST_REACHABLE = Long.MAX_VALUE - 1;
 
     private final int topicId;
     private final int sessionId;
@@ -100,36 +86,24 @@ public final class InboundStream {
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
     private final AtomicCounter deliveryQueueFull;
-    private final AtomicCounter malformed;
-    private final AtomicCounter outOfReach;
-    private final AtomicCounter implausibleLoss;
     private final AtomicCounter linesDown;
-    private final long maxMessagesPerDatagram;
+    private final StreamReach reach;
+    private final SessionLife life = new SessionLife();
 
     private boolean started;
     private boolean holding;
     private long firstHeld = -1;
     private long highestHeld = -1;
-    private long sessionStartNs = Long.MAX_VALUE;
-    private long startSequence;
-    private long startNs;
     private boolean dropped;
     private long lastSequence = Long.MAX_VALUE;
     private long oldestHeld;
-    private long lastHeardNs;
     private StatusReporter status;
     private ReceiverPositionCounters positions;
-    private LineCounters lineCounters;
     private DeliveryGate gate = DeliveryGate.OPEN;
-    private boolean identified;
-    private long publisherId;
     private long expected;
     private long highestSeen;
     /** With two lines: which line brought what, and up to where gaps are NAKed; null with one line. */
     private LineArbiter lines;
-    private String[] lineNames;
-    /** With two lines: the NAK horizon up to which gaps were looked for. */
-    private long gapsFoundUpTo = -1;
 
     /**
      * @param topicId the topic
@@ -172,12 +146,8 @@ public final class InboundStream {
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
         this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
         this.deliveryQueueFull = counters.get(SystemCounter.DELIVERY_QUEUE_FULL);
-        this.malformed = counters.get(SystemCounter.MALFORMED);
-        this.outOfReach = counters.malformed(DatagramCheck.OUT_OF_REACH);
-        this.implausibleLoss = counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS);
         this.linesDown = counters.get(SystemCounter.LINES_DOWN);
-        this.maxMessagesPerDatagram =
-            (settings.maxDatagramLength() - DataFlyweight.DATA_HEADER_LENGTH) / MessageFrame.FRAME_HEADER_LENGTH + 1;
+        this.reach = new StreamReach(settings.maxDatagramLength(), counters);
     }
 
     /**
@@ -191,7 +161,7 @@ public final class InboundStream {
      * @param nowNs the time
      */
     public void onData(int line, DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
-        lastHeardNs = nowNs;
+        life.heard(nowNs);
         if (dropped) {
             return;
         }
@@ -208,12 +178,11 @@ public final class InboundStream {
             }
             start(sequence, nowNs);
         }
-        if (outOfReach(sequence, nowNs)) {
+        if (reach.beyondReach(sequence, nowNs)) {
             return;
         }
         if (lines != null && !retransmit) {
-            lines.onProgress(line, sequence, nowNs);
-            countMissedAlone(line, sequence);
+            lines.onData(line, sequence, window, expected, nowNs);
         }
         if (sequence < expected) {
             duplicate(line, sequence, retransmit, nowNs);
@@ -254,29 +223,6 @@ public final class InboundStream {
         findGapsBelowHorizon(nowNs);
     }
 
-    /**
-     * With two lines: {@code line} brought DATA {@code sequence}; the datagrams it went past without
-     * them that this stream already has (delivered or held), the other line brought (or, rarely, a
-     * repair): the line missed them alone. Those the stream does not have yet are counted when the
-     * other line's first copy comes ({@link LineArbiter#onFirstCopy}), or are a gap both lines missed.
-     * Looks at most a reorder window's worth of sequences, once per jump, never per datagram.
-     */
-    private void countMissedAlone(int line, long sequence) {
-        final long skippedFrom = lines.onBrought(line, sequence);
-        if (skippedFrom >= sequence) {
-            return;
-        }
-        final long skippedTo = sequence - 1;
-        long inHand = Math.max(0, Math.min(skippedTo, expected - 1) - skippedFrom + 1);
-        final long lastHeld = Math.min(skippedTo, expected + window.capacity() - 1);
-        for (long held = Math.max(skippedFrom, expected); held <= lastHeld; held++) {
-            if (window.contains(held)) {
-                inHand++;
-            }
-        }
-        lines.onMissedAlone(line, inHand);
-    }
-
     /** A copy of a datagram this stream already has: counted, and with two lines, the line's lag measured. */
     private void duplicate(int line, long sequence, boolean retransmit, long nowNs) {
         duplicates.increment();
@@ -284,26 +230,6 @@ public final class InboundStream {
             lines.onSecondCopy(line, sequence, nowNs);
             findGapsBelowHorizon(nowNs);
         }
-    }
-
-    /**
-     * The oldest datagram the publisher still held when it sent a HEARTBEAT. While this stream is
-     * behind it, a NAK asks for the first datagram it misses alone below it (the publisher answers
-     * that with one UNRECOVERABLE for everything it no longer holds) and for what it misses from there
-     * on, so a stream that fell behind the history learns what is gone and gets what is held in one
-     * round trip.
-     */
-    public void onOldestHeld(long oldest) {
-        oldestHeld = Math.max(oldestHeld, oldest);
-    }
-
-    /**
-     * An end-of-stream HEARTBEAT of this stream: its publication was closed and
-     * {@code lastSequence} is its last datagram (after {@link #onHeartbeat}, which NAKs any lost
-     * tail). Once everything up to it is delivered the stream has {@linkplain #hasEnded() ended}.
-     */
-    public void onEndOfStream(long lastSequence) {
-        this.lastSequence = Math.min(this.lastSequence, lastSequence);
     }
 
     /**
@@ -316,12 +242,30 @@ public final class InboundStream {
     }
 
     /**
-     * A HEARTBEAT of this stream, on {@code line} (0, or 1 on a stream arbitrated between two): the
-     * publisher has sent up to {@code highestSequence} (-1 for nothing yet). Anything up to it this
-     * stream has not seen is a lost tail, NAKed like any gap (with two lines, once both told of it).
+     * A HEARTBEAT of this stream, on {@code line} (0, or 1 on a stream arbitrated between two), all
+     * it tells in one call:
+     * <ul>
+     *   <li>the publisher has sent up to its sequence (-1 for nothing yet): anything up to it this
+     *       stream has not seen is a lost tail, NAKed like any gap (with two lines, once both told);</li>
+     *   <li>the oldest datagram the publisher still holds: while this stream is behind it, a NAK asks
+     *       for the first datagram it misses below it (answered by one UNRECOVERABLE for everything no
+     *       longer held) and for what it misses from there on, so a stream that fell behind the
+     *       history learns what is gone and gets what is held in one round trip;</li>
+     *   <li>the session's age: when the session began by this receiver's clock;</li>
+     *   <li>at its end of stream, the last datagram: once everything up to it is delivered the
+     *       stream has {@linkplain #hasEnded() ended}.</li>
+     * </ul>
+     *
+     * @param heartbeat wraps the datagram; read only during the call
      */
-    public void onHeartbeat(int line, long highestSequence, long nowNs) {
-        lastHeardNs = nowNs;
+    public void onHeartbeat(int line, HeartbeatFlyweight heartbeat, long nowNs) {
+        final long highestSequence = heartbeat.sequence();
+        life.noteStart(nowNs - heartbeat.sessionAgeNs());
+        oldestHeld = Math.max(oldestHeld, heartbeat.oldestSequence());
+        if (heartbeat.isEndOfStream()) {
+            lastSequence = Math.min(lastSequence, highestSequence);
+        }
+        life.heard(nowNs);
         if (dropped) {
             return;
         }
@@ -334,7 +278,7 @@ public final class InboundStream {
             }
             return;
         }
-        if (!outOfReach(highestSequence, nowNs)) {
+        if (!reach.beyondReach(highestSequence, nowNs)) {
             if (lines != null) {
                 lines.onProgress(line, highestSequence, nowNs);
             }
@@ -354,10 +298,10 @@ public final class InboundStream {
      * missing (a repeat, or an answer to another receiver).
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
-        if (outOfReach(toSequence, nowNs) || implausibleLoss(toSequence, firstMessageAfter)) {
+        if (reach.beyondReach(toSequence, nowNs) || implausibleLoss(toSequence, firstMessageAfter)) {
             return;
         }
-        lastHeardNs = nowNs;
+        life.heard(nowNs);
         while (started && !dropped && expected <= toSequence) {
             if (window.contains(expected)) {
                 deliverHeld(nowNs);
@@ -448,7 +392,8 @@ public final class InboundStream {
      */
     public int poll(long nowNs) {
         if (lines != null) {
-            tellLineTransitions(nowNs);
+            lines.poll(nowNs);
+            findGapsBelowHorizon(nowNs);
         }
         if (started && !dropped) {
             if (window.contains(expected)) {
@@ -458,9 +403,6 @@ public final class InboundStream {
         }
         if (positions != null && started) {
             positions.update(expected, highestSeen);
-        }
-        if (lineCounters != null) {
-            lineCounters.update(lines);
         }
         final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
         return statusSent + naks.poll(window, expected, nakSpanEnd(), oldestHeld, nowNs);
@@ -500,7 +442,7 @@ public final class InboundStream {
         if (lines == null) {
             throw new IllegalStateException("a stream on one line has no line counters");
         }
-        lineCounters = counters;
+        lines.publishTo(counters);
     }
 
     /**
@@ -512,29 +454,12 @@ public final class InboundStream {
      * @param names the two lines' names, for the events
      */
     public void arbitrateLines(String[] names, long lineTimeoutNs) {
-        if (names.length != 2) {
-            throw new IllegalArgumentException("two lines to arbitrate, not " + names.length);
-        }
-        lines = new LineArbiter(lineTimeoutNs);
-        lineNames = names.clone();
+        lines = new LineArbiter(topicId, sessionId, names, lineTimeoutNs, listener, linesDown);
     }
 
     /** With two lines: what the line arbiter knows of them, for counters and tests; null with one. */
     LineArbiter lines() {
         return lines;
-    }
-
-    /** Tells each line that went down or came up since the last poll; the horizon may have moved. */
-    private void tellLineTransitions(long nowNs) {
-        for (int line = lines.pollTransition(); line != LineArbiter.NO_TRANSITION; line = lines.pollTransition()) {
-            if (lines.isDown(line)) {
-                linesDown.increment();
-                listener.onLineDown(new LineDown(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
-            } else {
-                listener.onLineUp(new LineUp(topicId, sessionId, lineNames[line], nowNs - lines.downSinceNs(line)));
-            }
-        }
-        findGapsBelowHorizon(nowNs);
     }
 
     /**
@@ -545,12 +470,8 @@ public final class InboundStream {
         if (lines == null || !started || dropped) {
             return;
         }
-        final long horizon = Math.min(highestSeen, lines.horizon());
-        if (horizon <= gapsFoundUpTo) {
-            return;
-        }
-        final long from = Math.max(expected, gapsFoundUpTo + 1);
-        gapsFoundUpTo = horizon;
+        final long from = lines.newlyBelowHorizon(highestSeen, expected);
+        final long horizon = lines.gapsFoundUpTo();
         if (from <= horizon && naks.anyMissing(window, from, horizon, oldestHeld)) {
             lines.onGapBothMissed();
             naks.gapFound(nowNs);
@@ -584,25 +505,9 @@ public final class InboundStream {
         return sessionId;
     }
 
-    /** When anything of this stream (data, retransmit, heartbeat, unrecoverable) last arrived. */
-    public long lastHeardNs() {
-        return lastHeardNs;
-    }
-
-    /** Whether a heartbeat told this stream its publisher's id. */
-    public boolean isIdentified() {
-        return identified;
-    }
-
-    /** The publisher id its heartbeats carry; meaningful once {@link #isIdentified()}. */
-    public long publisherId() {
-        return publisherId;
-    }
-
-    /** Records the publisher id a heartbeat carried. */
-    public void identify(long id) {
-        publisherId = id;
-        identified = true;
+    /** What is known of its session: its publisher, when it began, when it was last heard. */
+    SessionLife life() {
+        return life;
     }
 
     /**
@@ -666,19 +571,6 @@ public final class InboundStream {
         return delivery.resumeSequence(expected);
     }
 
-    /**
-     * Notes when the session began by this receiver's clock, as a heartbeat's age tells it; the
-     * earliest estimate is kept (a late heartbeat makes a session look younger than it is).
-     */
-    public void noteSessionStart(long startNs) {
-        sessionStartNs = Math.min(sessionStartNs, startNs);
-    }
-
-    /** When the session began by this receiver's clock, or {@code Long.MAX_VALUE} before a heartbeat said. */
-    public long sessionStartNs() {
-        return sessionStartNs;
-    }
-
     /** The first datagram held while the start was undecided, or -1 if none was. */
     public long firstHeldSequence() {
         return firstHeld;
@@ -687,14 +579,6 @@ public final class InboundStream {
     /** The index of the next message to deliver, or -1 if the stream has not learned it. */
     public long knownMessageIndex() {
         return delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
-    }
-
-    /**
-     * Moves the time this stream was last heard from on by {@code ns}: the receiver itself stopped for
-     * that long, and a publisher must not look silent for what the receiver did not listen to.
-     */
-    public void creditSilence(long ns) {
-        lastHeardNs += ns;
     }
 
     /** Keeps a datagram of a stream whose start is not decided yet. */
@@ -718,8 +602,8 @@ public final class InboundStream {
         if (positions != null) {
             positions.free();
         }
-        if (lineCounters != null) {
-            lineCounters.free();
+        if (lines != null) {
+            lines.close();
         }
     }
 
@@ -775,44 +659,16 @@ public final class InboundStream {
 
     private void start(long sequence, long nowNs) {
         started = true;
-        startSequence = sequence;
-        startNs = nowNs;
+        reach.startedAt(sequence, nowNs);
         expected = sequence;
         highestSeen = sequence - 1;
         listener.onStreamStarted(new StreamStarted(topicId, sessionId, sequence));
     }
 
-    /**
-     * Whether an UNRECOVERABLE claims more lost messages than datagrams up to {@code toSequence} can
-     * hold (each message takes at least a frame header): counted as malformed, and ignored.
-     */
+    /** Whether an UNRECOVERABLE up to {@code toSequence} claims more lost messages than it can take. */
     private boolean implausibleLoss(long toSequence, long firstMessageAfter) {
-        if (!started || !delivery.isIndexKnown() || toSequence < expected) {
-            return false;
-        }
-        final long claimed = firstMessageAfter - delivery.nextMessageIndex();
-        final long datagrams = toSequence - expected + 1;
-        if (claimed <= datagrams * maxMessagesPerDatagram) {
-            return false;
-        }
-        implausibleLoss.increment();
-        malformed.increment();
-        return true;
-    }
-
-    /**
-     * Whether {@code sequence} lies beyond the furthest its publisher can have reached by
-     * {@code nowNs} (see the class comment); if so it is counted as malformed.
-     */
-    private boolean outOfReach(long sequence, long nowNs) {
-        final long reach = REACH_MARGIN + Math.max(0, nowNs - startNs) / NS_PER_DATAGRAM;
-        final long limit = startSequence > LAST_REACHABLE - reach ? LAST_REACHABLE : startSequence + reach;
-        if (sequence <= limit) {
-            return false;
-        }
-        outOfReach.increment();
-        malformed.increment();
-        return true;
+        return started && delivery.isIndexKnown() && toSequence >= expected
+            && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected + 1);
     }
 
     /**

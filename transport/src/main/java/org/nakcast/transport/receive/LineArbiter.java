@@ -1,6 +1,12 @@
 package org.nakcast.transport.receive;
 
 import java.util.Arrays;
+import java.util.Objects;
+
+import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
+import org.nakcast.transport.StreamEventListener;
 
 /**
  * Arbitrates one publisher stream heard on two lines (A and B): how far each line has brought the
@@ -36,8 +42,12 @@ import java.util.Arrays;
  * brought them: counted by the stream, which knows what it holds, when the line jumps past datagrams
  * it has, and here when the other line's first copy comes after the jump), and its lag behind the
  * other: a moving mean (gain 1/8) of how long its second copies came after the other's first. Per
- * stream: the gaps both lines missed (those the stream NAKs). {@code LineCounters} publishes them.
- * Pure: no clock, no I/O; not thread-safe.
+ * stream: the gaps both lines missed (those the stream NAKs). {@link LineCounters} publishes them.
+ *
+ * <p>It is its {@link InboundStream}'s two-line glue: the stream hands it every DATA and HEARTBEAT
+ * with the line it came on, asks it which gaps the horizon newly passed, and on each poll has it tell
+ * the stream's listener of each line that went down ({@link LineDown}) or came up ({@link LineUp})
+ * and publish the tallies. No clock (the time is handed in), no I/O; not thread-safe.
  */
 final class LineArbiter {
     /** What {@link #pollTransition} answers when no line went down or came up. */
@@ -47,7 +57,15 @@ final class LineArbiter {
     private static final int ARRIVALS = 1024;
     private static final int LAG_GAIN_SHIFT = 3;
 
+    private final int topicId;
+    private final int sessionId;
+    private final String[] names;
     private final long lineTimeoutNs;
+    private final StreamEventListener listener;
+    private final AtomicCounter linesDown;
+    private LineCounters counters;
+    /** The NAK horizon up to which the stream's gaps were looked for. */
+    private long gapsFoundUpTo = -1;
     private final long[] progress = {-1, -1};
     /** Per line: since when the other line has been ahead while this one brought nothing new. */
     private final long[] behindSinceNs = {NEVER, NEVER};
@@ -73,12 +91,26 @@ final class LineArbiter {
     private final byte[] arrivalLine = new byte[ARRIVALS];
     private long horizon = -1;
 
-    /** @param lineTimeoutNs how long a line may bring nothing new while the other is ahead before it is down */
-    LineArbiter(long lineTimeoutNs) {
+    /**
+     * @param names the two lines' names, for the events
+     * @param lineTimeoutNs how long a line may bring nothing new while the other is ahead before it is down
+     * @param listener gets the stream's {@link LineDown} and {@link LineUp} events
+     * @param linesDown counts the lines that went down
+     */
+    LineArbiter(int topicId, int sessionId, String[] names, long lineTimeoutNs, StreamEventListener listener,
+        AtomicCounter linesDown) {
+        if (names.length != 2) {
+            throw new IllegalArgumentException("two lines to arbitrate, not " + names.length);
+        }
         if (lineTimeoutNs <= 0) {
             throw new IllegalArgumentException("lineTimeoutNs must be positive: " + lineTimeoutNs);
         }
+        this.topicId = topicId;
+        this.sessionId = sessionId;
+        this.names = names.clone();
         this.lineTimeoutNs = lineTimeoutNs;
+        this.listener = Objects.requireNonNull(listener, "listener");
+        this.linesDown = Objects.requireNonNull(linesDown, "linesDown");
         this.longestSilenceCountedNs = lineTimeoutNs / 2;
         Arrays.fill(arrivalSequence, -1);
     }
@@ -117,18 +149,13 @@ final class LineArbiter {
      *     {@code sequence} - 1], empty when the answer is {@code sequence} (nothing skipped, an older
      *     datagram, or the line's first)
      */
-    long onBrought(int line, long sequence) {
+    private long onBrought(int line, long sequence) {
         final long previous = broughtUpTo[line];
         if (sequence <= previous) {
             return sequence;
         }
         broughtUpTo[line] = sequence;
         return previous < 0 ? sequence : previous + 1;
-    }
-
-    /** Line {@code line} went past {@code datagrams} datagrams the stream had already from elsewhere. */
-    void onMissedAlone(int line, long datagrams) {
-        missedAlone[line] += datagrams;
     }
 
     /** The stream found a gap below the horizon: both lines (or the one up) went past it without it. */
@@ -161,6 +188,88 @@ final class LineArbiter {
         if (arrivalSequence[slot] == sequence && arrivalLine[slot] != line) {
             lagNs[line] += (nowNs - arrivalNs[slot] - lagNs[line]) >> LAG_GAIN_SHIFT;
             arrivalSequence[slot] = -1;
+        }
+    }
+
+    /**
+     * Line {@code line} brought DATA {@code sequence} (never a RETRANSMIT) to a stream that holds
+     * {@code window} and delivers {@code expected} next. The datagrams the line went past without them
+     * that the stream already has (delivered or held), the other line brought (or, rarely, a repair):
+     * the line missed them alone. Those the stream does not have yet are counted when the other line's
+     * first copy comes ({@link #onFirstCopy}), or are a gap both lines missed. Looks at most a reorder
+     * window's worth of sequences, once per jump, never per datagram.
+     */
+    void onData(int line, long sequence, ReorderWindow window, long expected, long nowNs) {
+        onProgress(line, sequence, nowNs);
+        final long skippedFrom = onBrought(line, sequence);
+        if (skippedFrom >= sequence) {
+            return;
+        }
+        final long skippedTo = sequence - 1;
+        long inHand = Math.max(0, Math.min(skippedTo, expected - 1) - skippedFrom + 1);
+        final long lastHeld = Math.min(skippedTo, expected + window.capacity() - 1);
+        for (long held = Math.max(skippedFrom, expected); held <= lastHeld; held++) {
+            if (window.contains(held)) {
+                inHand++;
+            }
+        }
+        missedAlone[line] += inHand;
+    }
+
+    /**
+     * The span of the stream's sequences the NAK horizon newly passed since the last call, up to
+     * {@code highestSeen}: [answer, {@link #gapsFoundUpTo()}], empty when the answer is greater. Each
+     * sequence is in one answer at most: a gap in it counts as found (and is NAKed) once.
+     *
+     * @param expected the next datagram the stream delivers; nothing below it is a gap
+     */
+    long newlyBelowHorizon(long highestSeen, long expected) {
+        final long reached = Math.min(highestSeen, horizon);
+        if (reached <= gapsFoundUpTo) {
+            return Long.MAX_VALUE;
+        }
+        final long from = Math.max(expected, gapsFoundUpTo + 1);
+        gapsFoundUpTo = reached;
+        return from;
+    }
+
+    /** The end of the span last answered by {@link #newlyBelowHorizon}. */
+    long gapsFoundUpTo() {
+        return gapsFoundUpTo;
+    }
+
+    /**
+     * Tells the stream's listener of each line that went down or came up since the last call, and
+     * publishes the tallies if {@linkplain #publishTo counters} were given.
+     *
+     * @return whether a line went down or came up: the horizon may have moved
+     */
+    boolean poll(long nowNs) {
+        boolean changed = false;
+        for (int line = pollTransition(); line != NO_TRANSITION; line = pollTransition()) {
+            changed = true;
+            if (down[line]) {
+                linesDown.increment();
+                listener.onLineDown(new LineDown(topicId, sessionId, names[line], nowNs - downSinceNs[line]));
+            } else {
+                listener.onLineUp(new LineUp(topicId, sessionId, names[line], nowNs - downSinceNs[line]));
+            }
+        }
+        if (counters != null) {
+            counters.update(this);
+        }
+        return changed;
+    }
+
+    /** Publishes the tallies in {@code lineCounters} on every {@link #poll}; {@link #close()} gives them back. */
+    void publishTo(LineCounters lineCounters) {
+        counters = lineCounters;
+    }
+
+    /** Gives back the counters, if any. */
+    void close() {
+        if (counters != null) {
+            counters.free();
         }
     }
 

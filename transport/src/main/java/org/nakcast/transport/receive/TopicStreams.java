@@ -155,12 +155,7 @@ final class TopicStreams {
             stream.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),
                 unrecoverable.firstMessageAfter(), nowNs);
         } else if (isHeartbeat) {
-            stream.onHeartbeat(lineIndex, header.sequence(), nowNs);
-            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
-            stream.onOldestHeld(heartbeat.oldestSequence());
-            if (heartbeat.isEndOfStream()) {
-                stream.onEndOfStream(header.sequence());
-            }
+            stream.onHeartbeat(lineIndex, heartbeat, nowNs);
             identify(stream, heartbeat.publisherId(), nowNs);
         } else {
             stream.onData(lineIndex, buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
@@ -230,9 +225,9 @@ final class TopicStreams {
                 topic.deliveredBefore(sessionId);
             }
             if (endedBefore.identified) {
-                stream.identify(endedBefore.publisherId);
+                stream.life().identify(endedBefore.publisherId);
             }
-            stream.noteSessionStart(endedBefore.sessionStartNs);
+            stream.life().noteStart(endedBefore.sessionStartNs);
             stream.resumeAt(endedBefore.nextSequence, endedBefore.nextMessageIndex, nowNs);
         } else {
             stream.holdUntilStarted();
@@ -263,7 +258,7 @@ final class TopicStreams {
         final long forgotten = ended.forgottenStartNs();
         final StartRule.Start start;
         if (type == FrameType.HEARTBEAT.code()) {
-            stream.noteSessionStart(nowNs - heartbeat.sessionAgeNs());
+            stream.life().noteStart(nowNs - heartbeat.sessionAgeNs());
             start = StartRule.fromHeartbeat(
                 heartbeat.sessionAgeNs(), nowNs, subscribedAtNs, forgotten, settings.lateJoin());
         } else if (type == FrameType.DATA.code()) {
@@ -320,7 +315,7 @@ final class TopicStreams {
     void creditSilence(long stoppedNs, long nowNs) {
         for (int i = 0, size = streams.size(); i < size; i++) {
             final InboundStream stream = streams.get(i);
-            stream.creditSilence(Math.min(stoppedNs, Math.max(0, nowNs - stream.lastHeardNs())));
+            stream.life().creditSilence(Math.min(stoppedNs, Math.max(0, nowNs - stream.life().lastHeardNs())));
         }
     }
 
@@ -330,7 +325,7 @@ final class TopicStreams {
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream stream = streams.get(i);
             if (stream.hasEnded()) {
-                end(i, PublisherGone.Cause.ENDED, nowNs - stream.lastHeardNs(), 0, nowNs);
+                end(i, PublisherGone.Cause.ENDED, nowNs - stream.life().lastHeardNs(), 0, nowNs);
                 count++;
             }
         }
@@ -341,7 +336,7 @@ final class TopicStreams {
     int endSilentStreams(long nowNs) {
         int count = 0;
         for (int i = streams.size() - 1; i >= 0; i--) {
-            final long silentNs = nowNs - streams.get(i).lastHeardNs();
+            final long silentNs = nowNs - streams.get(i).life().lastHeardNs();
             if (silentNs > settings.publisherTimeoutNs()) {
                 end(i, PublisherGone.Cause.SILENT, silentNs, 0, nowNs);
                 count++;
@@ -355,8 +350,8 @@ final class TopicStreams {
      * publisher it proves restarted.
      */
     private void identify(InboundStream stream, long publisherId, long nowNs) {
-        stream.identify(publisherId);
-        endEarlierSessions(publisherId, stream.sessionId(), stream.sessionStartNs(), nowNs);
+        stream.life().identify(publisherId);
+        endEarlierSessions(publisherId, stream.sessionId(), stream.life().startNs(), nowNs);
     }
 
     /**
@@ -370,9 +365,9 @@ final class TopicStreams {
         }
         for (int i = streams.size() - 1; i >= 0; i--) {
             final InboundStream other = streams.get(i);
-            if (other.sessionId() != newSessionId && other.isIdentified() && other.publisherId() == publisherId
-                && other.lastHeardNs() < newSessionStartNs) {
-                end(i, PublisherGone.Cause.RESTARTED, nowNs - other.lastHeardNs(), newSessionId, nowNs);
+            if (other.sessionId() != newSessionId && other.life().isIdentified()
+                && other.life().publisherId() == publisherId && other.life().lastHeardNs() < newSessionStartNs) {
+                end(i, PublisherGone.Cause.RESTARTED, nowNs - other.life().lastHeardNs(), newSessionId, nowNs);
             }
         }
     }

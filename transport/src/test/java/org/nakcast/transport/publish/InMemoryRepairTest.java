@@ -20,6 +20,7 @@ import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.receive.InboundStream;
@@ -80,6 +81,7 @@ class InMemoryRepairTest {
         final NakFlyweight nak = new NakFlyweight();
         final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
         final HeaderFlyweight header = new HeaderFlyweight();
+        final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE_LENGTH));
         final int count = 100_000;
         long nowNs = 0;
@@ -102,7 +104,8 @@ class InMemoryRepairTest {
                 if (type == FrameType.DATA.code() || type == FrameType.RETRANSMIT.code()) {
                     receiver.onData(0, datagram, 0, datagram.capacity(), type == FrameType.RETRANSMIT.code(), nowNs);
                 } else if (type == FrameType.HEARTBEAT.code()) {
-                    receiver.onHeartbeat(0, header.sequence(), nowNs);
+                    heartbeat.wrap(datagram, 0);
+                    receiver.onHeartbeat(0, heartbeat, nowNs);
                 } else if (type == FrameType.UNRECOVERABLE.code()) {
                     unrecoverable.wrap(datagram, 0);
                     receiver.onUnrecoverable(unrecoverable.fromSequence(), unrecoverable.toSequence(),

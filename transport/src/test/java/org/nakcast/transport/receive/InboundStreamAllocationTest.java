@@ -88,6 +88,7 @@ class InboundStreamAllocationTest {
         final UnsafeBuffer payload = new UnsafeBuffer(new byte[FRAGMENT_LENGTH]);
         final UnsafeBuffer lastNak = new UnsafeBuffer(ByteBuffer.allocateDirect(2048));
         final NakFlyweight nak = new NakFlyweight();
+        final HeartbeatDatagram heartbeats = new HeartbeatDatagram(1, 1);
         final InboundStream stream = new InboundStream(1, 1, 9, InboundStreamSettings.DEFAULTS,
             new SplittableRandom(3), this, this, this, new UnsafeBuffer(ByteBuffer.allocateDirect(2048)),
             counters.counters());
@@ -130,9 +131,9 @@ class InboundStreamAllocationTest {
                 }
                 pollAndAnswer();
             }
-            stream.onHeartbeat(0, to - 1, nowNs);
+            stream.onHeartbeat(0, heartbeats.saying(to - 1), nowNs);
             if (twoLines) {
-                stream.onHeartbeat(1, to - 1, nowNs);
+                stream.onHeartbeat(1, heartbeats.saying(to - 1), nowNs);
             }
             while (stream.nakDeadlineNs() != InboundStream.NO_DEADLINE) {
                 nowNs = stream.nakDeadlineNs();

@@ -908,7 +908,7 @@ class InboundStreamTest {
     @Nested
     class OutOfReach {
         /** Further ahead than the publisher can be right after the start. */
-        private static final long FAR = InboundStream.REACH_MARGIN + 1;
+        private static final long FAR = StreamReach.REACH_MARGIN + 1;
 
         private long outOfReach() {
             return h.counters.counters().malformed(DatagramCheck.OUT_OF_REACH).get();
@@ -954,7 +954,7 @@ class InboundStreamTest {
         @Test
         void theReachGrowsWithTheTimeSinceTheStart() {
             h.data(0, 0, "0").data(FAR + 999, 0, "too early");
-            h.advance(1_000 * InboundStream.NS_PER_DATAGRAM).data(FAR + 999, 0, "in reach");
+            h.advance(1_000 * StreamReach.NS_PER_DATAGRAM).data(FAR + 999, 0, "in reach");
 
             assertThat(outOfReach()).isEqualTo(1);
             assertThat(h.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isEqualTo(1);

@@ -51,6 +51,7 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
 
     final TestCounters counters = new TestCounters();
     final DataDatagramBuilder builder = new DataDatagramBuilder(SESSION, TOPIC);
+    private final HeartbeatDatagram heartbeats = new HeartbeatDatagram(TOPIC, SESSION);
     final List<Object> events = new ArrayList<>();
     final InboundStream stream;
     long nowNs = 1_000_000_000L;
@@ -103,7 +104,7 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
     }
 
     StreamHarness heartbeat(long highestSequence) {
-        stream.onHeartbeat(line, highestSequence, nowNs);
+        stream.onHeartbeat(line, heartbeats.saying(highestSequence), nowNs);
         return this;
     }
 

@@ -70,6 +70,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
     private final PriorityQueue<Arrival> network = new PriorityQueue<>(
         Comparator.comparingLong(Arrival::step).thenComparingLong(Arrival::order));
     private final NakFlyweight nak = new NakFlyweight();
+    private final HeartbeatDatagram heartbeats = new HeartbeatDatagram(StreamHarness.TOPIC, StreamHarness.SESSION);
     private long step;
     private long sentUpTo;
     /** DATA, RETRANSMIT and UNRECOVERABLE on the network; heartbeats are not counted. */
@@ -94,7 +95,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
      */
     boolean run() {
         if (conditions.startWithHeartbeat()) {
-            stream.onHeartbeat(0, -1, 0);
+            stream.onHeartbeat(0, heartbeats.saying(-1), 0);
         } else {
             sentUpTo = 1;
             deliverData(0, false);
@@ -148,7 +149,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
         if (packet instanceof Data data) {
             deliverData(data.sequence(), data.retransmit());
         } else if (packet instanceof Heartbeat heartbeat) {
-            stream.onHeartbeat(0, heartbeat.highestSequence(), nowNs());
+            stream.onHeartbeat(0, heartbeats.saying(heartbeat.highestSequence()), nowNs());
         } else if (packet instanceof Lost lost) {
             stream.onUnrecoverable(lost.fromSequence(), lost.toSequence(), lost.firstMessageAfter(), nowNs());
         }
