@@ -3,6 +3,8 @@ package org.nakcast.simulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 
@@ -100,5 +102,10 @@ class PlantedBugListTest {
         assertThat(new HashSet<>(bugs.stream().map(PlantedBug::id).toList())).hasSameSizeAs(bugs);
         assertThat(bugs).allSatisfy(bug -> assertThat(bug.file())
             .startsWith("transport/src/main/java/org/nakcast/transport/").endsWith(".java"));
+        final Path root = Path.of("").toAbsolutePath().getParent();
+        assertThat(bugs).allSatisfy(bug -> {
+            final String source = Files.readString(root.resolve(bug.file()));
+            assertThat(bug.plantIn(source)).isNotEqualTo(source);
+        });
     }
 }

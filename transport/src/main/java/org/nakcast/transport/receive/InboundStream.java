@@ -5,7 +5,6 @@ import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
@@ -13,9 +12,8 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
-import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
-import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -27,13 +25,14 @@ import org.nakcast.transport.status.SystemCounters;
  * the checks, the time, and polls for due NAKs.
  *
  * <pre>
- *   onData(seq)  seq &lt; expected          duplicate: counted, dropped
- *                seq == expected         delivered, then every held datagram that follows
- *                expected &lt; seq &lt; +cap   held in the reorder window until the gap is repaired
- *                seq &gt;= expected + cap    dropped (window full); asked for again later
- *   a gap found (by data or a heartbeat) -&gt; NAK after a random delay, longer the more receivers
- *                                           listen -&gt; retries, doubling
- *   UNRECOVERABLE -&gt; one LossEvent, then go on after the gap, or drop the stream
+ *   onData, onHeartbeat, onUnrecoverable, onNakHeard, poll
+ *     |
+ *     +-- StreamReach        can the datagram be true? (reach, plausible loss)
+ *     +-- LineArbiter        with two lines: which line brought what, the NAK horizon, lines down
+ *     +-- Resequencer        in order: deliver, hold ahead of a gap, hold until the start is decided
+ *     +-- NakEmitter         what is missing below the horizon: when to ask, keeping quiet, sending
+ *     +-- UnrecoverableLoss  what the publisher no longer holds: loss events, the loss policy
+ *     +-- SessionLife        who publishes the session, when it began, when it was last heard
  * </pre>
  *
  * <p>Start: its caller decides where a stream starts ({@link #startAt}, {@link #startAtSessionStart},
@@ -48,17 +47,12 @@ import org.nakcast.transport.status.SystemCounters;
  * passed the stateless checks but is corrupt or forged: it is counted as malformed and ignored (see
  * {@link StreamReach}).
  *
- * <p>Its NAKs are its {@link NakEmitter}'s: the stream tells it of gaps found, repairs and
- * deliveries, and which span may be asked for (the missing ranges the reorder window could hold,
- * below the NAK horizon); the emitter decides when to ask, whether to keep quiet, and sends.
+ * <p>Its NAKs are its {@link NakEmitter}'s: the stream tells it what arrived, what a heartbeat told
+ * and what was delivered or given up; the emitter decides what to ask for, when, whether to keep
+ * quiet, and sends.
  *
- * <p>An UNRECOVERABLE for [from, to] means the publisher's history (a contiguous ring) no longer
- * reaches {@code to}: everything up to {@code to} is gone. The stream gives up [expected, to]
- * (held datagrams in it included) and reports that range; the lost message count is exact
- * because the wire carries the index of the first message after the range. One exception: a
- * stream that started from a HEARTBEAT and lost its very first datagrams for good never learned
- * the message index there, and reports 0 lost messages for that first range (unless the heartbeat
- * said the publisher had sent nothing yet: then the index is 0).
+ * <p>What the publisher no longer holds is given up by {@link UnrecoverableLoss}: a loss event with
+ * the exact count for each missing run, then the topic's loss policy.
  *
  * <p>The handler and listener run inside these methods. A handler that throws loses the rest of
  * that datagram's messages but never sees a message twice. Wire input never makes these methods
@@ -72,36 +66,22 @@ public final class InboundStream {
     private final int topicId;
     private final int sessionId;
     private final int receiverId;
-    private final boolean dropOnLoss;
     private final StreamEventListener listener;
     private final DatagramSink nakSink;
-    private final ReorderWindow window;
     private final MessageDelivery delivery;
+    private final Resequencer sequencer;
+    private final ReorderWindow window;
     private final NakEmitter naks;
-    private final UnsafeBuffer datagramView = new UnsafeBuffer();
-    private final DataFlyweight dataHeader = new DataFlyweight();
     private final AtomicCounter duplicates;
-    private final AtomicCounter windowOverflows;
-    private final AtomicCounter unrecoverableRanges;
-    private final AtomicCounter lostMessages;
-    private final AtomicCounter streamsDropped;
-    private final AtomicCounter deliveryQueueFull;
+    private final UnrecoverableLoss losses;
     private final AtomicCounter linesDown;
     private final StreamReach reach;
     private final SessionLife life = new SessionLife();
 
     private boolean started;
-    private boolean holding;
-    private long firstHeld = -1;
-    private long highestHeld = -1;
-    private boolean dropped;
     private long lastSequence = Long.MAX_VALUE;
-    private long oldestHeld;
     private StatusReporter status;
     private ReceiverPositionCounters positions;
-    private DeliveryGate gate = DeliveryGate.OPEN;
-    private long expected;
-    private long highestSeen;
     /** With two lines: which line brought what, and up to where gaps are NAKed; null with one line. */
     private LineArbiter lines;
 
@@ -131,21 +111,19 @@ public final class InboundStream {
         this.topicId = topicId;
         this.sessionId = sessionId;
         this.receiverId = receiverId;
-        this.dropOnLoss = settings.dropStreamOnLoss();
         this.listener = Objects.requireNonNull(listener, "listener");
         this.nakSink = Objects.requireNonNull(nakSink, "nakSink");
-        this.window = new ReorderWindow(settings.reorderWindowCapacity(), settings.maxDatagramLength());
         this.delivery = new MessageDelivery(
             topicId, sessionId, settings.maxMessageLength(), Objects.requireNonNull(handler, "handler"), listener,
             counters);
+        this.sequencer = new Resequencer(
+            settings.reorderWindowCapacity(), settings.maxDatagramLength(), delivery, counters);
+        this.window = sequencer.window();
         this.naks = new NakEmitter(topicId, sessionId, receiverId, settings, Objects.requireNonNull(random, "random"),
-            this.nakSink, nakBuffer, counters);
+            this.nakSink, nakBuffer, sequencer, counters);
         this.duplicates = counters.get(SystemCounter.DUPLICATES);
-        this.windowOverflows = counters.get(SystemCounter.REORDER_WINDOW_OVERFLOWS);
-        this.unrecoverableRanges = counters.get(SystemCounter.UNRECOVERABLE_RANGES);
-        this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
-        this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
-        this.deliveryQueueFull = counters.get(SystemCounter.DELIVERY_QUEUE_FULL);
+        this.losses = new UnrecoverableLoss(
+            topicId, sessionId, settings.dropStreamOnLoss(), sequencer, delivery, naks, listener, counters);
         this.linesDown = counters.get(SystemCounter.LINES_DOWN);
         this.reach = new StreamReach(settings.maxDatagramLength(), counters);
     }
@@ -162,15 +140,13 @@ public final class InboundStream {
      */
     public void onData(int line, DirectBuffer buffer, int offset, int length, boolean retransmit, long nowNs) {
         life.heard(nowNs);
-        if (dropped) {
+        if (isDropped()) {
             return;
         }
-        datagramView.wrap(buffer, offset, length);
-        dataHeader.wrap(datagramView, 0);
-        final long sequence = dataHeader.sequence();
+        final long sequence = HeaderFlyweight.sequenceAt(buffer, offset);
         if (!started) {
-            if (holding) {
-                hold(sequence, buffer, offset, length);
+            if (sequencer.isHolding()) {
+                sequencer.hold(sequence, buffer, offset, length);
                 return;
             }
             if (retransmit) {
@@ -182,44 +158,24 @@ public final class InboundStream {
             return;
         }
         if (lines != null && !retransmit) {
-            lines.onData(line, sequence, window, expected, nowNs);
+            lines.onData(line, sequence, window, expected(), nowNs);
         }
-        if (sequence < expected) {
+        final Resequencer.Taken taken = sequence < expected()
+            ? Resequencer.Taken.DUPLICATE : sequencer.take(sequence, buffer, offset, length, nowNs);
+        if (taken == Resequencer.Taken.DUPLICATE) {
             duplicate(line, sequence, retransmit, nowNs);
             return;
         }
-        final boolean inOrder = sequence == expected;
-        final boolean deliverNow = inOrder && gate.canTake(length, delivery.assembledLength(), nowNs);
-        if (inOrder && !deliverNow) {
-            deliveryQueueFull.increment();
-        }
-        if (!deliverNow) {
-            if (sequence - expected >= window.capacity() || !window.fits(length)) {
-                windowOverflows.increment();
-                see(sequence, true, nowNs);
-                return;
-            }
-            if (window.contains(sequence)) {
-                duplicate(line, sequence, retransmit, nowNs);
-                return;
-            }
-            window.store(sequence, buffer, offset, length);
+        if (taken == Resequencer.Taken.OVERFLOW) {
+            naks.seen(sequence, true, nowNs);
+            return;
         }
         if (lines != null && !retransmit) {
             lines.onFirstCopy(line, sequence, nowNs);
         }
-        if (sequence <= highestSeen) {
-            naks.repaired(sequence, retransmit, nowNs);
-        }
-        see(sequence, true, nowNs);
-        if (deliverNow) {
-            expected++;
-            delivery.deliver(buffer, offset, length, sequence, dataHeader.completedMessages());
-        }
-        deliverHeld(nowNs);
-        if (retransmit && expected <= highestSeen) {
-            naks.deliveredUpTo(expected, nowNs);
-        }
+        naks.arrived(sequence, retransmit, nowNs);
+        sequencer.deliverHeld(nowNs);
+        naks.delivered(retransmit, nowNs);
         findGapsBelowHorizon(nowNs);
     }
 
@@ -238,7 +194,7 @@ public final class InboundStream {
      * ends when it falls silent.
      */
     public boolean hasEnded() {
-        return started && !dropped && expected > lastSequence;
+        return started && !isDropped() && expected() > lastSequence;
     }
 
     /**
@@ -261,16 +217,16 @@ public final class InboundStream {
     public void onHeartbeat(int line, HeartbeatFlyweight heartbeat, long nowNs) {
         final long highestSequence = heartbeat.sequence();
         life.noteStart(nowNs - heartbeat.sessionAgeNs());
-        oldestHeld = Math.max(oldestHeld, heartbeat.oldestSequence());
+        naks.oldestHeld(heartbeat.oldestSequence());
         if (heartbeat.isEndOfStream()) {
             lastSequence = Math.min(lastSequence, highestSequence);
         }
         life.heard(nowNs);
-        if (dropped) {
+        if (isDropped()) {
             return;
         }
         if (!started) {
-            if (!holding) {
+            if (!sequencer.isHolding()) {
                 start(highestSequence + 1, nowNs);
                 if (highestSequence == -1) {
                     delivery.continueAt(0);
@@ -282,7 +238,7 @@ public final class InboundStream {
             if (lines != null) {
                 lines.onProgress(line, highestSequence, nowNs);
             }
-            see(highestSequence, false, nowNs);
+            naks.seen(highestSequence, false, nowNs);
             findGapsBelowHorizon(nowNs);
         }
     }
@@ -302,63 +258,8 @@ public final class InboundStream {
             return;
         }
         life.heard(nowNs);
-        while (started && !dropped && expected <= toSequence) {
-            if (window.contains(expected)) {
-                deliverHeld(nowNs);
-                if (window.contains(expected)) {
-                    return;
-                }
-                continue;
-            }
-            final long held = firstHeldUpTo(toSequence);
-            if (held < 0) {
-                giveUp(toSequence, firstMessageAfter, nowNs);
-                return;
-            }
-            giveUp(held - 1, firstMessageIndexHeldAt(held), nowNs);
-        }
-    }
-
-    /** The first datagram held in the window after {@code expected} and up to {@code last}, or -1. */
-    private long firstHeldUpTo(long last) {
-        final long end = Math.min(last, expected + window.capacity() - 1);
-        for (long sequence = expected + 1; sequence <= end; sequence++) {
-            if (window.contains(sequence)) {
-                return sequence;
-            }
-        }
-        return -1;
-    }
-
-    /** The index of the first message that begins in the held datagram {@code sequence}. */
-    private long firstMessageIndexHeldAt(long sequence) {
-        final UnsafeBuffer held = window.bufferOf(sequence);
-        final int offset = window.offsetOf(sequence);
-        dataHeader.wrap(held, offset);
-        final int firstFrameFlags = MessageFrame.flags(held, offset + DataFlyweight.DATA_HEADER_LENGTH);
-        return dataHeader.completedMessages() + (MessageFrame.isBegin(firstFrameFlags) ? 0 : 1);
-    }
-
-    /** Gives up [{@code expected}, {@code lastLost}]: one loss event, then the loss policy. */
-    private void giveUp(long lastLost, long firstMessageAfter, long nowNs) {
-        final long lostFrom = expected;
-        final long firstLost = delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
-        final long lost = delivery.isIndexKnown() ? Math.max(0, firstMessageAfter - delivery.nextMessageIndex()) : 0;
-        unrecoverableRanges.increment();
-        lostMessages.getAndAdd(lost);
-        expected = lastLost + 1;
-        highestSeen = Math.max(highestSeen, lastLost);
-        delivery.continueAt(firstMessageAfter);
-        naks.skipped();
-        if (dropOnLoss) {
-            dropped = true;
-            streamsDropped.increment();
-            naks.cancel();
-        }
-        listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, lastLost, firstLost, lost,
-            LossEvent.Cause.UNRECOVERABLE, dropOnLoss));
-        if (!dropped) {
-            deliverHeld(nowNs);
+        if (started) {
+            losses.upTo(toSequence, firstMessageAfter, nowNs);
         }
     }
 
@@ -372,8 +273,8 @@ public final class InboundStream {
      */
     public void onNakHeard(NakFlyweight heard, long nowNs) {
         naks.heardFrom(heard.receiverId(), nowNs);
-        if (started && !dropped) {
-            naks.heardNak(heard, window, expected, nakSpanEnd(), oldestHeld, nowNs);
+        if (started && !isDropped()) {
+            naks.heardNak(heard, nowNs);
         }
     }
 
@@ -395,17 +296,17 @@ public final class InboundStream {
             lines.poll(nowNs);
             findGapsBelowHorizon(nowNs);
         }
-        if (started && !dropped) {
-            if (window.contains(expected)) {
+        if (started && !isDropped()) {
+            if (window.contains(expected())) {
                 deliverHeld(nowNs);
             }
-            armNakForMissingHead(nowNs);
+            naks.armForMissingHead(nowNs);
         }
         if (positions != null && started) {
-            positions.update(expected, highestSeen);
+            positions.update(expected(), naks.highestSeen());
         }
-        final int statusSent = status == null || !started || dropped ? 0 : status.poll(expected, nowNs);
-        return statusSent + naks.poll(window, expected, nakSpanEnd(), oldestHeld, nowNs);
+        final int statusSent = status == null || !started || isDropped() ? 0 : status.poll(expected(), nowNs);
+        return statusSent + naks.poll(nowNs);
     }
 
     /**
@@ -413,7 +314,7 @@ public final class InboundStream {
      * window and is delivered by a later {@link #poll} or datagram once the gate opens.
      */
     public void deliverWhen(DeliveryGate deliveryGate) {
-        this.gate = deliveryGate;
+        sequencer.deliverWhen(deliveryGate);
     }
 
     /**
@@ -455,6 +356,7 @@ public final class InboundStream {
      */
     public void arbitrateLines(String[] names, long lineTimeoutNs) {
         lines = new LineArbiter(topicId, sessionId, names, lineTimeoutNs, listener, linesDown);
+        naks.arbitratedBy(lines);
     }
 
     /** With two lines: what the line arbiter knows of them, for counters and tests; null with one. */
@@ -462,36 +364,10 @@ public final class InboundStream {
         return lines;
     }
 
-    /**
-     * With two lines: a gap counts as found, and a NAK is scheduled, once the horizon (what both lines,
-     * or the one up, told of) passes it. Looks only at what the horizon newly passed.
-     */
+    /** With two lines: NAKs the gaps the horizon newly passed; not before the start, nor once dropped. */
     private void findGapsBelowHorizon(long nowNs) {
-        if (lines == null || !started || dropped) {
-            return;
-        }
-        final long from = lines.newlyBelowHorizon(highestSeen, expected);
-        final long horizon = lines.gapsFoundUpTo();
-        if (from <= horizon && naks.anyMissing(window, from, horizon, oldestHeld)) {
-            lines.onGapBothMissed();
-            naks.gapFound(nowNs);
-        }
-    }
-
-    /** Up to where gaps are NAKed: what the stream has seen, and with two lines what both told of. */
-    private long nakHorizon() {
-        return lines == null ? highestSeen : Math.min(highestSeen, lines.horizon());
-    }
-
-    /**
-     * Keeps one promise: while the next datagram to deliver is known to exist but is neither in
-     * hand nor asked for, a NAK is scheduled. A datagram dropped because the window was full (the
-     * consumer was slow, or the gap ahead of it long) is not a new gap when it arrives, and must
-     * still be asked for once the window has moved, even if nothing else arrives.
-     */
-    private void armNakForMissingHead(long nowNs) {
-        if (expected <= nakHorizon() && !window.contains(expected)) {
-            naks.armIfIdle(nowNs);
+        if (started && !isDropped()) {
+            naks.findGapsBelowHorizon(nowNs);
         }
     }
 
@@ -516,7 +392,7 @@ public final class InboundStream {
      */
     public void holdUntilStarted() {
         if (!started) {
-            holding = true;
+            sequencer.holdUntilStarted();
         }
     }
 
@@ -530,10 +406,11 @@ public final class InboundStream {
             return;
         }
         start(sequence, nowNs);
-        if (holding) {
-            holding = false;
+        if (sequencer.isHolding()) {
+            sequencer.stopHolding();
+            final long highestHeld = sequencer.highestHeld();
             if (highestHeld >= sequence) {
-                see(highestHeld, window.contains(highestHeld), nowNs);
+                naks.seen(highestHeld, window.contains(highestHeld), nowNs);
             }
             deliverHeld(nowNs);
         }
@@ -568,12 +445,12 @@ public final class InboundStream {
      * message being joined began, or the next datagram to deliver.
      */
     public long resumeSequence() {
-        return delivery.resumeSequence(expected);
+        return delivery.resumeSequence(expected());
     }
 
     /** The first datagram held while the start was undecided, or -1 if none was. */
     public long firstHeldSequence() {
-        return firstHeld;
+        return sequencer.firstHeld();
     }
 
     /** The index of the next message to deliver, or -1 if the stream has not learned it. */
@@ -581,24 +458,12 @@ public final class InboundStream {
         return delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
     }
 
-    /** Keeps a datagram of a stream whose start is not decided yet. */
-    private void hold(long sequence, DirectBuffer buffer, int offset, int length) {
-        if (firstHeld < 0) {
-            firstHeld = sequence;
-        }
-        if (sequence >= firstHeld && sequence - firstHeld < window.capacity() && window.fits(length)
-            && !window.contains(sequence)) {
-            window.store(sequence, buffer, offset, length);
-            highestHeld = Math.max(highestHeld, sequence);
-        }
-    }
-
     /**
      * Frees the reorder window's off-heap memory and the stream's counters; called by the receiving
      * thread when the stream goes.
      */
     public void close() {
-        window.free();
+        sequencer.free();
         if (positions != null) {
             positions.free();
         }
@@ -614,17 +479,21 @@ public final class InboundStream {
 
     /** Whether the loss policy dropped this stream: it ignores everything now. */
     public boolean isDropped() {
-        return dropped;
+        return losses.streamDropped();
     }
 
     /** The sequence of the next datagram to deliver. */
     public long expectedSequence() {
-        return expected;
+        return sequencer.next();
+    }
+
+    private long expected() {
+        return sequencer.next();
     }
 
     /** The highest sequence known to exist (seen, or announced by a heartbeat). */
     public long highestSequenceSeen() {
-        return highestSeen;
+        return naks.highestSeen();
     }
 
     /** The index of the next message to deliver (or of the one being reassembled). */
@@ -660,50 +529,20 @@ public final class InboundStream {
     private void start(long sequence, long nowNs) {
         started = true;
         reach.startedAt(sequence, nowNs);
-        expected = sequence;
-        highestSeen = sequence - 1;
+        sequencer.skipTo(sequence);
+        naks.startAt(sequence);
         listener.onStreamStarted(new StreamStarted(topicId, sessionId, sequence));
     }
 
     /** Whether an UNRECOVERABLE up to {@code toSequence} claims more lost messages than it can take. */
     private boolean implausibleLoss(long toSequence, long firstMessageAfter) {
-        return started && delivery.isIndexKnown() && toSequence >= expected
-            && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected + 1);
+        return started && delivery.isIndexKnown() && toSequence >= expected()
+            && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected() + 1);
     }
 
-    /**
-     * Notes that {@code sequence} exists: with its datagram in hand, or without it (a heartbeat).
-     * Anything newly known to exist but not in hand is a new gap.
-     */
-    private void see(long sequence, boolean inHand, long nowNs) {
-        if (sequence <= highestSeen) {
-            return;
-        }
-        final boolean newGap = sequence > highestSeen + 1 || !inHand;
-        highestSeen = sequence;
-        if (newGap && lines == null) {
-            naks.gapFound(nowNs);
-        }
-    }
-
-    /** Delivers every held datagram from {@code expected} on, then stops the NAKs if nothing is missing. */
+    /** Delivers every held datagram that is next, then stops the NAKs if nothing is missing. */
     private void deliverHeld(long nowNs) {
-        while (window.contains(expected)
-            && gate.canTake(window.lengthOf(expected), delivery.assembledLength(), nowNs)) {
-            final long sequence = expected++;
-            final UnsafeBuffer held = window.bufferOf(sequence);
-            final int offset = window.offsetOf(sequence);
-            final int length = window.lengthOf(sequence);
-            dataHeader.wrap(held, offset);
-            delivery.deliver(held, offset, length, sequence, dataHeader.completedMessages());
-        }
-        if (expected > highestSeen) {
-            naks.cancel();
-        }
-    }
-
-    /** The last datagram a NAK may ask for: below the NAK horizon, within the reorder window's reach. */
-    private long nakSpanEnd() {
-        return Math.min(nakHorizon(), expected + window.capacity() - 1);
+        sequencer.deliverHeld(nowNs);
+        naks.delivered(false, nowNs);
     }
 }

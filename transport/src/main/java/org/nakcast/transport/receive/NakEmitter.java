@@ -12,12 +12,23 @@ import org.nakcast.transport.status.SystemCounters;
 
 /**
  * One stream's NAKs: what to ask for, when, whether to keep quiet, and the sending. The stream says
- * what happened (a gap found, a repair arrived, messages delivered or given up) and which span of
- * its reorder window may be asked for; this decides the rest.
+ * what happened (a datagram arrived, a heartbeat told how far the publisher got and what it still
+ * holds, messages were delivered or given up); this decides the rest, reading what its
+ * {@link Resequencer} holds.
+ *
+ * <pre>
+ *   oldest held      next to deliver          NAK horizon        highest seen
+ *        |                |                        |                  |
+ *   .....[ not asked for  ][ span: asked for if missing, up to the   ][ with two lines: waits
+ *                          [ window's reach and the horizon          ][ for the line behind
+ * </pre>
  *
  * <ul>
  *   <li>What: the missing ranges of the span ({@link MissingRanges}), lowest first, as many as one
- *       NAK datagram holds.</li>
+ *       NAK datagram holds. The span runs from the next datagram to deliver up to the NAK horizon
+ *       (the highest sequence known to exist; with two lines, what both told of, see
+ *       {@link LineArbiter}) within the reorder window's reach; nothing below the oldest datagram
+ *       the publisher holds is asked for but the first (answered by one UNRECOVERABLE).</li>
  *   <li>When: after a random delay that widens with the receivers heard ({@link NakScheduler},
  *       {@link GroupSizeEstimator}), again after the retry interval while anything is missing.</li>
  *   <li>Keeping quiet: when the NAKs heard from other receivers within the last retry interval
@@ -42,16 +53,23 @@ final class NakEmitter {
     private final AtomicCounter naksSent;
     private final AtomicCounter naksSuppressed;
     private final AtomicCounter gaps;
+    private final Resequencer sequencer;
+    private final ReorderWindow window;
+    /** With two lines: up to where gaps are NAKed; null with one line. */
+    private LineArbiter lines;
+    private long highestSeen;
+    private long oldestHeld;
 
     /**
      * @param settings the NAK timing and the largest datagram, which bounds a NAK's length
      * @param random the source of the NAK delays, seeded by the caller
      * @param nakSink where NAKs go (multicast to the control port)
      * @param nakBuffer where NAKs are built; must hold a NAK with one range
+     * @param sequencer what the stream holds and delivers next
      * @throws IllegalArgumentException if {@code nakBuffer} cannot hold a NAK of one range
      */
     NakEmitter(int topicId, int sessionId, int receiverId, InboundStreamSettings settings, SplittableRandom random,
-        DatagramSink nakSink, MutableDirectBuffer nakBuffer, SystemCounters counters) {
+        DatagramSink nakSink, MutableDirectBuffer nakBuffer, Resequencer sequencer, SystemCounters counters) {
         final int nakLength = Math.min(nakBuffer.capacity(), settings.maxDatagramLength());
         if (NakFlyweight.maxRanges(nakLength) < 1) {
             throw new IllegalArgumentException("nakBuffer too small for one NAK range: " + nakBuffer.capacity());
@@ -66,6 +84,103 @@ final class NakEmitter {
         this.naksSent = counters.get(SystemCounter.NAKS_SENT);
         this.naksSuppressed = counters.get(SystemCounter.NAKS_SUPPRESSED);
         this.gaps = counters.get(SystemCounter.GAPS);
+        this.sequencer = sequencer;
+        this.window = sequencer.window();
+    }
+
+    /** Makes the stream's gaps wait for both lines, or the one up, to go past them (see {@link LineArbiter}). */
+    void arbitratedBy(LineArbiter arbiter) {
+        lines = arbiter;
+    }
+
+    /** The stream starts at {@code sequence}: nothing before it is asked for. */
+    void startAt(long sequence) {
+        highestSeen = sequence - 1;
+    }
+
+    /** The highest sequence known to exist (seen, or told of by a heartbeat). */
+    long highestSeen() {
+        return highestSeen;
+    }
+
+    /** A heartbeat told the oldest datagram its publisher still holds. */
+    void oldestHeld(long oldest) {
+        oldestHeld = Math.max(oldestHeld, oldest);
+    }
+
+    /**
+     * Notes that {@code sequence} exists: with its datagram in hand (DATA, or RETRANSMIT), or without
+     * it (a heartbeat's highest). Anything newly known to exist but not in hand is a new gap.
+     */
+    void seen(long sequence, boolean inHand, long nowNs) {
+        if (sequence <= highestSeen) {
+            return;
+        }
+        final boolean newGap = sequence > highestSeen + 1 || !inHand;
+        highestSeen = sequence;
+        if (newGap && lines == null) {
+            gapFound(nowNs);
+        }
+    }
+
+    /** The first copy of datagram {@code sequence} arrived: a repair if it was known to exist. */
+    void arrived(long sequence, boolean retransmit, long nowNs) {
+        if (sequence <= highestSeen) {
+            schedule.onRepaired(sequence, retransmit, nowNs);
+        }
+        seen(sequence, true, nowNs);
+    }
+
+    /**
+     * The stream delivered what it could; {@code byRepair} if a RETRANSMIT let it. With nothing known
+     * to be missing no NAK is due; after a repair with more missing, the next NAK is timed anew.
+     */
+    void delivered(boolean byRepair, long nowNs) {
+        final long next = sequencer.next();
+        if (next > highestSeen) {
+            schedule.cancel();
+        } else if (byRepair) {
+            schedule.onDeliveredUpTo(next, nowNs, group.estimate(nowNs));
+        }
+    }
+
+    /**
+     * With two lines: a gap counts as found, and a NAK is scheduled, once the horizon (what both lines,
+     * or the one up, told of) passes it. Looks only at what the horizon newly passed.
+     */
+    void findGapsBelowHorizon(long nowNs) {
+        if (lines == null) {
+            return;
+        }
+        final long from = lines.newlyBelowHorizon(highestSeen, sequencer.next());
+        final long horizon = lines.gapsFoundUpTo();
+        if (from <= horizon && missing.collect(window, from, horizon, oldestHeld) > 0) {
+            lines.onGapBothMissed();
+            gapFound(nowNs);
+        }
+    }
+
+    /**
+     * Keeps one promise: while the next datagram to deliver is known to exist but is neither in
+     * hand nor asked for, a NAK is scheduled. A datagram dropped because the window was full (the
+     * consumer was slow, or the gap ahead of it long) is not a new gap when it arrives, and must
+     * still be asked for once the window has moved, even if nothing else arrives.
+     */
+    void armForMissingHead(long nowNs) {
+        final long next = sequencer.next();
+        if (next <= horizon() && !window.contains(next) && schedule.deadlineNs() == NakScheduler.NO_DEADLINE) {
+            schedule.onGapFound(nowNs, group.estimate(nowNs));
+        }
+    }
+
+    /** Up to where gaps are NAKed: what the stream has seen, and with two lines what both told of. */
+    private long horizon() {
+        return lines == null ? highestSeen : Math.min(highestSeen, lines.horizon());
+    }
+
+    /** The last datagram a NAK may ask for: below the NAK horizon, within the reorder window's reach. */
+    private long spanEnd() {
+        return Math.min(horizon(), sequencer.next() + window.capacity() - 1);
     }
 
     /** A new gap was found: counted, and a NAK scheduled after the random delay. */
@@ -74,25 +189,9 @@ final class NakEmitter {
         schedule.onGapFound(nowNs, group.estimate(nowNs));
     }
 
-    /** A datagram known to be missing must be asked for: a NAK is scheduled if none is. */
-    void armIfIdle(long nowNs) {
-        if (schedule.deadlineNs() == NakScheduler.NO_DEADLINE) {
-            schedule.onGapFound(nowNs, group.estimate(nowNs));
-        }
-    }
-
-    /** A datagram at or below the highest seen arrived: a repair (or a late original), timed for the estimate. */
-    void repaired(long sequence, boolean retransmit, long nowNs) {
-        schedule.onRepaired(sequence, retransmit, nowNs);
-    }
-
-    /** A repair let the stream deliver up to {@code expected}, with more still missing after it. */
-    void deliveredUpTo(long expected, long nowNs) {
-        schedule.onDeliveredUpTo(expected, nowNs, group.estimate(nowNs));
-    }
-
-    /** The stream gave up what it was asking for. */
-    void skipped() {
+    /** The stream gave up what it was asking for, up to {@code lastLost}. */
+    void skipped(long lastLost) {
+        highestSeen = Math.max(highestSeen, lastLost);
         schedule.onSkipped();
     }
 
@@ -108,34 +207,27 @@ final class NakEmitter {
 
     /**
      * Another receiver's NAK for this stream: kept, and if the NAKs heard lately cover what is
-     * missing in [{@code from}, {@code to}] of {@code window}, this stream's own NAK waits.
-     *
-     * @param oldestHeld the oldest datagram the publisher still holds; nothing below it is asked for
+     * missing in the span, this stream's own NAK waits.
      */
-    void heardNak(NakFlyweight nakHeard, ReorderWindow window, long from, long to, long oldestHeld, long nowNs) {
+    void heardNak(NakFlyweight nakHeard, long nowNs) {
         heard.add(nakHeard, nowNs);
-        if (missing.collect(window, from, to, oldestHeld) > 0
+        if (missing.collect(window, sequencer.next(), spanEnd(), oldestHeld) > 0
             && heard.cover(missing, nowNs - schedule.retryIntervalNs())) {
             suppress(nowNs);
         }
     }
 
-    /** Whether anything in [{@code from}, {@code to}] of {@code window} is missing: a gap. */
-    boolean anyMissing(ReorderWindow window, long from, long to, long oldestHeld) {
-        return missing.collect(window, from, to, oldestHeld) > 0;
-    }
-
     /**
-     * Sends a NAK for what is missing in [{@code from}, {@code to}] of {@code window}, if one is due
-     * and others have not asked for all of it lately.
+     * Sends a NAK for what is missing in the span, if one is due and others have not asked for all
+     * of it lately.
      *
      * @return work done: 1 if a NAK was due (sent, refused, or kept back), else 0
      */
-    int poll(ReorderWindow window, long from, long to, long oldestHeld, long nowNs) {
+    int poll(long nowNs) {
         if (!schedule.isDue(nowNs)) {
             return 0;
         }
-        final int ranges = missing.collect(window, from, to, oldestHeld);
+        final int ranges = missing.collect(window, sequencer.next(), spanEnd(), oldestHeld);
         if (ranges == 0) {
             schedule.cancel();
             return 0;

@@ -6,10 +6,16 @@
  * unrecoverable loss into a {@link org.nakcast.transport.LossEvent}. It is fed checked datagrams
  * and the time, and polled for due NAKs; tests do the same with a stepped clock.
  *
- * <p>The stream's parts, one job each: {@code ReorderWindow} holds datagrams that arrived ahead of
- * a gap; {@code MessageDelivery} and {@code Reassembler} turn in-order datagrams into messages;
- * {@code NakScheduler} and {@code RepairTimeEstimator} decide when to NAK; {@code MissingRanges}
- * decides what a NAK lists and whether another receiver's NAK already asked for it.
+ * <p>The stream's parts, one job each: {@code Resequencer} delivers in order and holds in its
+ * {@code ReorderWindow} the datagrams that arrived ahead of a gap; {@code MessageDelivery} and
+ * {@code Reassembler} turn in-order datagrams into messages; {@code NakEmitter} decides what to NAK
+ * and sends it, with {@code NakScheduler} and {@code RepairTimeEstimator} deciding when and
+ * {@code MissingRanges} and {@code HeardNaks} what a NAK lists and whether another receiver's NAK
+ * already asked for it; {@code UnrecoverableLoss} gives up what the publisher no longer holds;
+ * {@code StreamReach} refuses what a datagram cannot truthfully claim; {@code LineArbiter} arbitrates
+ * two lines. Above the streams, {@code TopicStreams} is a topic's one index of them (start, resume,
+ * restart, end, with each session's {@code SessionLife}) and {@code TopicReceiver} fans out to the
+ * topic's subscriptions.
  *
  * <p>Choices the design left open:
  * <ul>
@@ -27,7 +33,7 @@
  *   <li>A message longer than the limit, or cut short by the start of another (a publisher that
  *       breaks the fragment rules), is dropped with a loss event for one message; delivery goes
  *       on with the next message whatever the loss policy.</li>
- *   <li>The stream counts NAKS_SENT; the sink counts datagrams and bytes sent.</li>
+ *   <li>The NAK emitter counts NAKS_SENT; the sink counts datagrams and bytes sent.</li>
  * </ul>
  */
 package org.nakcast.transport.receive;
