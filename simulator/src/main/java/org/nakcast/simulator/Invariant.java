@@ -34,6 +34,8 @@ enum Invariant {
     LIVENESS("liveness"),
     /** 14. NAK datagrams per datagram needed again are bounded. */
     NAK_VOLUME("nak-volume"),
+    /** 15. A receiver asks again for what it asked for no sooner than the shortest retry interval. */
+    NAK_PACE("nak-pace"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

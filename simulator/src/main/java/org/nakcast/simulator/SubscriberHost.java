@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.nakcast.config.TopicConfig;
@@ -64,6 +65,12 @@ final class SubscriberHost extends NodeHost {
     private final List<SubscriptionProbe> probes = new ArrayList<>();
     /** When this host last read a datagram of each session on its data port (any incarnation). */
     private final Long2LongHashMap lastReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** Per (receiver id, session): when this host last sent a NAK for it. */
+    private final Long2LongHashMap lastNakNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** The (receiver id, session) keys a NAK too soon was told for. */
+    private final LongHashSet nakTooSoon = new LongHashSet();
+    private final NakFlyweight nak = new NakFlyweight();
+    private final long retryMinNs;
     /** The states the receiver reached, over its incarnations: see {@link StreamWatch}. */
     final StreamWatch.Reached reached = new StreamWatch.Reached();
     private StreamWatch watch;
@@ -90,6 +97,7 @@ final class SubscriberHost extends NodeHost {
         this.tally = tally;
         this.traced = traced;
         this.tracing = traced != null && (traced.equals("all") || traced.startsWith(name + "#"));
+        this.retryMinNs = scenario.context().nakTiming().retryMinNs();
     }
 
     @Override
@@ -195,17 +203,45 @@ final class SubscriberHost extends NodeHost {
 
     @Override
     void sending(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
-        if (tracing && DatagramValidator.check(buffer, 0, length) == DatagramCheck.VALID
-            && HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.NAK.code()) {
-            final NakFlyweight nak = new NakFlyweight();
-            nak.wrap(buffer, 0);
-            final StringBuilder ranges = new StringBuilder();
-            for (int i = 0; i < nak.rangeCount(); i++) {
-                ranges.append(' ').append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
-            }
-            System.out.println("%.6f %s sends NAK on line %d, session %d:%s".formatted(
-                scheduler.nowNs() / 1e9, name, line, nak.sessionId(), ranges));
+        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID
+            || HeaderFlyweight.typeCodeAt(buffer, 0) != FrameType.NAK.code()) {
+            return;
         }
+        nak.wrap(buffer, 0);
+        if (tracing) {
+            System.out.println("%.6f %s sends NAK on line %d, session %d: %s".formatted(
+                scheduler.nowNs() / 1e9, name, line, nak.sessionId(), ranges(nak)));
+        }
+        checkNakPace(nak, scheduler.nowNs());
+    }
+
+    /**
+     * A receiver that has read nothing of a session since its last NAK for it has learned of no new
+     * gap and no repair: only its retry timer can send the next NAK, which waits at least the shortest
+     * retry interval. The same NAK sent on the second line at the same instant is one NAK. On two lines
+     * a line called down moves the NAK horizon with nothing read, and NAKs the gaps it passes at once:
+     * those seeds are not held to this.
+     */
+    private void checkNakPace(NakFlyweight sent, long nowNs) {
+        final long key = ((long) sent.receiverId() << 32) | (sent.sessionId() & 0xFFFF_FFFFL);
+        final long previousNs = lastNakNs.put(key, nowNs);
+        if (previousNs == Long.MIN_VALUE || previousNs == nowNs || scenario.secondLine() != null
+            || lastReadNs.get(sent.sessionId()) >= previousNs || nowNs - previousNs >= retryMinNs
+            || !nakTooSoon.add(key)) {
+            return;
+        }
+        violations.add(nowNs, Invariant.NAK_PACE, ("%s NAKed session %d again (%s) %.1f us after its last NAK for"
+            + " it with nothing of the session read in between, sooner than the shortest retry interval (%d us);"
+            + " told once per receiver and session")
+            .formatted(name, sent.sessionId(), ranges(sent), (nowNs - previousNs) / 1e3, retryMinNs / 1_000));
+    }
+
+    private static String ranges(NakFlyweight nak) {
+        final StringBuilder ranges = new StringBuilder();
+        for (int i = 0; i < nak.rangeCount(); i++) {
+            ranges.append(i == 0 ? "" : " ").append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
+        }
+        return ranges.toString();
     }
 
     /** Notes that a datagram of {@code sessionId} was read from the data port. */
