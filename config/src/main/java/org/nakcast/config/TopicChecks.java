@@ -104,8 +104,9 @@ final class TopicChecks {
     }
 
     /**
-     * Checks the topic's {@code transport} or {@code transports}; the source tells which key was
-     * written (a config built in code names its lines in a list, one or two).
+     * Checks the topic's {@code transport} or {@code transports}: both bind to its lines, so the
+     * source tells which key was written (a config built in code names its lines in a list, one or
+     * two), and a list under {@code transport} is refused.
      *
      * @return the transport of its one line or line A, if known; else null
      */
@@ -117,6 +118,11 @@ final class TopicChecks {
         final List<String> lines = topic.lines();
         if (wroteOne && wroteTwo) {
             problems.add(twoPath, "topic " + quoted(topic.name()) + " has both transport and transports",
+                ONE_OR_TWO_LINES);
+            return null;
+        }
+        if (wroteOne && lines.size() > 1) {
+            problems.add(onePath, "transport names one transport (was " + lines.size() + ": " + lines + ")",
                 ONE_OR_TWO_LINES);
             return null;
         }

@@ -1,10 +1,10 @@
 package org.nakcast.config;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -23,7 +23,8 @@ import java.util.function.Consumer;
  * @param name the topic's name, unique in the config; code opens topics by this name (required)
  * @param id the topic's id on the wire, 1..2147483647, unique in the config (required)
  * @param lines the names of the transports it travels on: one ({@code transport:}), or line A and
- *     line B ({@code transports:}); required, as one key or the other
+ *     line B ({@code transports:}); required, as one key or the other. Both keys are read into this
+ *     list; {@code conclude()} refuses a topic that writes both, or neither, or a list under {@code transport}
  * @param codec the name of the codec that turns messages into bytes (required)
  * @param history how many bytes of sent datagrams the publisher keeps to answer NAKs; default
  *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
@@ -86,7 +87,8 @@ import java.util.function.Consumer;
 public record TopicConfig(
     @RequiredKey @JsonProperty("name") String name,
     @RequiredKey @JsonProperty("id") int id,
-    List<String> lines,
+    @JsonProperty("transports") @JsonAlias("transport")
+    @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> lines,
     @RequiredKey @JsonProperty("codec") String codec,
     @JsonProperty("history") ByteSize history,
     @JsonProperty("heartbeat") Duration heartbeat,
@@ -177,46 +179,6 @@ public record TopicConfig(
     public TopicConfig(String name, int id, String transport, String codec) {
         this(name, id, transport == null ? List.of() : List.of(transport), codec, null, null, null, null, null, null,
             null, null, null, null, null, null, null, null, null, null, null);
-    }
-
-    /**
-     * Binds a topic as YAML writes it: its transport by one key or the other. Both or neither is
-     * left to {@code conclude()} to report, where the source tells which keys were written.
-     */
-    @JsonCreator
-    static TopicConfig fromYaml(
-        @JsonProperty("name") String name,
-        @JsonProperty("id") int id,
-        @JsonProperty("transport") String transport,
-        @JsonProperty("transports") List<String> transports,
-        @JsonProperty("codec") String codec,
-        @JsonProperty("history") ByteSize history,
-        @JsonProperty("heartbeat") Duration heartbeat,
-        @JsonProperty("flow-control") FlowControlMode flowControl,
-        @JsonProperty("flow-control-timeout") Duration flowControlTimeout,
-        @JsonProperty("loss-policy") LossPolicy lossPolicy,
-        @JsonProperty("late-join") LateJoinPolicy lateJoin,
-        @JsonProperty("publisher-timeout") Duration publisherTimeout,
-        @JsonProperty("line-timeout") Duration lineTimeout,
-        @JsonProperty("close-linger") Duration closeLinger,
-        @JsonProperty("delivery-queue") ByteSize deliveryQueue,
-        @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
-        @JsonProperty("max-publishers") Integer maxPublishers,
-        @JsonProperty("allowed-classes") List<String> allowedClasses,
-        @JsonProperty("offer-buffer") ByteSize offerBuffer,
-        @JsonProperty("max-message") ByteSize maxMessage,
-        @JsonProperty("reorder-window") Integer reorderWindow,
-        @JsonProperty("linger") Duration linger) {
-        final List<String> lines = new ArrayList<>();
-        if (transport != null) {
-            lines.add(transport);
-        }
-        if (transports != null) {
-            lines.addAll(transports);
-        }
-        return new TopicConfig(name, id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
-            lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
-            maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
     }
 
     /** @return true if the topic travels on two lines */
