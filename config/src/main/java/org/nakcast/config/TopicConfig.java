@@ -6,7 +6,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One entry of {@code topics:}: a named stream of messages of one codec on one transport, or on
@@ -192,57 +191,57 @@ public record TopicConfig(
      * @return this topic on those two lines
      */
     public TopicConfig withLines(String lineA, String lineB) {
-        return copy(c -> c.lines = List.of(lineA, lineB));
+        return RecordKeys.with(this, "transports", List.of(lineA, lineB));
     }
 
     /** @return this topic with that codec */
     public TopicConfig withCodec(String codecName) {
-        return copy(c -> c.codec = codecName);
+        return RecordKeys.with(this, "codec", codecName);
     }
 
     /** @return this topic with that history */
     public TopicConfig withHistory(ByteSize size) {
-        return copy(c -> c.history = size);
+        return RecordKeys.with(this, "history", size);
     }
 
     /** @return this topic with that heartbeat interval */
     public TopicConfig withHeartbeat(Duration interval) {
-        return copy(c -> c.heartbeat = interval);
+        return RecordKeys.with(this, "heartbeat", interval);
     }
 
     /** @return this topic with that flow control */
     public TopicConfig withFlowControl(FlowControlMode mode) {
-        return copy(c -> c.flowControl = mode);
+        return RecordKeys.with(this, "flow-control", mode);
     }
 
     /** @return this topic with that flow-control timeout */
     public TopicConfig withFlowControlTimeout(Duration timeout) {
-        return copy(c -> c.flowControlTimeout = timeout);
+        return RecordKeys.with(this, "flow-control-timeout", timeout);
     }
 
     /** @return this topic with that loss policy */
     public TopicConfig withLossPolicy(LossPolicy policy) {
-        return copy(c -> c.lossPolicy = policy);
+        return RecordKeys.with(this, "loss-policy", policy);
     }
 
     /** @return this topic with that late-join policy */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
-        return copy(c -> c.lateJoin = policy);
+        return RecordKeys.with(this, "late-join", policy);
     }
 
     /** @return this topic with that publisher timeout */
     public TopicConfig withPublisherTimeout(Duration timeout) {
-        return copy(c -> c.publisherTimeout = timeout);
+        return RecordKeys.with(this, "publisher-timeout", timeout);
     }
 
     /** @return this topic with that line timeout */
     public TopicConfig withLineTimeout(Duration timeout) {
-        return copy(c -> c.lineTimeout = timeout);
+        return RecordKeys.with(this, "line-timeout", timeout);
     }
 
     /** @return this topic with that close linger */
     public TopicConfig withCloseLinger(Duration closeLingerTime) {
-        return copy(c -> c.closeLinger = closeLingerTime);
+        return RecordKeys.with(this, "close-linger", closeLingerTime);
     }
 
     /**
@@ -251,98 +250,36 @@ public record TopicConfig(
      * @return this topic with that delivery queue
      */
     public TopicConfig withDeliveryQueue(ByteSize queue, Duration queueTimeout) {
-        return copy(c -> {
-            c.deliveryQueue = queue;
-            c.deliveryQueueTimeout = queueTimeout;
-        });
+        return RecordKeys.with(RecordKeys.with(this, "delivery-queue", queue), "delivery-queue-timeout", queueTimeout);
     }
 
     /** @return this topic with that allow-list of binary class names */
     public TopicConfig withAllowedClasses(List<String> classNames) {
-        return copy(c -> c.allowedClasses = classNames);
+        return RecordKeys.with(this, "allowed-classes", classNames);
     }
 
     /** @return this topic with that limit on publisher streams */
     public TopicConfig withMaxPublishers(int streams) {
-        return copy(c -> c.maxPublishers = streams);
+        return RecordKeys.with(this, "max-publishers", streams);
     }
 
     /** @return this topic with that offer buffer */
     public TopicConfig withOfferBuffer(ByteSize size) {
-        return copy(c -> c.offerBuffer = size);
+        return RecordKeys.with(this, "offer-buffer", size);
     }
 
     /** @return this topic with that largest received message */
     public TopicConfig withMaxMessage(ByteSize size) {
-        return copy(c -> c.maxMessage = size);
+        return RecordKeys.with(this, "max-message", size);
     }
 
     /** @return this topic with that reorder window, in datagrams (0: sized from the transport) */
     public TopicConfig withReorderWindow(int datagrams) {
-        return copy(c -> c.reorderWindow = datagrams);
+        return RecordKeys.with(this, "reorder-window", datagrams);
     }
 
     /** @return this topic with that linger */
     public TopicConfig withLinger(Duration lingerTime) {
-        return copy(c -> c.linger = lingerTime);
-    }
-
-    private TopicConfig copy(Consumer<Fields> change) {
-        final Fields fields = new Fields(this);
-        change.accept(fields);
-        return fields.topic();
-    }
-
-    /** A topic's fields, to change some and make a new topic of them. */
-    private static final class Fields {
-        private List<String> lines;
-        private String codec;
-        private ByteSize history;
-        private Duration heartbeat;
-        private FlowControlMode flowControl;
-        private Duration flowControlTimeout;
-        private LossPolicy lossPolicy;
-        private LateJoinPolicy lateJoin;
-        private Duration publisherTimeout;
-        private Duration lineTimeout;
-        private Duration closeLinger;
-        private ByteSize deliveryQueue;
-        private Duration deliveryQueueTimeout;
-        private Integer maxPublishers;
-        private List<String> allowedClasses;
-        private ByteSize offerBuffer;
-        private ByteSize maxMessage;
-        private Integer reorderWindow;
-        private Duration linger;
-        private final TopicConfig of;
-
-        private Fields(TopicConfig of) {
-            this.of = of;
-            lines = of.lines;
-            codec = of.codec;
-            history = of.history;
-            heartbeat = of.heartbeat;
-            flowControl = of.flowControl;
-            flowControlTimeout = of.flowControlTimeout;
-            lossPolicy = of.lossPolicy;
-            lateJoin = of.lateJoin;
-            publisherTimeout = of.publisherTimeout;
-            lineTimeout = of.lineTimeout;
-            closeLinger = of.closeLinger;
-            deliveryQueue = of.deliveryQueue;
-            deliveryQueueTimeout = of.deliveryQueueTimeout;
-            maxPublishers = of.maxPublishers;
-            allowedClasses = of.allowedClasses;
-            offerBuffer = of.offerBuffer;
-            maxMessage = of.maxMessage;
-            reorderWindow = of.reorderWindow;
-            linger = of.linger;
-        }
-
-        private TopicConfig topic() {
-            return new TopicConfig(of.name, of.id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
-                lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
-                maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
-        }
+        return RecordKeys.with(this, "linger", lingerTime);
     }
 }
