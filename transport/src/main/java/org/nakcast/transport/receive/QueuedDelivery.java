@@ -57,6 +57,12 @@ public final class QueuedDelivery implements DeliveryTarget {
 
     private final RingBuffer ring;
     private final int largestPiece;
+    /**
+     * Room for the bytes a record leaves unused at the ring's end when it does not fit there and goes
+     * to the start: less than one largest record, and once for what one datagram brings, which is
+     * shorter than the ring.
+     */
+    private final int wrapRoom;
     private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(RECORD_HEADER));
     private final ArrayDeque<UnsafeBuffer> heldEvents = new ArrayDeque<>();
     private final Queue<Object> events = new ConcurrentLinkedQueue<>();
@@ -72,6 +78,7 @@ public final class QueuedDelivery implements DeliveryTarget {
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
             ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
         this.largestPiece = ring.maxMsgLength() - RECORD_HEADER;
+        this.wrapRoom = ring.maxMsgLength() + RECORD_OVERHEAD;
         this.reader = new RecordReader(handler, listener, events);
     }
 
@@ -102,7 +109,7 @@ public final class QueuedDelivery implements DeliveryTarget {
     public boolean hasRoomFor(int datagramLength, int assembledLength) {
         final long pieces = assembledLength / largestPiece + 1;
         final long needed = (long) WORST_CASE_EXPANSION * datagramLength + assembledLength
-            + (pieces + 4) * RECORD_OVERHEAD;
+            + (pieces + 4) * RECORD_OVERHEAD + wrapRoom;
         return releaseHeldEvents() && ring.capacity() - ring.size() >= needed;
     }
 
@@ -128,7 +135,7 @@ public final class QueuedDelivery implements DeliveryTarget {
             return write(WHOLE, buffer, offset, length, from);
         }
         final long pieces = (length + largestPiece - 1) / largestPiece;
-        if (ring.capacity() - ring.size() < (long) length + pieces * RECORD_OVERHEAD) {
+        if (ring.capacity() - ring.size() < (long) length + pieces * RECORD_OVERHEAD + wrapRoom) {
             return false;
         }
         for (int written = 0; written < length; written += largestPiece) {
