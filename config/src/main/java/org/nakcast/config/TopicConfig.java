@@ -54,7 +54,7 @@ import java.util.List;
  *     {@code 100ms}: many round trips on a LAN
  * @param deliveryQueue the queue's size per subscription that is polled (subscriptions choose in
  *     code whether they are polled or called on the receiving thread); default {@code 4m}, at least
- *     64 datagrams of the topic's transport
+ *     64 datagrams of the topic's transport and enough to carry {@code maxMessage} ({@link DeliveryQueueSize})
  * @param deliveryQueueTimeout for subscriptions that are polled, how long the topic's streams wait for a
  *     subscription whose queue is full and whose poller takes nothing (a slow poller that still takes
  *     messages is waited for): it is then overrun, missing what arrives until its queue is half empty
@@ -74,7 +74,7 @@ import java.util.List;
  *     most half the history in fragments); more absorbs longer bursts of offers. At least {@code 4k}
  * @param maxMessage the largest message a receiver reassembles; a longer one is dropped with a loss
  *     event ({@code MESSAGE_TOO_LARGE}). Default {@code 1m}; it bounds the memory a forged run of
- *     fragments can take
+ *     fragments can take. The delivery queue must carry it
  * @param reorderWindow how many datagrams ahead of a gap a receiver holds while the gap is repaired,
  *     per publisher stream: a power of two, or 0 (the default) to size it from the transport, twice
  *     the datagrams its socket receive buffer holds (a repair queues behind everything already in
