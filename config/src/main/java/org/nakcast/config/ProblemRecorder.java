@@ -2,8 +2,9 @@ package org.nakcast.config;
 
 import java.lang.reflect.Array;
 import java.util.Collection;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -36,7 +37,8 @@ final class ProblemRecorder extends DeserializationProblemHandler {
         ValueDeserializer<?> deserializer, Object beanOrClass, String key) {
         ProblemList problems = problems(context);
         String objectPath = KeyPaths.of(parser.streamReadContext().getParent());
-        List<String> known = deserializer.getKnownPropertyNames().stream().map(String::valueOf).toList();
+        Set<String> known = new HashSet<>(); // with the keys a component also answers to (transport, transports)
+        deserializer.collectAllPropertyNamesTo(known);
         problems.add(objectPath, problems.source().keyLocation(KeyPaths.child(objectPath, key)),
             "unknown key '" + key + "'", CHOSEN_IN_CODE.getOrDefault(key, Spelling.hint(key, known, "known keys")));
         parser.skipChildren();

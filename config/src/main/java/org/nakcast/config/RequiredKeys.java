@@ -1,7 +1,5 @@
 package org.nakcast.config;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
-
 import java.lang.reflect.RecordComponent;
 import java.util.List;
 
@@ -42,7 +40,7 @@ final class RequiredKeys {
         ConfigSource source = problems.source();
         for (RecordComponent component : type.getRecordComponents()) {
             if (component.isAnnotationPresent(RequiredKey.class)) {
-                String key = component.getAccessor().getAnnotation(JsonProperty.class).value();
+                String key = RecordKeys.keyOf(component);
                 String keyPath = KeyPaths.child(path, key);
                 if (!source.hasKey(keyPath)) {
                     problems.add(path, "missing required key '" + key + "'");

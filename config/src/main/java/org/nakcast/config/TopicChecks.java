@@ -11,9 +11,10 @@ import java.util.regex.Pattern;
 
 /**
  * Checks the {@code topics:} list: unique names and ids, a known transport (or two lines) and
- * codec, a history that holds at least one of its transport's datagrams, a positive heartbeat,
- * publisher and flow-control timeouts of at least two heartbeats, and class names that are class
- * names.
+ * codec, a history that holds at least one of its transport's datagrams, a delivery queue that
+ * holds its datagrams and carries its {@code max-message} ({@link DeliveryQueueSize}), a positive
+ * heartbeat, publisher and flow-control timeouts of at least two heartbeats, and class names that
+ * are class names.
  *
  * <p>A topic on two lines ({@code transports:}) names exactly two distinct, known transports that
  * differ in interface or group (else one fault takes both), and that agree on what shapes the one
@@ -31,8 +32,6 @@ final class TopicChecks {
     private static final ByteSize MAX_BUFFER = ByteSize.parse("1g");
     /** The largest reorder window, in datagrams. */
     private static final int MAX_REORDER_WINDOW = 1 << 20;
-    /** The fewest datagrams a delivery queue must hold. */
-    static final int MIN_QUEUED_DATAGRAMS = 64;
     /** The largest history: the biggest power-of-two ring an int-indexed buffer can hold. */
     static final ByteSize MAX_HISTORY = ByteSize.parse("1g");
     /** How a topic names its transport, for the problems of {@code transport} and {@code transports}. */
@@ -76,7 +75,7 @@ final class TopicChecks {
                 problems.add(KeyPaths.child(path, "codec"), "codec must be set");
             }
             checkHistory(topic.history(), transport, path);
-            checkDeliveryQueue(topic.deliveryQueue(), transport, path);
+            checkDeliveryQueue(topic, transport, path);
             if (topic.closeLinger().isNegative()) {
                 problems.add(KeyPaths.child(path, "close-linger"), "close-linger must not be negative (was "
                     + Durations.format(topic.closeLinger()) + ")");
@@ -104,8 +103,9 @@ final class TopicChecks {
     }
 
     /**
-     * Checks the topic's {@code transport} or {@code transports}; the source tells which key was
-     * written (a config built in code names its lines in a list, one or two).
+     * Checks the topic's {@code transport} or {@code transports}: both bind to its lines, so the
+     * source tells which key was written (a config built in code names its lines in a list, one or
+     * two), and a list under {@code transport} is refused.
      *
      * @return the transport of its one line or line A, if known; else null
      */
@@ -117,6 +117,11 @@ final class TopicChecks {
         final List<String> lines = topic.lines();
         if (wroteOne && wroteTwo) {
             problems.add(twoPath, "topic " + quoted(topic.name()) + " has both transport and transports",
+                ONE_OR_TWO_LINES);
+            return null;
+        }
+        if (wroteOne && lines.size() > 1) {
+            problems.add(onePath, "transport names one transport (was " + lines.size() + ": " + lines + ")",
                 ONE_OR_TWO_LINES);
             return null;
         }
@@ -263,11 +268,36 @@ final class TopicChecks {
         }
     }
 
-    private void checkDeliveryQueue(ByteSize queue, TransportConfig transport, String path) {
-        if (transport != null && queue.bytes() < MIN_QUEUED_DATAGRAMS * transport.datagramSize().bytes()) {
-            problems.add(KeyPaths.child(path, "delivery-queue"), "delivery-queue " + queue
-                + " holds fewer than " + MIN_QUEUED_DATAGRAMS + " datagrams of transport '" + transport.name() + "' ("
-                + transport.datagramSize() + ")", "a queue that small stalls its streams on every datagram");
+    /**
+     * The delivery queue holds the topic's datagrams and carries its longest message, by the one rule
+     * of {@link DeliveryQueueSize}: a queue that breaks either is one problem, whose hint sizes a queue
+     * that keeps both.
+     */
+    private void checkDeliveryQueue(TopicConfig topic, TransportConfig transport, String path) {
+        if (transport == null) {
+            return;
+        }
+        final ByteSize queue = topic.deliveryQueue();
+        final long datagram = transport.datagramSize().bytes();
+        final long largest = DeliveryQueueSize.largestMessage(queue.bytes(), datagram);
+        final String ofTransport = " of transport '" + transport.name() + "' (" + transport.datagramSize() + ")";
+        final long carriable = Math.min(topic.maxMessage().bytes(),
+            DeliveryQueueSize.largestMessage(DeliveryQueueSize.MAX_RING_BYTES, datagram));
+        final boolean someQueueCarriesIt = carriable == topic.maxMessage().bytes();
+        final String raise = "raise delivery-queue to at least "
+            + new ByteSize(DeliveryQueueSize.smallestQueue(carriable, datagram));
+        final String remedy = someQueueCarriesIt ? raise
+            : "no queue carries max-message " + topic.maxMessage() + ": lower it to " + new ByteSize(carriable)
+                + " and " + raise;
+        if (queue.bytes() < DeliveryQueueSize.MIN_DATAGRAMS * datagram) {
+            problems.add(KeyPaths.child(path, "delivery-queue"), "delivery-queue " + queue + " holds fewer than "
+                + DeliveryQueueSize.MIN_DATAGRAMS + " datagrams" + ofTransport,
+                "a queue that small stalls its streams on every datagram: " + remedy);
+        } else if (largest < topic.maxMessage().bytes()) {
+            problems.add(KeyPaths.child(path, "delivery-queue"), "delivery-queue " + queue + " carries messages of at"
+                + " most " + new ByteSize(largest) + " beside datagrams" + ofTransport + ", less than max-message "
+                + topic.maxMessage(), "a subscription that polls could not take the longest messages: " + remedy
+                + (someQueueCarriesIt ? ", or lower max-message to " + new ByteSize(largest) : ""));
         }
     }
 

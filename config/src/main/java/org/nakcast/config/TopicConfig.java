@@ -1,12 +1,11 @@
 package org.nakcast.config;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonAlias;
+import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One entry of {@code topics:}: a named stream of messages of one codec on one transport, or on
@@ -23,7 +22,8 @@ import java.util.function.Consumer;
  * @param name the topic's name, unique in the config; code opens topics by this name (required)
  * @param id the topic's id on the wire, 1..2147483647, unique in the config (required)
  * @param lines the names of the transports it travels on: one ({@code transport:}), or line A and
- *     line B ({@code transports:}); required, as one key or the other
+ *     line B ({@code transports:}); required, as one key or the other. Both keys are read into this
+ *     list; {@code conclude()} refuses a topic that writes both, or neither, or a list under {@code transport}
  * @param codec the name of the codec that turns messages into bytes (required)
  * @param history how many bytes of sent datagrams the publisher keeps to answer NAKs; default
  *     {@code 16m}. More rides out longer receiver stalls, at that much off-heap memory per topic
@@ -54,7 +54,7 @@ import java.util.function.Consumer;
  *     {@code 100ms}: many round trips on a LAN
  * @param deliveryQueue the queue's size per subscription that is polled (subscriptions choose in
  *     code whether they are polled or called on the receiving thread); default {@code 4m}, at least
- *     64 datagrams of the topic's transport
+ *     64 datagrams of the topic's transport and enough to carry {@code maxMessage} ({@link DeliveryQueueSize})
  * @param deliveryQueueTimeout for subscriptions that are polled, how long the topic's streams wait for a
  *     subscription whose queue is full and whose poller takes nothing (a slow poller that still takes
  *     messages is waited for): it is then overrun, missing what arrives until its queue is half empty
@@ -74,7 +74,7 @@ import java.util.function.Consumer;
  *     most half the history in fragments); more absorbs longer bursts of offers. At least {@code 4k}
  * @param maxMessage the largest message a receiver reassembles; a longer one is dropped with a loss
  *     event ({@code MESSAGE_TOO_LARGE}). Default {@code 1m}; it bounds the memory a forged run of
- *     fragments can take
+ *     fragments can take. The delivery queue must carry it
  * @param reorderWindow how many datagrams ahead of a gap a receiver holds while the gap is repaired,
  *     per publisher stream: a power of two, or 0 (the default) to size it from the transport, twice
  *     the datagrams its socket receive buffer holds (a repair queues behind everything already in
@@ -86,7 +86,8 @@ import java.util.function.Consumer;
 public record TopicConfig(
     @RequiredKey @JsonProperty("name") String name,
     @RequiredKey @JsonProperty("id") int id,
-    List<String> lines,
+    @JsonProperty("transports") @JsonAlias("transport")
+    @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<String> lines,
     @RequiredKey @JsonProperty("codec") String codec,
     @JsonProperty("history") ByteSize history,
     @JsonProperty("heartbeat") Duration heartbeat,
@@ -179,46 +180,6 @@ public record TopicConfig(
             null, null, null, null, null, null, null, null, null, null, null);
     }
 
-    /**
-     * Binds a topic as YAML writes it: its transport by one key or the other. Both or neither is
-     * left to {@code conclude()} to report, where the source tells which keys were written.
-     */
-    @JsonCreator
-    static TopicConfig fromYaml(
-        @JsonProperty("name") String name,
-        @JsonProperty("id") int id,
-        @JsonProperty("transport") String transport,
-        @JsonProperty("transports") List<String> transports,
-        @JsonProperty("codec") String codec,
-        @JsonProperty("history") ByteSize history,
-        @JsonProperty("heartbeat") Duration heartbeat,
-        @JsonProperty("flow-control") FlowControlMode flowControl,
-        @JsonProperty("flow-control-timeout") Duration flowControlTimeout,
-        @JsonProperty("loss-policy") LossPolicy lossPolicy,
-        @JsonProperty("late-join") LateJoinPolicy lateJoin,
-        @JsonProperty("publisher-timeout") Duration publisherTimeout,
-        @JsonProperty("line-timeout") Duration lineTimeout,
-        @JsonProperty("close-linger") Duration closeLinger,
-        @JsonProperty("delivery-queue") ByteSize deliveryQueue,
-        @JsonProperty("delivery-queue-timeout") Duration deliveryQueueTimeout,
-        @JsonProperty("max-publishers") Integer maxPublishers,
-        @JsonProperty("allowed-classes") List<String> allowedClasses,
-        @JsonProperty("offer-buffer") ByteSize offerBuffer,
-        @JsonProperty("max-message") ByteSize maxMessage,
-        @JsonProperty("reorder-window") Integer reorderWindow,
-        @JsonProperty("linger") Duration linger) {
-        final List<String> lines = new ArrayList<>();
-        if (transport != null) {
-            lines.add(transport);
-        }
-        if (transports != null) {
-            lines.addAll(transports);
-        }
-        return new TopicConfig(name, id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
-            lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
-            maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
-    }
-
     /** @return true if the topic travels on two lines */
     public boolean hasTwoLines() {
         return lines.size() == MAX_LINES;
@@ -230,57 +191,57 @@ public record TopicConfig(
      * @return this topic on those two lines
      */
     public TopicConfig withLines(String lineA, String lineB) {
-        return copy(c -> c.lines = List.of(lineA, lineB));
+        return RecordKeys.with(this, "transports", List.of(lineA, lineB));
     }
 
     /** @return this topic with that codec */
     public TopicConfig withCodec(String codecName) {
-        return copy(c -> c.codec = codecName);
+        return RecordKeys.with(this, "codec", codecName);
     }
 
     /** @return this topic with that history */
     public TopicConfig withHistory(ByteSize size) {
-        return copy(c -> c.history = size);
+        return RecordKeys.with(this, "history", size);
     }
 
     /** @return this topic with that heartbeat interval */
     public TopicConfig withHeartbeat(Duration interval) {
-        return copy(c -> c.heartbeat = interval);
+        return RecordKeys.with(this, "heartbeat", interval);
     }
 
     /** @return this topic with that flow control */
     public TopicConfig withFlowControl(FlowControlMode mode) {
-        return copy(c -> c.flowControl = mode);
+        return RecordKeys.with(this, "flow-control", mode);
     }
 
     /** @return this topic with that flow-control timeout */
     public TopicConfig withFlowControlTimeout(Duration timeout) {
-        return copy(c -> c.flowControlTimeout = timeout);
+        return RecordKeys.with(this, "flow-control-timeout", timeout);
     }
 
     /** @return this topic with that loss policy */
     public TopicConfig withLossPolicy(LossPolicy policy) {
-        return copy(c -> c.lossPolicy = policy);
+        return RecordKeys.with(this, "loss-policy", policy);
     }
 
     /** @return this topic with that late-join policy */
     public TopicConfig withLateJoin(LateJoinPolicy policy) {
-        return copy(c -> c.lateJoin = policy);
+        return RecordKeys.with(this, "late-join", policy);
     }
 
     /** @return this topic with that publisher timeout */
     public TopicConfig withPublisherTimeout(Duration timeout) {
-        return copy(c -> c.publisherTimeout = timeout);
+        return RecordKeys.with(this, "publisher-timeout", timeout);
     }
 
     /** @return this topic with that line timeout */
     public TopicConfig withLineTimeout(Duration timeout) {
-        return copy(c -> c.lineTimeout = timeout);
+        return RecordKeys.with(this, "line-timeout", timeout);
     }
 
     /** @return this topic with that close linger */
     public TopicConfig withCloseLinger(Duration closeLingerTime) {
-        return copy(c -> c.closeLinger = closeLingerTime);
+        return RecordKeys.with(this, "close-linger", closeLingerTime);
     }
 
     /**
@@ -289,98 +250,36 @@ public record TopicConfig(
      * @return this topic with that delivery queue
      */
     public TopicConfig withDeliveryQueue(ByteSize queue, Duration queueTimeout) {
-        return copy(c -> {
-            c.deliveryQueue = queue;
-            c.deliveryQueueTimeout = queueTimeout;
-        });
+        return RecordKeys.with(RecordKeys.with(this, "delivery-queue", queue), "delivery-queue-timeout", queueTimeout);
     }
 
     /** @return this topic with that allow-list of binary class names */
     public TopicConfig withAllowedClasses(List<String> classNames) {
-        return copy(c -> c.allowedClasses = classNames);
+        return RecordKeys.with(this, "allowed-classes", classNames);
     }
 
     /** @return this topic with that limit on publisher streams */
     public TopicConfig withMaxPublishers(int streams) {
-        return copy(c -> c.maxPublishers = streams);
+        return RecordKeys.with(this, "max-publishers", streams);
     }
 
     /** @return this topic with that offer buffer */
     public TopicConfig withOfferBuffer(ByteSize size) {
-        return copy(c -> c.offerBuffer = size);
+        return RecordKeys.with(this, "offer-buffer", size);
     }
 
     /** @return this topic with that largest received message */
     public TopicConfig withMaxMessage(ByteSize size) {
-        return copy(c -> c.maxMessage = size);
+        return RecordKeys.with(this, "max-message", size);
     }
 
     /** @return this topic with that reorder window, in datagrams (0: sized from the transport) */
     public TopicConfig withReorderWindow(int datagrams) {
-        return copy(c -> c.reorderWindow = datagrams);
+        return RecordKeys.with(this, "reorder-window", datagrams);
     }
 
     /** @return this topic with that linger */
     public TopicConfig withLinger(Duration lingerTime) {
-        return copy(c -> c.linger = lingerTime);
-    }
-
-    private TopicConfig copy(Consumer<Fields> change) {
-        final Fields fields = new Fields(this);
-        change.accept(fields);
-        return fields.topic();
-    }
-
-    /** A topic's fields, to change some and make a new topic of them. */
-    private static final class Fields {
-        private List<String> lines;
-        private String codec;
-        private ByteSize history;
-        private Duration heartbeat;
-        private FlowControlMode flowControl;
-        private Duration flowControlTimeout;
-        private LossPolicy lossPolicy;
-        private LateJoinPolicy lateJoin;
-        private Duration publisherTimeout;
-        private Duration lineTimeout;
-        private Duration closeLinger;
-        private ByteSize deliveryQueue;
-        private Duration deliveryQueueTimeout;
-        private Integer maxPublishers;
-        private List<String> allowedClasses;
-        private ByteSize offerBuffer;
-        private ByteSize maxMessage;
-        private Integer reorderWindow;
-        private Duration linger;
-        private final TopicConfig of;
-
-        private Fields(TopicConfig of) {
-            this.of = of;
-            lines = of.lines;
-            codec = of.codec;
-            history = of.history;
-            heartbeat = of.heartbeat;
-            flowControl = of.flowControl;
-            flowControlTimeout = of.flowControlTimeout;
-            lossPolicy = of.lossPolicy;
-            lateJoin = of.lateJoin;
-            publisherTimeout = of.publisherTimeout;
-            lineTimeout = of.lineTimeout;
-            closeLinger = of.closeLinger;
-            deliveryQueue = of.deliveryQueue;
-            deliveryQueueTimeout = of.deliveryQueueTimeout;
-            maxPublishers = of.maxPublishers;
-            allowedClasses = of.allowedClasses;
-            offerBuffer = of.offerBuffer;
-            maxMessage = of.maxMessage;
-            reorderWindow = of.reorderWindow;
-            linger = of.linger;
-        }
-
-        private TopicConfig topic() {
-            return new TopicConfig(of.name, of.id, lines, codec, history, heartbeat, flowControl, flowControlTimeout,
-                lossPolicy, lateJoin, publisherTimeout, lineTimeout, closeLinger, deliveryQueue, deliveryQueueTimeout,
-                maxPublishers, allowedClasses, offerBuffer, maxMessage, reorderWindow, linger);
-        }
+        return RecordKeys.with(this, "linger", lingerTime);
     }
 }

@@ -98,8 +98,7 @@ public record TransportConfig(
      * @return this transport on that interface
      */
     public TransportConfig withNetworkInterface(NetworkInterfaceRef ref) {
-        return new TransportConfig(name, ref, group, port, ttl, datagramSize, socketSendBuffer, socketReceiveBuffer,
-            sendRate, sendBurst, repairRate);
+        return RecordKeys.with(this, "interface", ref);
     }
 
     /**
@@ -107,8 +106,7 @@ public record TransportConfig(
      * @return this transport with that TTL
      */
     public TransportConfig withTtl(int hops) {
-        return new TransportConfig(name, networkInterface, group, port, hops, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate, sendBurst, repairRate);
+        return RecordKeys.with(this, "ttl", hops);
     }
 
     /**
@@ -116,8 +114,7 @@ public record TransportConfig(
      * @return this transport with that datagram size
      */
     public TransportConfig withDatagramSize(ByteSize size) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, size, socketSendBuffer,
-            socketReceiveBuffer, sendRate, sendBurst, repairRate);
+        return RecordKeys.with(this, "datagram-size", size);
     }
 
     /**
@@ -125,8 +122,7 @@ public record TransportConfig(
      * @return this transport with that send buffer
      */
     public TransportConfig withSocketSendBuffer(ByteSize size) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, size, socketReceiveBuffer,
-            sendRate, sendBurst, repairRate);
+        return RecordKeys.with(this, "socket-send-buffer", size);
     }
 
     /**
@@ -134,8 +130,7 @@ public record TransportConfig(
      * @return this transport with that receive buffer
      */
     public TransportConfig withSocketReceiveBuffer(ByteSize size) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer, size,
-            sendRate, sendBurst, repairRate);
+        return RecordKeys.with(this, "socket-receive-buffer", size);
     }
 
     /**
@@ -143,8 +138,7 @@ public record TransportConfig(
      * @return this transport with that send rate
      */
     public TransportConfig withSendRate(ByteSize bytesPerSecond) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, bytesPerSecond, sendBurst, repairRate);
+        return RecordKeys.with(this, "send-rate", bytesPerSecond);
     }
 
     /**
@@ -152,8 +146,7 @@ public record TransportConfig(
      * @return this transport with that send burst
      */
     public TransportConfig withSendBurst(ByteSize bytes) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate, bytes, repairRate);
+        return RecordKeys.with(this, "send-burst", bytes);
     }
 
     /**
@@ -161,8 +154,7 @@ public record TransportConfig(
      * @return this transport with that repair budget
      */
     public TransportConfig withRepairRate(ByteSize bytesPerSecond) {
-        return new TransportConfig(name, networkInterface, group, port, ttl, datagramSize, socketSendBuffer,
-            socketReceiveBuffer, sendRate, sendBurst, bytesPerSecond);
+        return RecordKeys.with(this, "repair-rate", bytesPerSecond);
     }
 
     /** The send burst in bytes, the default worked out: max(64 datagrams, 1 ms at the send rate). */

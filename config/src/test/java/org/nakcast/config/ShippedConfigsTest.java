@@ -3,13 +3,12 @@ package org.nakcast.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.nakcast.config.TestConfigs.address;
 
-import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.NetworkInterface;
-import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.RecordComponent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -116,12 +115,12 @@ class ShippedConfigsTest {
         }
     }
 
-    /** @return the keys a section is read from: its creator's parameters if it has one, else its components */
+    /** @return the keys a section is read from: each component's, and any other key it is also read from */
     private static List<String> keysOf(Class<? extends Record> section) {
-        Stream<AnnotatedElement> bound = Arrays.stream(section.getDeclaredMethods())
-            .filter(method -> method.isAnnotationPresent(JsonCreator.class)).findFirst()
-            .map(creator -> Arrays.stream(creator.getParameters()).map(AnnotatedElement.class::cast))
-            .orElseGet(() -> Arrays.stream(section.getRecordComponents()).map(RecordComponent::getAccessor));
-        return bound.map(element -> element.getAnnotation(JsonProperty.class).value()).toList();
+        return Arrays.stream(section.getRecordComponents()).map(RecordComponent::getAccessor)
+            .flatMap(accessor -> Stream.concat(Stream.of(accessor.getAnnotation(JsonProperty.class).value()),
+                Stream.ofNullable(accessor.getAnnotation(JsonAlias.class)).map(JsonAlias::value)
+                    .flatMap(Arrays::stream)))
+            .toList();
     }
 }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /** What conclude() says about topics. */
 class TopicChecksTest {
+    private static final String FEWER_THAN_64_DATAGRAMS =
+        "delivery-queue 64k holds fewer than 64 datagrams of transport 'lan' (1408)";
 
     @Test
     void anUnknownTransportSuggestsTheClosestOne() {
@@ -111,6 +113,59 @@ class TopicChecksTest {
         assertThat(problems).extracting(Problem::path, Problem::message).containsExactly(
             tuple("topics[0].history", "history 1k is smaller than one datagram of transport 'lan' (1408)"),
             tuple("topics[1].history", "history must be at most 1g (was 2g)"));
+    }
+
+    @Test
+    void aDeliveryQueueHoldsSixtyFourDatagramsAndSaysHowLargeItMustBe() {
+        String yaml = withPrices("delivery-queue: 64k", "max-message: 8k");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("topics[0].delivery-queue");
+        assertThat(problem.message()).isEqualTo(FEWER_THAN_64_DATAGRAMS);
+        assertThat(problem.hint())
+            .isEqualTo("a queue that small stalls its streams on every datagram: raise delivery-queue to at least 88k");
+        TestConfigs.assertAtValue(problem, yaml, "delivery-queue: 64k");
+        assertThat(parse(yaml.replace("delivery-queue: 64k", "delivery-queue: 88k")).topic("prices").deliveryQueue())
+            .isEqualTo(ByteSize.parse("88k"));
+    }
+
+    @Test
+    void aDeliveryQueueTooSmallForBothRulesIsOneProblemSizedForBoth() {
+        Problem problem = onlyProblemOf(withPrices("delivery-queue: 64k"));
+
+        assertThat(problem.message()).isEqualTo(FEWER_THAN_64_DATAGRAMS);
+        assertThat(problem.hint()).endsWith("raise delivery-queue to at least 2m");
+    }
+
+    @Test
+    void aDeliveryQueueCarriesMaxMessageBesideTheDatagramsToTheByte() {
+        String carried = withPrices("delivery-queue: 1m", "max-message: 746k");
+        String oneByteMore = carried.replace("max-message: 746k", "max-message: " + (746 * 1024 + 1));
+
+        Problem problem = onlyProblemOf(oneByteMore);
+
+        assertThat(parse(carried).topic("prices").maxMessage()).isEqualTo(ByteSize.parse("746k"));
+        assertThat(problem.path()).isEqualTo("topics[0].delivery-queue");
+        assertThat(problem.message()).isEqualTo("delivery-queue 1m carries messages of at most 746k beside datagrams of"
+            + " transport 'lan' (1408), less than max-message 763905");
+        assertThat(problem.hint()).isEqualTo("a subscription that polls could not take the longest messages: raise"
+            + " delivery-queue to at least 2m, or lower max-message to 746k");
+    }
+
+    @Test
+    void aMaxMessageNoDeliveryQueueCarriesSaysHowLongItMayBe() {
+        Problem problem = onlyProblemOf(withPrices("max-message: 1g"));
+
+        assertThat(problem.path()).isEqualTo("topics[0].delivery-queue");
+        assertThat(problem.message()).endsWith("less than max-message 1g");
+        assertThat(problem.hint()).endsWith("no queue carries max-message 1g: lower it to 786410k and raise"
+            + " delivery-queue to at least 1g");
+    }
+
+    /** The valid config with these lines added to topic prices. */
+    private static String withPrices(String... lines) {
+        return VALID.replace("    codec: flyweight", "    codec: flyweight\n    " + String.join("\n    ", lines));
     }
 
     @Test

@@ -95,6 +95,28 @@ class TopicLinesTest {
     }
 
     @Test
+    void transportsWithOneNameWrittenAsAValueSaysToWriteTransport() {
+        Problem problem = onlyProblemOf(TWO_LINES.replace(PRICES_LINES, "    transports: md-a\n"));
+
+        assertThat(problem.path()).isEqualTo("topics[0].transports");
+        assertThat(problem.message())
+            .isEqualTo("transports must name exactly two transports, line A and line B (was 1: [md-a])");
+        assertThat(problem.hint()).isEqualTo("for one line write transport: md-a");
+    }
+
+    @Test
+    void transportWithAListIsRefusedSayingHowToWriteTwoLines() {
+        String yaml = TWO_LINES.replace(PRICES_LINES, "    transport: [md-a, md-b]\n");
+
+        Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("topics[0].transport");
+        assertThat(problem.message()).isEqualTo("transport names one transport (was 2: [md-a, md-b])");
+        assertThat(problem.hint()).isEqualTo(ONE_OR_TWO_LINES);
+        assertAtValue(problem, yaml, "transport: [md-a, md-b]");
+    }
+
+    @Test
     void transportsWithMoreThanTwoNamesIsRefused() {
         String yaml = TWO_LINES.replace(PRICES_LINES, "    transports: [md-a, md-b, md-a]\n");
 

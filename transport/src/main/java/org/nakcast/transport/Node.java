@@ -301,7 +301,7 @@ public final class Node implements AutoCloseable {
         final SubscriptionSettings settings = settingsResolver.subscription(topicName);
         final InboundStreamSettings streamSettings = settings.streamSettings();
         final QueuedDelivery queue = delivery == Delivery.ON_POLL
-            ? new QueuedDelivery(settingsResolver.deliveryQueueBytes(topicName), handler, events) : null;
+            ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, events) : null;
         final DeliveryTarget target = queue == null ? DeliveryTarget.onReceivingThread(handler, events) : queue;
         receiver.addSubscription(settings, target);
         LOG.info("node {}: subscribed to topic '{}' (id {}) on {}, reorder window {} datagrams ({} bytes per"

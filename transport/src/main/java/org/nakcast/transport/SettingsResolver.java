@@ -17,7 +17,6 @@ import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.StreamTiming;
 import org.nakcast.transport.receive.InboundStreamSettings;
-import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.SubscriptionSettings;
 
 /**
@@ -101,26 +100,6 @@ public final class SettingsResolver {
             topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
             topic.deliveryQueueTimeout().toNanos());
-    }
-
-    /**
-     * The bytes of the queue a subscription to {@code topicName} delivers through on poll, once
-     * checked to carry the largest message the topic's receivers reassemble.
-     *
-     * @throws TransportException naming the topic's {@code delivery-queue} and the size it needs otherwise
-     */
-    public long deliveryQueueBytes(String topicName) {
-        final TopicConfig topic = topic(topicName);
-        final long datagramLength = config.lines(topic).get(0).datagramSize().bytes();
-        final long largest = QueuedDelivery.largestMessage(topic.deliveryQueue().bytes(), (int) datagramLength);
-        final long needed = topic.maxMessage().bytes();
-        if (largest < needed) {
-            throw new TransportException("topic '" + topic.name() + "': delivery-queue " + topic.deliveryQueue()
-                + " carries messages of at most " + Math.max(0, largest) + " bytes beside a datagram of "
-                + datagramLength + ", but this node takes messages of up to " + needed
-                + " bytes (its max-message): raise delivery-queue or lower max-message");
-        }
-        return topic.deliveryQueue().bytes();
     }
 
     /**

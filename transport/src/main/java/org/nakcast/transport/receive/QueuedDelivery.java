@@ -11,6 +11,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.OneToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.nakcast.config.DeliveryQueueSize;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
@@ -33,7 +34,9 @@ import org.nakcast.transport.StreamStarted;
  *
  * <p>A message longer than the ring's largest record travels in pieces and is joined again on the
  * polling thread, so the largest message a queue carries is bounded by its size, not an eighth of
- * it. The receiving side asks {@link #hasRoomFor} before it hands over a datagram's messages and
+ * it: the ring's size and what it carries are the config's rule ({@link DeliveryQueueSize}), which
+ * {@code conclude()} checks each topic's {@code delivery-queue} and {@code max-message} against.
+ * The receiving side asks {@link #hasRoomFor} before it hands over a datagram's messages and
  * waits while there is no room; {@link #offer} then never fails. Loss and publisher-gone events are
  * rare: they travel as objects in a side queue, and a marker record keeps their place among the
  * messages; an event that finds the ring full waits, in order, until the poller makes room.
@@ -57,32 +60,29 @@ public final class QueuedDelivery implements DeliveryTarget {
 
     private final RingBuffer ring;
     private final int largestPiece;
+    /**
+     * Room for the bytes a record leaves unused at the ring's end when it does not fit there and goes
+     * to the start: less than one largest record, and once for what one datagram brings, which is
+     * shorter than the ring.
+     */
+    private final int wrapRoom;
     private final UnsafeBuffer scratch = new UnsafeBuffer(ByteBuffer.allocateDirect(RECORD_HEADER));
     private final ArrayDeque<UnsafeBuffer> heldEvents = new ArrayDeque<>();
     private final Queue<Object> events = new ConcurrentLinkedQueue<>();
     private final RecordReader reader;
 
     /**
-     * @param bytes the ring's size, rounded down to a power of two
+     * @param bytes the topic's {@code delivery-queue}: the ring is that rounded down to a power of two
+     *     ({@link DeliveryQueueSize#ringBytes})
      * @param handler gets the messages on the polling thread
      * @param listener gets the events on the polling thread
      */
     public QueuedDelivery(long bytes, MessageBytesHandler handler, StreamEventListener listener) {
-        final int capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
         this.ring = new OneToOneRingBuffer(new UnsafeBuffer(
-            ByteBuffer.allocateDirect(capacity + RingBufferDescriptor.TRAILER_LENGTH)));
+            ByteBuffer.allocateDirect(DeliveryQueueSize.ringBytes(bytes) + RingBufferDescriptor.TRAILER_LENGTH)));
         this.largestPiece = ring.maxMsgLength() - RECORD_HEADER;
+        this.wrapRoom = ring.maxMsgLength() + RECORD_OVERHEAD;
         this.reader = new RecordReader(handler, listener, events);
-    }
-
-    /**
-     * The longest message a queue of {@code bytes} can take once it is empty, with a whole datagram
-     * of {@code datagramLength} bytes beside it: what a subscription's queue must be sized for.
-     */
-    public static long largestMessage(long bytes, int datagramLength) {
-        final long capacity = Integer.highestOneBit((int) Math.min(bytes, 1 << 30));
-        final long pieces = capacity / (capacity / 8 - RECORD_HEADER) + 1;
-        return capacity - (long) WORST_CASE_EXPANSION * datagramLength - pieces * RECORD_OVERHEAD;
     }
 
     /** Bytes the ring holds. */
@@ -102,7 +102,7 @@ public final class QueuedDelivery implements DeliveryTarget {
     public boolean hasRoomFor(int datagramLength, int assembledLength) {
         final long pieces = assembledLength / largestPiece + 1;
         final long needed = (long) WORST_CASE_EXPANSION * datagramLength + assembledLength
-            + (pieces + 4) * RECORD_OVERHEAD;
+            + (pieces + 4) * RECORD_OVERHEAD + wrapRoom;
         return releaseHeldEvents() && ring.capacity() - ring.size() >= needed;
     }
 
@@ -128,7 +128,7 @@ public final class QueuedDelivery implements DeliveryTarget {
             return write(WHOLE, buffer, offset, length, from);
         }
         final long pieces = (length + largestPiece - 1) / largestPiece;
-        if (ring.capacity() - ring.size() < (long) length + pieces * RECORD_OVERHEAD) {
+        if (ring.capacity() - ring.size() < (long) length + pieces * RECORD_OVERHEAD + wrapRoom) {
             return false;
         }
         for (int written = 0; written < length; written += largestPiece) {

@@ -13,6 +13,7 @@ import org.agrona.DirectBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.ConfigException;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
@@ -23,7 +24,6 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
-import org.nakcast.transport.TransportException;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
@@ -116,14 +116,16 @@ class QueuedDeliveryIT {
     }
 
     @Test
-    void aQueueTooSmallForTheLargestMessageIsRefusedNamingTheKey() {
-        try (Node node = Node.launch(queued("128k"))) {
-            assertThatThrownBy(() -> node.subscribe("prices", (message, header) -> { },
-                StreamEventListener.NONE))
-                .isInstanceOf(TransportException.class)
-                .hasMessageContaining("topic 'prices': delivery-queue 128k carries messages of at most")
-                .hasMessageContaining("raise delivery-queue");
-        }
+    void aQueueTooSmallForTheLargestMessageIsRefusedWhenTheNodeLaunchesNamingTheKey() {
+        final NodeConfig base = NodeConfig.embeddedDefault();
+        final NodeConfig tooSmall = new NodeConfig(base.node(), base.transports(), base.topics().stream()
+            .map(topic -> topic.withDeliveryQueue(ByteSize.parse("128k"), TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT))
+            .toList());
+
+        assertThatThrownBy(() -> Node.launch(tooSmall).close())
+            .isInstanceOf(ConfigException.class)
+            .hasMessageContaining("delivery-queue 128k carries messages of at most")
+            .hasMessageContaining("raise delivery-queue to at least 2m");
     }
 
     /**
