@@ -36,6 +36,8 @@ enum Invariant {
     NAK_VOLUME("nak-volume"),
     /** 15. A receiver asks again for what it asked for no sooner than the shortest retry interval. */
     NAK_PACE("nak-pace"),
+    /** 16. A publisher's sweep of repairs passes over nothing it was asked for and holds. */
+    REPAIR_SWEEP("repair-sweep"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

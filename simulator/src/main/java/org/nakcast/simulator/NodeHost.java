@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
@@ -171,6 +172,13 @@ abstract class NodeHost extends SimHost {
 
     /** The node is about to read a datagram that passed the checks, on whichever port. */
     void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
+    }
+
+    /**
+     * The node handed a datagram for {@code port} to its media, which took it (it leaves with the
+     * sender's next flush): when the node decided to send it.
+     */
+    void handedToMedia(FrameType.Port port, DirectBuffer buffer, int offset, int length) {
     }
 
     /** The node is about to put a datagram on {@code port} of {@code line}: for tracing. */

@@ -48,6 +48,12 @@ final class PublishedSession {
     long lastSendNs;
     /** The highest DATA sequence sent, -1 before the first. */
     long highestDataSequence = -1;
+    /** The highest DATA sequence its node handed to the media, sent or still batched; -1 before the first. */
+    long highestHandedData = -1;
+    /** What its publisher was asked to resend and has not: see {@link RepairSweep}. */
+    RepairSweep sweep;
+    /** Whether the session's sweep was found passing over a datagram: it is reported once. */
+    boolean sweepReported;
     /** Whether the session was found over its repair budget: it is reported once. */
     boolean overBudget;
     /**
@@ -100,6 +106,17 @@ final class PublishedSession {
             return Long.MAX_VALUE;
         }
         return Math.max(0, highestDataSequence + packedAhead + 1 - historyDatagrams);
+    }
+
+    /**
+     * As {@link #surelyHeldFrom()}, from the DATA its node handed to the media (some may still wait for
+     * the sender's flush): the oldest datagram its history must hold at this moment.
+     */
+    long surelyHeldNowFrom() {
+        if (mayBeGone() || highestHandedData < 0) {
+            return Long.MAX_VALUE;
+        }
+        return Math.max(0, highestHandedData + packedAhead + 1 - historyDatagrams);
     }
 
     /** Counts one datagram this session sent. */

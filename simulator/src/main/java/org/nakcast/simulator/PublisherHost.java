@@ -5,12 +5,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.agrona.DirectBuffer;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Publication;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.protocol.DataFlyweight;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.publish.PublicationSettings;
 
 /**
@@ -60,6 +64,8 @@ final class PublisherHost extends NodeHost {
     private final SettingsResolver settings;
     private final List<Topic> topics;
     private final Map<Integer, PublishedSession> sessions;
+    private final NakFlyweight nak = new NakFlyweight();
+    private final long retransmitHoldOffNs;
     private final Liveness liveness;
     private final List<Offering> offerings = new ArrayList<>();
     private boolean closeRequested;
@@ -89,6 +95,7 @@ final class PublisherHost extends NodeHost {
         this.topics = plan.topics();
         this.sessions = sessions;
         this.liveness = liveness;
+        this.retransmitHoldOffNs = scenario.context().retransmitHoldOffNs();
     }
 
     @Override
@@ -113,6 +120,7 @@ final class PublisherHost extends NodeHost {
             session.repairBurst = resolved.repairBurstBytes();
             session.repairPercentOfData = resolved.repairPercentOfData();
             session.datagramLength = datagramLength;
+            session.sweep = new RepairSweep(retransmitHoldOffNs);
             sessions.put(sessionId, session);
             offerings.add(new Offering(topic, publication, session));
         }
@@ -207,6 +215,47 @@ final class PublisherHost extends NodeHost {
                 + " since everything runs again, more than %.3f ms, with %d of %d messages published").formatted(name,
                 offering.session.sessionId, OfferResult.describe(result), (nowNs - sinceNs) / 1e6,
                 liveness.longestRefusalNs() / 1e6, offering.session.published, offering.session.quota));
+        }
+    }
+
+    /** A NAK this node reads for a session of its own: what it surely holds of it is to be resent. */
+    @Override
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
+        if (port != FrameType.Port.CONTROL || header.typeCode() != FrameType.NAK.code()) {
+            return;
+        }
+        final PublishedSession session = sessions.get(header.sessionId());
+        if (session == null || session.host != this) {
+            return;
+        }
+        nak.wrap(header.buffer(), header.offset());
+        final long heldFrom = session.surelyHeldNowFrom();
+        for (int i = 0; i < nak.rangeCount(); i++) {
+            session.sweep.asked(nak.rangeFrom(i), nak.rangeTo(i), heldFrom, session.highestHandedData,
+                scheduler.nowNs());
+        }
+    }
+
+    /** Its DATA tells what its history holds; its RETRANSMITs must not pass over what it was asked for. */
+    @Override
+    void handedToMedia(FrameType.Port port, DirectBuffer buffer, int offset, int length) {
+        final int type = HeaderFlyweight.typeCodeAt(buffer, offset);
+        final PublishedSession session = sessions.get(HeaderFlyweight.sessionIdAt(buffer, offset));
+        if (port != FrameType.Port.DATA || session == null || session.host != this) {
+            return;
+        }
+        final long sequence = HeaderFlyweight.sequenceAt(buffer, offset);
+        if (type == FrameType.DATA.code()) {
+            session.highestHandedData = Math.max(session.highestHandedData, sequence);
+        } else if (type == FrameType.RETRANSMIT.code()) {
+            final long nowNs = scheduler.nowNs();
+            final long passedOver = session.sweep.resent(sequence, session.surelyHeldNowFrom(), nowNs);
+            if (passedOver >= 0 && !session.sweepReported) {
+                session.sweepReported = true;
+                violations.add(nowNs, Invariant.REPAIR_SWEEP, ("session %d resent %d in a sweep that passed over %d,"
+                    + " which a NAK it read asked for, which it holds and did not resend within the hold-off")
+                    .formatted(session.sessionId, sequence, passedOver));
+            }
         }
     }
 

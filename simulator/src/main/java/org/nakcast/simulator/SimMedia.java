@@ -122,6 +122,7 @@ final class SimMedia implements Media {
                 counters.get(SystemCounter.SEND_FAILURES).increment();
                 return false;
             }
+            host.handedToMedia(port, buffer, offset, length);
             final byte[] copy = new byte[length];
             buffer.getBytes(offset, copy);
             held.add(copy);
