@@ -6,7 +6,7 @@ import org.nakcast.rtt.RttPathContractIT;
 /** The latency-rtt path contract for {@code aeron}: the media driver run by each side's thread. */
 final class AeronPathContractIT extends RttPathContractIT {
     AeronPathContractIT() {
-        super(PEER_BYTES_ALLOWED);
+        super(PEER);
     }
 
     @Override

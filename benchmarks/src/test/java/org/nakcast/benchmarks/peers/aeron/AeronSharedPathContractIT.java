@@ -9,7 +9,7 @@ import org.nakcast.rtt.RttPathContractIT;
  */
 final class AeronSharedPathContractIT extends RttPathContractIT {
     AeronSharedPathContractIT() {
-        super(PEER_BYTES_ALLOWED);
+        super(PEER);
     }
 
     @Override
