@@ -24,9 +24,7 @@ final class EndedSessions {
         final int sessionId;
         final long nextSequence;
         final long nextMessageIndex;
-        final boolean identified;
-        final long publisherId;
-        final long sessionStartNs;
+        final SessionLife life;
         final boolean stayEnded;
         final boolean delivered;
         long order;
@@ -35,9 +33,8 @@ final class EndedSessions {
             this.sessionId = stream.sessionId();
             this.nextSequence = stream.resumeSequence();
             this.nextMessageIndex = stream.knownMessageIndex();
-            this.identified = stream.life().isIdentified();
-            this.publisherId = stream.life().publisherId();
-            this.sessionStartNs = Math.min(stream.life().startNs(), endedNs);
+            this.life = stream.life();
+            life.noteStart(endedNs);
             this.stayEnded = finalEnd || stream.isDropped();
             this.delivered = delivered;
         }
@@ -114,7 +111,7 @@ final class EndedSessions {
         if (forgotten != null) {
             bySession.remove(forgotten.sessionId);
             if (forgotten.mattersWhenForgotten()) {
-                forgottenStartNs = Math.max(forgottenStartNs, forgotten.sessionStartNs);
+                forgottenStartNs = Math.max(forgottenStartNs, forgotten.life.startNs());
             }
         }
     }

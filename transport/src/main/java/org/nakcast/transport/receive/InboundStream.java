@@ -76,7 +76,7 @@ public final class InboundStream {
     private final UnrecoverableLoss losses;
     private final AtomicCounter linesDown;
     private final StreamReach reach;
-    private final SessionLife life = new SessionLife();
+    private SessionLife life = new SessionLife();
 
     private boolean started;
     private long lastSequence = Long.MAX_VALUE;
@@ -123,7 +123,8 @@ public final class InboundStream {
             this.nakSink, nakBuffer, sequencer, counters);
         this.duplicates = counters.get(SystemCounter.DUPLICATES);
         this.losses = new UnrecoverableLoss(
-            topicId, sessionId, settings.dropStreamOnLoss(), sequencer, delivery, naks, listener, counters);
+            topicId, sessionId, settings.dropStreamOnLoss(), sequencer, delivery, naks, listener,
+            nowNs -> deliverHeld(false, nowNs), counters);
         this.linesDown = counters.get(SystemCounter.LINES_DOWN);
         this.reach = new StreamReach(settings.maxDatagramLength(), counters);
     }
@@ -174,8 +175,7 @@ public final class InboundStream {
             lines.onFirstCopy(line, sequence, nowNs);
         }
         naks.arrived(sequence, retransmit, nowNs);
-        sequencer.deliverHeld(nowNs);
-        naks.delivered(retransmit, nowNs);
+        deliverHeld(retransmit, nowNs);
         findGapsBelowHorizon(nowNs);
     }
 
@@ -298,7 +298,7 @@ public final class InboundStream {
         }
         if (started && !isDropped()) {
             if (window.contains(expected())) {
-                deliverHeld(nowNs);
+                deliverHeld(false, nowNs);
             }
             naks.armForMissingHead(nowNs);
         }
@@ -412,7 +412,7 @@ public final class InboundStream {
             if (highestHeld >= sequence) {
                 naks.seen(highestHeld, window.contains(highestHeld), nowNs);
             }
-            deliverHeld(nowNs);
+            deliverHeld(false, nowNs);
         }
     }
 
@@ -430,8 +430,10 @@ public final class InboundStream {
      *
      * @param sequence the earlier stream's {@link #resumeSequence()}
      * @param messageIndex the index of the next message to deliver; negative if it was never learned
+     * @param earlier the earlier stream's life: who publishes the session and when it began
      */
-    public void resumeAt(long sequence, long messageIndex, long nowNs) {
+    void resumeAt(long sequence, long messageIndex, SessionLife earlier, long nowNs) {
+        life = earlier;
         if (!started) {
             if (messageIndex >= 0) {
                 delivery.resumeBelow(messageIndex);
@@ -540,9 +542,13 @@ public final class InboundStream {
             && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected() + 1);
     }
 
-    /** Delivers every held datagram that is next, then stops the NAKs if nothing is missing. */
-    private void deliverHeld(long nowNs) {
+    /**
+     * Delivers every held datagram that is next, then stops the NAKs if nothing is missing.
+     *
+     * @param retransmit whether a RETRANSMIT just filled the head
+     */
+    private void deliverHeld(boolean retransmit, long nowNs) {
         sequencer.deliverHeld(nowNs);
-        naks.delivered(false, nowNs);
+        naks.delivered(retransmit, nowNs);
     }
 }

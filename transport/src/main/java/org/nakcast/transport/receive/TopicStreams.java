@@ -224,11 +224,7 @@ final class TopicStreams {
             if (endedBefore.delivered) {
                 topic.deliveredBefore(sessionId);
             }
-            if (endedBefore.identified) {
-                stream.life().identify(endedBefore.publisherId);
-            }
-            stream.life().noteStart(endedBefore.sessionStartNs);
-            stream.resumeAt(endedBefore.nextSequence, endedBefore.nextMessageIndex, nowNs);
+            stream.resumeAt(endedBefore.nextSequence, endedBefore.nextMessageIndex, endedBefore.life, nowNs);
         } else {
             stream.holdUntilStarted();
         }

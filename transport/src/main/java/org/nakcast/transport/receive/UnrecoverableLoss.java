@@ -1,5 +1,7 @@
 package org.nakcast.transport.receive;
 
+import java.util.function.LongConsumer;
+
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.StreamEventListener;
@@ -35,14 +37,18 @@ final class UnrecoverableLoss {
     private final MessageDelivery delivery;
     private final NakEmitter naks;
     private final StreamEventListener listener;
+    private final LongConsumer deliverHeld;
     private final AtomicCounter unrecoverableRanges;
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
     private boolean dropped;
 
-    /** @param dropOnLoss the loss policy: true to drop the stream at its first loss, false to go on */
+    /**
+     * @param dropOnLoss the loss policy: true to drop the stream at its first loss, false to go on
+     * @param deliverHeld the stream's delivery of what it holds from the next datagram on (given the time)
+     */
     UnrecoverableLoss(int topicId, int sessionId, boolean dropOnLoss, Resequencer sequencer, MessageDelivery delivery,
-        NakEmitter naks, StreamEventListener listener, SystemCounters counters) {
+        NakEmitter naks, StreamEventListener listener, LongConsumer deliverHeld, SystemCounters counters) {
         this.topicId = topicId;
         this.sessionId = sessionId;
         this.dropOnLoss = dropOnLoss;
@@ -50,6 +56,7 @@ final class UnrecoverableLoss {
         this.delivery = delivery;
         this.naks = naks;
         this.listener = listener;
+        this.deliverHeld = deliverHeld;
         this.unrecoverableRanges = counters.get(SystemCounter.UNRECOVERABLE_RANGES);
         this.lostMessages = counters.get(SystemCounter.LOST_MESSAGES);
         this.streamsDropped = counters.get(SystemCounter.STREAMS_DROPPED);
@@ -69,7 +76,7 @@ final class UnrecoverableLoss {
     void upTo(long toSequence, long firstMessageAfter, long nowNs) {
         while (!dropped && sequencer.next() <= toSequence) {
             if (sequencer.window().contains(sequencer.next())) {
-                deliverHeld(nowNs);
+                deliverHeld.accept(nowNs);
                 if (sequencer.window().contains(sequencer.next())) {
                     return;
                 }
@@ -102,12 +109,8 @@ final class UnrecoverableLoss {
         listener.onLoss(new LossEvent(topicId, sessionId, lostFrom, lastLost, firstLost, lost,
             LossEvent.Cause.UNRECOVERABLE, dropOnLoss));
         if (!dropped) {
-            deliverHeld(nowNs);
+            deliverHeld.accept(nowNs);
         }
     }
 
-    private void deliverHeld(long nowNs) {
-        sequencer.deliverHeld(nowNs);
-        naks.delivered(false, nowNs);
-    }
 }
