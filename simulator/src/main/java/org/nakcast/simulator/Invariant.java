@@ -38,6 +38,8 @@ enum Invariant {
     NAK_PACE("nak-pace"),
     /** 16. A publisher's sweep of repairs passes over nothing it was asked for and holds. */
     REPAIR_SWEEP("repair-sweep"),
+    /** 17. A receiver keeps its NAK back only when a NAK it heard lately asks for the lowest datagram it misses. */
+    SUPPRESSION("suppression"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

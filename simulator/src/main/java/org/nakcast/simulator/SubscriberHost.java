@@ -23,6 +23,8 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.status.CounterTypeIds;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
 
 /**
  * A subscribing process: a real node and an application that subscribes through the node's typed
@@ -70,7 +72,11 @@ final class SubscriberHost extends NodeHost {
     /** The (receiver id, session) keys a NAK too soon was told for. */
     private final LongHashSet nakTooSoon = new LongHashSet();
     private final NakFlyweight nak = new NakFlyweight();
+    private final NakFlyweight heardNak = new NakFlyweight();
     private final long retryMinNs;
+    /** Guarantee 17: what this process may keep quiet about, from what it read. */
+    private final KeepingQuiet quiet;
+    private boolean toldKeptQuiet;
     /** The states the receiver reached, over its incarnations: see {@link StreamWatch}. */
     final StreamWatch.Reached reached = new StreamWatch.Reached();
     private StreamWatch watch;
@@ -98,6 +104,8 @@ final class SubscriberHost extends NodeHost {
         this.traced = traced;
         this.tracing = traced != null && (traced.equals("all") || traced.startsWith(name + "#"));
         this.retryMinNs = scenario.context().nakTiming().retryMinNs();
+        this.quiet = new KeepingQuiet(scenario.context().nakTiming().retryMaxNs(),
+            config.topics().stream().mapToInt(TopicConfig::reorderWindow).min().orElse(0));
     }
 
     @Override
@@ -117,6 +125,7 @@ final class SubscriberHost extends NodeHost {
 
     @Override
     void started(long nowNs) {
+        quiet.restart();
         subscribed.clear();
         probes.clear();
         closeRequested = false;
@@ -148,6 +157,7 @@ final class SubscriberHost extends NodeHost {
             subscribed.clear();
             return 0;
         }
+        judgeKeptQuiet(true);
         int work = 0;
         for (int i = 0; i < subscribed.size(); i++) {
             final Subscribed one = subscribed.get(i);
@@ -190,14 +200,51 @@ final class SubscriberHost extends NodeHost {
 
     @Override
     void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
+        final boolean nakRead = port == FrameType.Port.CONTROL && header.typeCode() == FrameType.NAK.code();
+        if (nakRead) {
+            heardNak.wrap(header.buffer(), header.offset());
+        }
         if (tracing) {
             System.out.println("%.6f %s reads on its %s port of line %d: %s session %d topic %d sequence %d flags %d,"
                 .formatted(scheduler.nowNs() / 1e9, name, port, line, FrameType.fromCode(header.typeCode()),
-                    header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes"
-                .formatted(length));
+                    header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes%s"
+                .formatted(length, nakRead ? " from receiver %d: %s".formatted(heardNak.receiverId(), ranges(heardNak))
+                    : ""));
         }
+        judgeKeptQuiet(true);
         if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode())) {
             noteRead(header.sessionId(), scheduler.nowNs());
+            if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
+                quiet.reading(header.sessionId(), header.sequence());
+            }
+        }
+        if (nakRead) {
+            quiet.heard(heardNak, scheduler.nowNs());
+        }
+    }
+
+    /**
+     * Guarantee 17, looked at before each datagram the node reads, after each round, and before a
+     * stream event changes the model: a NAK kept back since the last look was justified by the NAKs
+     * heard (told once per process). Before a read and after a round, the datagram read last is
+     * settled first: taken unless the node counted it dropped. A stream event comes while a datagram
+     * is being read, and no NAK is kept back while a DATA or RETRANSMIT is read, so then the model
+     * goes without it.
+     */
+    private void judgeKeptQuiet(boolean settle) {
+        final SystemCounters counters = node.counters();
+        if (settle) {
+            quiet.settle(counters.get(SystemCounter.REORDER_WINDOW_OVERFLOWS).get()
+                + counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get()
+                + counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).get()
+                + counters.get(SystemCounter.NOT_SUBSCRIBED).get()
+                + counters.malformed(DatagramCheck.OUT_OF_REACH).get()
+                + counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get());
+        }
+        final String unjustified = quiet.judge(counters.get(SystemCounter.NAKS_SUPPRESSED).get(), scheduler.nowNs());
+        if (unjustified != null && !toldKeptQuiet) {
+            toldKeptQuiet = true;
+            violations.add(scheduler.nowNs(), Invariant.SUPPRESSION, name + " " + unjustified);
         }
     }
 
@@ -209,8 +256,8 @@ final class SubscriberHost extends NodeHost {
         }
         nak.wrap(buffer, 0);
         if (tracing) {
-            System.out.println("%.6f %s sends NAK on line %d, session %d: %s".formatted(
-                scheduler.nowNs() / 1e9, name, line, nak.sessionId(), ranges(nak)));
+            System.out.println("%.6f %s sends NAK on line %d as receiver %d, session %d: %s".formatted(
+                scheduler.nowNs() / 1e9, name, line, nak.receiverId(), nak.sessionId(), ranges(nak)));
         }
         checkNakPace(nak, scheduler.nowNs());
     }
@@ -269,6 +316,8 @@ final class SubscriberHost extends NodeHost {
         @Override
         public void onStreamStarted(StreamStarted event) {
             watch.onStreamStarted(event);
+            judgeKeptQuiet(false);
+            quiet.started(event.sessionId(), event.firstSequence());
             if (!wire.seenOnDataPort(event.sessionId())) {
                 violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s started a stream of session %d, of"
                     + " which no datagram of a publisher's type ever reached a data port: a stray made it")
@@ -279,6 +328,10 @@ final class SubscriberHost extends NodeHost {
         @Override
         public void onLoss(LossEvent event) {
             watch.onLoss(event);
+            if (event.cause() != LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
+                judgeKeptQuiet(false);
+                quiet.givenUp(event.sessionId(), event.toSequence());
+            }
             final PublishedSession session = sessions.get(event.sessionId());
             if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
                 return;
@@ -305,6 +358,8 @@ final class SubscriberHost extends NodeHost {
         @Override
         public void onPublisherGone(PublisherGone event) {
             watch.onPublisherGone(event);
+            judgeKeptQuiet(false);
+            quiet.ended(event.sessionId());
             final PublishedSession session = sessions.get(event.sessionId());
             if (session == null || event.cause() != PublisherGone.Cause.RESTARTED || session.isDead()) {
                 return;

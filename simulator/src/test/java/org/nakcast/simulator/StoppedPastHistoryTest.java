@@ -17,7 +17,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.NodeContext;
 
 /**
- * A subscriber stopped for longer than its publisher's history lasts (finding 13 of issue 14): its
+ * A subscriber stopped for longer than its publisher's history lasts: its
  * socket buffer overflows, and when it goes on, what the history no longer holds is one exact loss
  * event, ending where the publisher's UNRECOVERABLE says the history begins, and the tail the
  * history still holds is repaired and delivered, nothing of it given up. One simulated publisher

@@ -1,0 +1,236 @@
+package org.nakcast.simulator;
+
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.LongHashSet;
+import org.nakcast.transport.protocol.NakFlyweight;
+
+/**
+ * Guarantee 17 for one subscribing process, judged from what it read: a receiver keeps a NAK back
+ * (counts it suppressed) only when the NAKs it heard lately ask for what it misses. A stream's NAK
+ * lists its missing ranges from the lowest datagram it neither delivered nor holds, so whatever it
+ * keeps back, the NAKs it heard within the last retry interval cover that lowest missing datagram.
+ *
+ * <p>The model of each stream, per incarnation of the process:
+ * <pre>
+ *   stream start (its first sequence)          taken: DATA, RETRANSMIT
+ *          v                                    v   v
+ *   .......[ taken or given up, every one ][gap][ ahead ][gap]......
+ *                                  contiguous ^  ^
+ *                                             lowest missing = contiguous + 1
+ * </pre>
+ * A datagram read counts as taken unless the node counted it dropped while reading it (a reorder
+ * window overflow, a refused or ended session, a topic not subscribed, a datagram out of reach):
+ * each read is settled at the next look, when those counters show whether it was dropped. Before
+ * its start is decided a stream holds, uncounted, only what lies within a reorder window from the
+ * first datagram it held. Given up
+ * means inside a loss event the receiver raised. A stream that ends forgets what it held ahead; one
+ * that starts (or resumes) begins at its first sequence. NAKs heard are kept with the time they were
+ * read, any receiver's and any range, for the longest retry interval: more than the receiver itself
+ * counts, so a violation is one the receiver could not have justified by any rule of its own.
+ *
+ * <p>A suppression is seen as the node's {@code NAKs suppressed} counter moving on, looked at before
+ * each datagram the node reads and after each round, so the model is as the receiver saw it then.
+ * It is justified when some stream's lowest missing datagram lies in a NAK heard within the window.
+ * It is not judged while a stream holds datagrams before its start is decided: such a stream's
+ * missing ranges run from where it may yet start, which the model cannot know.
+ */
+final class KeepingQuiet {
+    /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
+    private static final int HEARD_CAPACITY = 8192;
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final long windowNs;
+    private final int reorderWindow;
+    private final Int2ObjectHashMap<Stream> streams = new Int2ObjectHashMap<>();
+    private final int[] heardSession = new int[HEARD_CAPACITY];
+    private final long[] heardFrom = new long[HEARD_CAPACITY];
+    private final long[] heardTo = new long[HEARD_CAPACITY];
+    private final long[] heardNs = new long[HEARD_CAPACITY];
+    private int heardNext;
+    private int heardSize;
+    private long suppressedSeen;
+    private long droppedSeen;
+    private int pendingSession;
+    private long pendingSequence = NONE;
+
+    /**
+     * @param windowNs how long a NAK heard counts: the longest retry interval
+     * @param reorderWindow the datagrams a stream holds from the first it holds before its start; 0
+     *     when the model does not know it (sized from a socket buffer), and then nothing is judged
+     */
+    KeepingQuiet(long windowNs, int reorderWindow) {
+        this.windowNs = windowNs;
+        this.reorderWindow = reorderWindow;
+    }
+
+    /** A new incarnation of the process: a new node, knowing nothing, its counters at zero. */
+    void restart() {
+        streams.clear();
+        heardNext = 0;
+        heardSize = 0;
+        suppressedSeen = 0;
+        droppedSeen = 0;
+        pendingSequence = NONE;
+    }
+
+    /** A DATA or RETRANSMIT of {@code sessionId} is about to be read: settled at the next look. */
+    void reading(int sessionId, long sequence) {
+        pendingSession = sessionId;
+        pendingSequence = sequence;
+    }
+
+    /**
+     * The node's count of datagrams it dropped while reading them (every cause): the datagram read
+     * last, if a DATA or RETRANSMIT, was taken unless it moved.
+     */
+    void settle(long dropped) {
+        if (pendingSequence != NONE && dropped == droppedSeen) {
+            stream(pendingSession).take(pendingSequence);
+        }
+        pendingSequence = NONE;
+        droppedSeen = dropped;
+    }
+
+    /** A stream of {@code sessionId} started (or resumed) at {@code firstSequence}. */
+    void started(int sessionId, long firstSequence) {
+        stream(sessionId).startAt(firstSequence);
+    }
+
+    /** The receiver gave up datagrams of {@code sessionId} up to {@code toSequence}. */
+    void givenUp(int sessionId, long toSequence) {
+        stream(sessionId).givenUpTo(toSequence);
+    }
+
+    /** The stream of {@code sessionId} ended: what it held is gone with it. */
+    void ended(int sessionId) {
+        stream(sessionId).end();
+    }
+
+    /** A NAK was read on the control port, at {@code nowNs}. */
+    void heard(NakFlyweight nak, long nowNs) {
+        for (int i = 0, count = nak.rangeCount(); i < count; i++) {
+            heardSession[heardNext] = nak.sessionId();
+            heardFrom[heardNext] = nak.rangeFrom(i);
+            heardTo[heardNext] = nak.rangeTo(i);
+            heardNs[heardNext] = nowNs;
+            heardNext = (heardNext + 1) % HEARD_CAPACITY;
+            heardSize = Math.min(heardSize + 1, HEARD_CAPACITY);
+        }
+    }
+
+    /**
+     * The node's count of NAKs suppressed now: if it moved on since the last look, the description of
+     * an unjustified suppression, else null.
+     */
+    String judge(long suppressed, long nowNs) {
+        if (suppressed == suppressedSeen) {
+            return null;
+        }
+        suppressedSeen = suppressed;
+        if (reorderWindow <= 0) {
+            return null;
+        }
+        for (Stream stream : streams.values()) {
+            if (!stream.started && !stream.ahead.isEmpty()) {
+                return null;
+            }
+        }
+        final StringBuilder missing = new StringBuilder();
+        for (Stream stream : streams.values()) {
+            if (!stream.started) {
+                continue;
+            }
+            final long lowestMissing = stream.contiguous + 1;
+            if (covered(stream.sessionId, lowestMissing, nowNs)) {
+                return null;
+            }
+            missing.append(missing.isEmpty() ? "" : ", ").append("session ").append(stream.sessionId).append(": ")
+                .append(lowestMissing);
+        }
+        return ("kept a NAK back though no NAK it heard in the last %d us asked for the lowest datagram it misses"
+            + " of any stream (%s)").formatted(windowNs / 1_000, missing);
+    }
+
+    /** Whether a NAK heard within the window asked for {@code sequence}: the newest first, back to the edge. */
+    private boolean covered(int sessionId, long sequence, long nowNs) {
+        for (int back = 1; back <= heardSize; back++) {
+            final int i = (heardNext - back + HEARD_CAPACITY) % HEARD_CAPACITY;
+            if (nowNs - heardNs[i] > windowNs) {
+                return false;
+            }
+            if (heardSession[i] == sessionId && heardFrom[i] <= sequence && heardTo[i] >= sequence) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Stream stream(int sessionId) {
+        Stream stream = streams.get(sessionId);
+        if (stream == null) {
+            stream = new Stream(sessionId, reorderWindow);
+            streams.put(sessionId, stream);
+        }
+        return stream;
+    }
+
+    /** What one session's stream took or gave up, from its start on. */
+    private static final class Stream {
+        private final int sessionId;
+        private final int reorderWindow;
+        private final LongHashSet ahead = new LongHashSet();
+        private boolean started;
+        /** Every sequence from the start to this one was taken or given up. */
+        private long contiguous;
+        /** The first datagram held before the start was decided. */
+        private long firstHeld = NONE;
+
+        Stream(int sessionId, int reorderWindow) {
+            this.sessionId = sessionId;
+            this.reorderWindow = reorderWindow;
+        }
+
+        void take(long sequence) {
+            if (started) {
+                if (sequence > contiguous) {
+                    ahead.add(sequence);
+                    advance();
+                }
+                return;
+            }
+            if (firstHeld == NONE) {
+                firstHeld = sequence;
+            }
+            if (sequence >= firstHeld && sequence - firstHeld < reorderWindow) {
+                ahead.add(sequence);
+            }
+        }
+
+        void startAt(long firstSequence) {
+            contiguous = firstSequence - 1;
+            started = true;
+            ahead.removeIf(sequence -> sequence <= contiguous);
+            advance();
+        }
+
+        void givenUpTo(long toSequence) {
+            if (started && toSequence > contiguous) {
+                contiguous = toSequence;
+                ahead.removeIf(sequence -> sequence <= contiguous);
+                advance();
+            }
+        }
+
+        void end() {
+            started = false;
+            firstHeld = NONE;
+            ahead.clear();
+        }
+
+        private void advance() {
+            while (started && ahead.remove(contiguous + 1)) {
+                contiguous++;
+            }
+        }
+    }
+}

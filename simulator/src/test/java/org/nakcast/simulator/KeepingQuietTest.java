@@ -1,0 +1,157 @@
+package org.nakcast.simulator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.protocol.FrameType;
+import org.nakcast.transport.protocol.NakFlyweight;
+
+/** Guarantee 17's model of one subscriber: what it misses, what it heard, and when keeping quiet is justified. */
+class KeepingQuietTest {
+    private static final int SESSION = 7;
+    private static final long WINDOW_NS = 50_000;
+
+    private final KeepingQuiet quiet = new KeepingQuiet(WINDOW_NS, 64);
+    private final NakFlyweight nak = new NakFlyweight();
+    private long dropped;
+    private long suppressed;
+
+    @Test
+    void aSuppressionIsJustifiedByANakHeardForTheLowestMissingDatagram() {
+        startAndTake(0, 1, 2, 5, 6);
+        hear(0, 3, 4);
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
+    @Test
+    void aNakThatOverlapsTheGapButMissesItsLowestDatagramJustifiesNothing() {
+        startAndTake(0, 1, 2, 7);
+        hear(0, 4, 6);
+
+        assertThat(suppressAt(10)).contains("session 7: 3");
+    }
+
+    @Test
+    void aNakHeardLongerAgoThanTheWindowJustifiesNothing() {
+        startAndTake(0, 1, 4);
+        hear(0, 2, 3);
+
+        assertThat(suppressAt(WINDOW_NS + 1)).contains("session 7: 2");
+    }
+
+    @Test
+    void aDatagramTheNodeCountedDroppedIsStillMissing() {
+        startAndTake(0, 1);
+        quiet.reading(SESSION, 2);
+        dropped++;
+        quiet.settle(dropped);
+        take(3);
+        hear(0, 3, 3);
+
+        assertThat(suppressAt(10)).contains("session 7: 2");
+    }
+
+    @Test
+    void whatWasGivenUpIsNotMissing() {
+        startAndTake(0, 1, 6);
+        quiet.givenUp(SESSION, 4);
+        hear(0, 5, 5);
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
+    @Test
+    void aStreamThatEndedForgetsWhatItHeldAheadAndStartsAgainWhereItResumes() {
+        startAndTake(0, 1, 3, 4);
+        quiet.ended(SESSION);
+        quiet.started(SESSION, 2);
+        hear(0, 3, 3);
+
+        assertThat(suppressAt(10)).contains("session 7: 2");
+    }
+
+    @Test
+    void nothingIsJudgedWhileAStreamHoldsDatagramsBeforeItsStart() {
+        startAndTake(0, 1);
+        quiet.reading(SESSION + 1, 40);
+        quiet.settle(dropped);
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
+    @Test
+    void beforeItsStartAStreamHoldsNothingBelowTheFirstDatagramItHeld() {
+        quiet.reading(SESSION, 5);
+        quiet.settle(dropped);
+        quiet.reading(SESSION, 4);
+        quiet.settle(dropped);
+        quiet.started(SESSION, 4);
+        take(6);
+        hear(0, 7, 7);
+
+        assertThat(suppressAt(10)).contains("session 7: 4");
+    }
+
+    @Test
+    void beforeItsStartAStreamHoldsNothingAWindowPastTheFirstDatagramItHeld() {
+        quiet.reading(SESSION, 0);
+        quiet.settle(dropped);
+        quiet.reading(SESSION, 64);
+        quiet.settle(dropped);
+        quiet.reading(SESSION, 65);
+        quiet.settle(dropped);
+        quiet.started(SESSION, 0);
+        for (long sequence = 1; sequence < 64; sequence++) {
+            take(sequence);
+        }
+        hear(0, 65, 65);
+
+        assertThat(suppressAt(10)).contains("session 7: 64");
+    }
+
+    @Test
+    void withoutAKnownReorderWindowNothingIsJudged() {
+        final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
+        unknown.started(SESSION, 0);
+
+        assertThat(unknown.judge(1, 10)).isNull();
+    }
+
+    @Test
+    void onlyAMoveOfTheCountIsJudged() {
+        startAndTake(0, 1, 3);
+
+        assertThat(quiet.judge(suppressed, 10)).isNull();
+        assertThat(suppressAt(10)).isNotNull();
+        assertThat(quiet.judge(suppressed, 20)).isNull();
+    }
+
+    /** Starts the stream at the first of {@code sequences} and takes them all. */
+    private void startAndTake(long... sequences) {
+        quiet.started(SESSION, sequences[0]);
+        take(sequences);
+    }
+
+    private void take(long... sequences) {
+        for (long sequence : sequences) {
+            quiet.reading(SESSION, sequence);
+            quiet.settle(dropped);
+        }
+    }
+
+    private void hear(long atNs, long from, long to) {
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(NakFlyweight.lengthFor(1)));
+        nak.wrap(buffer, 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, 1, 0);
+        nak.receiverId(99).rangeCount(1).range(0, from, to);
+        quiet.heard(nak, atNs);
+    }
+
+    private String suppressAt(long nowNs) {
+        return quiet.judge(++suppressed, nowNs);
+    }
+}
