@@ -48,6 +48,7 @@ public final class NativeMedia implements Media {
 
     @Override
     public DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters) {
+        JitDirectives.warnOnceIfMissing();
         return address.group() instanceof Inet4Address
             ? new BatchingReceiver(address, port, counters)
             : ipv6.openReceiver(address, port, counters);
@@ -55,6 +56,7 @@ public final class NativeMedia implements Media {
 
     @Override
     public DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters) {
+        JitDirectives.warnOnceIfMissing();
         return address.group() instanceof Inet4Address
             ? new BatchingSender(address, port, counters)
             : ipv6.openSender(address, port, counters);
