@@ -22,11 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
  * the latency-rtt tool with the Aeron paths on its class path measures raw-udp, both Aeron paths
  * and nakcast in one run, and reports them in one table and one JSON line.
  *
- * <p>A thousand round trips a path are enough for the table and keep the run short where it counts:
- * with both cores taken by other processes a yielding round trip waits out their time slices (about
- * 5 ms against 20 us), and 7,000 a path took 161 s there. Few as they are, the paths still follow
- * each other within the 200 ms a pong lingers, so two paths sharing a port lose an echo here (the
- * aeron-shared path once did, at ping 50 to 79).
+ * <p>A thousand round trips a path are enough for the table and keep the run short where it counts,
+ * and both sides wait with {@code backoff}: with both cores taken by other processes a yielding
+ * round trip waits out their time slices (about 5 ms against 20 us; 7,000 a path took 161 s there,
+ * and with a thousand the aeron-shared path's median came to 12 ms), while a parked side is woken
+ * promptly. Few as they are, the paths still follow each other within the 200 ms a pong lingers, so
+ * two paths sharing a port lose an echo here (the aeron-shared path once did, at ping 50 to 79).
  */
 class LatencyPeersIT {
     private static final List<String> PATHS = List.of("raw-udp", "aeron", "aeron-shared", "nakcast");
@@ -43,14 +44,14 @@ class LatencyPeersIT {
 
         final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--baseline", "raw-udp",
-            "--peer", "aeron,aeron-shared", "--idle", "yield", "--warmup", "200", "--count", "1000",
+            "--peer", "aeron,aeron-shared", "--idle", "backoff", "--warmup", "200", "--count", "1000",
             "--output", dir.toString());
 
         final String stderr = err.toString(StandardCharsets.UTF_8);
         assertThat(exitCode).as(stderr).isZero();
         final String stdout = out.toString(StandardCharsets.UTF_8);
         final List<String> lines = stdout.lines().toList();
-        assertThat(lines.get(0)).contains("32-byte messages, back-to-back, idle yield");
+        assertThat(lines.get(0)).contains("32-byte messages, back-to-back, idle backoff");
         assertThat(lines.subList(2, 6)).as(stdout).extracting(line -> line.split(" +")[0])
             .containsExactlyElementsOf(PATHS);
         for (String row : lines.subList(2, 6)) {
