@@ -66,13 +66,16 @@ class NodeContextKnobsIT {
             prices.close();
             awaitEnded(decided);
 
-            assertThat(decided).as("started, the loss, ended: once each for two subscriptions")
-                .extracting(event -> event.getClass().getSimpleName())
-                .containsExactly("StreamStarted", "LossEvent", "PublisherGone");
+            // The lost run is given up in one loss event, or in two when the history moved on
+            // between the publisher's answers: either way each is decided once, not per subscription.
+            assertThat(subscriptionLosses).isNotEmpty();
+            assertThat(decided).as("started, each loss, ended: once each for two subscriptions")
+                .hasSize(subscriptionLosses.size() + 2);
             assertThat(((StreamStarted) decided.get(0)).sessionId()).isEqualTo(prices.sessionId());
-            assertThat(decided.get(1)).isEqualTo(subscriptionLosses.get(0));
-            assertThat(((PublisherGone) decided.get(2)).cause()).isEqualTo(PublisherGone.Cause.ENDED);
-            assertThat(first.count()).isEqualTo(COUNT - subscriptionLosses.get(0).lostMessages());
+            assertThat(decided.subList(1, decided.size() - 1)).containsExactlyElementsOf(subscriptionLosses);
+            assertThat(((PublisherGone) decided.get(decided.size() - 1)).cause()).isEqualTo(PublisherGone.Cause.ENDED);
+            assertThat(first.count())
+                .isEqualTo(COUNT - subscriptionLosses.stream().mapToLong(LossEvent::lostMessages).sum());
             assertThat(second.count()).isEqualTo(first.count());
         }
     }
