@@ -53,13 +53,15 @@ final class UdpSocket implements AutoCloseable {
     private final MemorySegment errno = arena.allocate(Libc.ERRNO_STATE_BYTES);
     private final int fd;
 
+    /** Opens the descriptor; if the kernel refuses, the socket's native memory goes with the error. */
     private UdpSocket() throws IOException {
         try {
             fd = (int) Libc.SOCKET.invokeExact(errno, Libc.AF_INET, Libc.SOCK_DGRAM, 0);
+            check(fd, "socket");
         } catch (Throwable ex) {
-            throw new IOException("socket() could not be called", ex);
+            arena.close();
+            throw ex instanceof IOException refused ? refused : new IOException("socket() could not be called", ex);
         }
-        check(fd, "socket");
     }
 
     /**
