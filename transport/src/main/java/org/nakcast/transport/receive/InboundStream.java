@@ -60,9 +60,6 @@ import org.nakcast.transport.status.SystemCounters;
  * construction, except for loss events and the first growth of the reassembly buffer.
  */
 public final class InboundStream {
-    /** What {@link #nakDeadlineNs()} answers when no NAK is due. */
-    public static final long NO_DEADLINE = NakScheduler.NO_DEADLINE;
-
     private final int topicId;
     private final int sessionId;
     private final int receiverId;
@@ -159,9 +156,9 @@ public final class InboundStream {
             return;
         }
         if (lines != null && !retransmit) {
-            lines.onData(line, sequence, window, expected(), nowNs);
+            lines.onData(line, sequence, window, expectedSequence(), nowNs);
         }
-        final Resequencer.Taken taken = sequence < expected()
+        final Resequencer.Taken taken = sequence < expectedSequence()
             ? Resequencer.Taken.DUPLICATE : sequencer.take(sequence, buffer, offset, length, nowNs);
         if (taken == Resequencer.Taken.DUPLICATE) {
             duplicate(line, sequence, retransmit, nowNs);
@@ -194,7 +191,7 @@ public final class InboundStream {
      * ends when it falls silent.
      */
     public boolean hasEnded() {
-        return started && !isDropped() && expected() > lastSequence;
+        return started && !isDropped() && expectedSequence() > lastSequence;
     }
 
     /**
@@ -297,15 +294,15 @@ public final class InboundStream {
             findGapsBelowHorizon(nowNs);
         }
         if (started && !isDropped()) {
-            if (window.contains(expected())) {
+            if (window.contains(expectedSequence())) {
                 deliverHeld(false, nowNs);
             }
             naks.armForMissingHead(nowNs);
         }
         if (positions != null && started) {
-            positions.update(expected(), naks.highestSeen());
+            positions.update(expectedSequence(), naks.highestSeen());
         }
-        final int statusSent = status == null || !started || isDropped() ? 0 : status.poll(expected(), nowNs);
+        final int statusSent = status == null || !started || isDropped() ? 0 : status.poll(expectedSequence(), nowNs);
         return statusSent + naks.poll(nowNs);
     }
 
@@ -447,7 +444,7 @@ public final class InboundStream {
      * message being joined began, or the next datagram to deliver.
      */
     public long resumeSequence() {
-        return delivery.resumeSequence(expected());
+        return delivery.resumeSequence(expectedSequence());
     }
 
     /** The first datagram held while the start was undecided, or -1 if none was. */
@@ -489,33 +486,17 @@ public final class InboundStream {
         return sequencer.next();
     }
 
-    private long expected() {
-        return sequencer.next();
-    }
-
-    /** The highest sequence known to exist (seen, or announced by a heartbeat). */
-    public long highestSequenceSeen() {
-        return naks.highestSeen();
-    }
-
     /** The index of the next message to deliver (or of the one being reassembled). */
     public long nextMessageIndex() {
         return delivery.nextMessageIndex();
     }
 
-    /** When the next NAK is due, or {@link #NO_DEADLINE}. */
-    public long nakDeadlineNs() {
-        return naks.deadlineNs();
-    }
-
-    /** The current estimate of the repair time, which the NAK delays follow. */
-    public long repairEstimateNs() {
-        return naks.repairEstimateNs();
-    }
-
-    /** How many receivers listen to this stream, as far as it can tell; see {@link GroupSizeEstimator}. */
-    int groupSizeEstimate(long nowNs) {
-        return naks.groupSizeEstimate(nowNs);
+    /**
+     * Its NAK emitter, for tests: when the next NAK is due, the repair estimate the delays follow,
+     * the group size they widen with, the highest sequence known to exist.
+     */
+    NakEmitter naks() {
+        return naks;
     }
 
     /** The off-heap bytes the reorder window has taken so far. */
@@ -538,8 +519,9 @@ public final class InboundStream {
 
     /** Whether an UNRECOVERABLE up to {@code toSequence} claims more lost messages than it can take. */
     private boolean implausibleLoss(long toSequence, long firstMessageAfter) {
-        return started && delivery.isIndexKnown() && toSequence >= expected()
-            && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected() + 1);
+        final long expected = expectedSequence();
+        return started && delivery.isIndexKnown() && toSequence >= expected
+            && reach.implausibleLoss(firstMessageAfter - delivery.nextMessageIndex(), toSequence - expected + 1);
     }
 
     /**

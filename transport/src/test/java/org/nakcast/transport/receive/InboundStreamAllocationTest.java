@@ -135,8 +135,8 @@ class InboundStreamAllocationTest {
             if (twoLines) {
                 stream.onHeartbeat(1, heartbeats.saying(to - 1), nowNs);
             }
-            while (stream.nakDeadlineNs() != InboundStream.NO_DEADLINE) {
-                nowNs = stream.nakDeadlineNs();
+            while (stream.naks().deadlineNs() != NakScheduler.NO_DEADLINE) {
+                nowNs = stream.naks().deadlineNs();
                 pollAndAnswer();
             }
         }

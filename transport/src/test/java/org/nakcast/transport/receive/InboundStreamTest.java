@@ -97,7 +97,7 @@ class InboundStreamTest {
 
             assertThat(h.delivered()).containsExactly(new Delivered(7, TOPIC, SESSION, "seven"));
             assertThat(h.naks()).isEmpty();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
@@ -160,7 +160,7 @@ class InboundStreamTest {
 
             assertThat(h.deliveredTexts()).containsExactly("0", "1", "2", "3");
             assertThat(h.stream.expectedSequence()).isEqualTo(4);
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
@@ -187,7 +187,7 @@ class InboundStreamTest {
 
             assertThat(h.delivered()).extracting(Delivered::index, Delivered::text).containsExactly(
                 tuple(0L, "a"), tuple(1L, "b"), tuple(2L, "boom"), tuple(4L, "held"), tuple(5L, "next"));
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
     }
 
@@ -199,7 +199,7 @@ class InboundStreamTest {
 
             assertThat(h.deliveredTexts()).containsExactly("0");
             assertThat(h.counter(SystemCounter.GAPS)).isEqualTo(1);
-            assertThat(h.stream.highestSequenceSeen()).isEqualTo(3);
+            assertThat(h.stream.naks().highestSeen()).isEqualTo(3);
         }
 
         @Test
@@ -226,7 +226,7 @@ class InboundStreamTest {
             small.data(0, 0, "0").data(1, 1, "1").data(10, 10, "10");
 
             assertThat(small.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isEqualTo(1);
-            assertThat(small.stream.highestSequenceSeen()).isEqualTo(10);
+            assertThat(small.stream.naks().highestSeen()).isEqualTo(10);
             small.pollAtDeadline();
             assertThat(small.lastNakRanges()).containsExactly(new Range(2, 9));
 
@@ -288,7 +288,7 @@ class InboundStreamTest {
             h.data(0, 0, "0").heartbeat(3);
 
             assertThat(h.counter(SystemCounter.GAPS)).isEqualTo(1);
-            assertThat(h.stream.nakDeadlineNs()).isNotEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isNotEqualTo(NakScheduler.NO_DEADLINE);
             h.pollAtDeadline();
             assertThat(h.lastNakRanges()).containsExactly(new Range(1, 3));
         }
@@ -298,7 +298,7 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(1, 1, "1").heartbeat(1).heartbeat(0);
 
             assertThat(h.counter(SystemCounter.GAPS)).isZero();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
@@ -317,14 +317,14 @@ class InboundStreamTest {
 
             assertThat(h.poll()).isZero();
             assertThat(h.naks()).isEmpty();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
         void aGapSendsOneNakAfterARandomDelayWithinTheWindow() {
             final long gapFoundAt = h.nowNs;
             h.data(0, 0, "0").data(3, 3, "3");
-            final long deadline = h.stream.nakDeadlineNs();
+            final long deadline = h.stream.naks().deadlineNs();
 
             assertThat(deadline).isBetween(gapFoundAt, gapFoundAt + TIMING.initialRepairEstimateNs());
             h.nowNs = deadline - 1;
@@ -345,7 +345,7 @@ class InboundStreamTest {
             h.data(0, 0, "0");
             for (int i = 0; i < delays.length; i++) {
                 h.data(2 * i + 2, 2 * i + 2, "ahead");
-                delays[i] = h.stream.nakDeadlineNs() - h.nowNs;
+                delays[i] = h.stream.naks().deadlineNs() - h.nowNs;
                 h.data(2 * i + 1, 2 * i + 1, "filled");
             }
 
@@ -358,10 +358,10 @@ class InboundStreamTest {
         @Test
         void aSecondGapDoesNotMoveAPendingNak() {
             h.data(0, 0, "0").data(2, 2, "2");
-            final long deadline = h.stream.nakDeadlineNs();
+            final long deadline = h.stream.naks().deadlineNs();
             h.advance(1_000).data(4, 4, "4");
 
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(deadline);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(deadline);
         }
 
         @Test
@@ -400,7 +400,7 @@ class InboundStreamTest {
             final long[] intervals = new long[5];
             for (int i = 0; i < intervals.length; i++) {
                 final long sentAt = h.nowNs;
-                intervals[i] = h.stream.nakDeadlineNs() - sentAt;
+                intervals[i] = h.stream.naks().deadlineNs() - sentAt;
                 h.pollAtDeadline();
             }
 
@@ -414,35 +414,35 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().pollAtDeadline().pollAtDeadline();
             h.advance(1_000).data(1, 1, "1");
 
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
             h.advance(10_000_000).poll();
             assertThat(h.naks()).hasSize(3);
 
             h.data(4, 4, "4");
             final long gapFoundAt = h.nowNs;
-            assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 50_000);
+            assertThat(h.stream.naks().deadlineNs()).isBetween(gapFoundAt, gapFoundAt + 50_000);
             h.pollAtDeadline();
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(100_000);
+            assertThat(h.stream.naks().deadlineNs() - h.nowNs).isEqualTo(100_000);
         }
 
         @Test
         void anyRepairStartsTheBackOffOver() {
             h.data(0, 0, "0").data(2, 2, "2").data(4, 4, "4").pollAtDeadline().pollAtDeadline().pollAtDeadline();
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(400_000);
+            assertThat(h.stream.naks().deadlineNs() - h.nowNs).isEqualTo(400_000);
 
             h.advance(1_000).retransmit(1, 1, "1").pollAtDeadline();
 
             assertThat(h.lastNakRanges()).containsExactly(new Range(3, 3));
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(100_000);
+            assertThat(h.stream.naks().deadlineNs() - h.nowNs).isEqualTo(100_000);
         }
 
         @Test
         void aNewGapWhileARetryIsArmedIsAskedForAfterItsOwnShortDelay() {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().pollAtDeadline().pollAtDeadline();
-            final long retryAt = h.stream.nakDeadlineNs();
+            final long retryAt = h.stream.naks().deadlineNs();
             h.advance(1_000).data(5, 5, "5");
 
-            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + 50_000).isLessThan(retryAt);
+            assertThat(h.stream.naks().deadlineNs()).isLessThanOrEqualTo(h.nowNs + 50_000).isLessThan(retryAt);
             h.pollAtDeadline();
             assertThat(h.lastNakRanges()).containsExactly(new Range(1, 1), new Range(3, 4));
         }
@@ -454,7 +454,7 @@ class InboundStreamTest {
             h.pollAtDeadline();
 
             assertThat(h.counter(SystemCounter.NAKS_SENT)).isZero();
-            assertThat(h.stream.nakDeadlineNs()).isGreaterThan(h.nowNs);
+            assertThat(h.stream.naks().deadlineNs()).isGreaterThan(h.nowNs);
 
             h.sinkRefuses = false;
             h.pollAtDeadline();
@@ -470,13 +470,14 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline();
             h.advance(150_000).retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(150_000);
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(150_000);
 
             h.data(4, 4, "4");
             final long gapFoundAt = h.nowNs;
-            assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 150_000);
+            assertThat(h.stream.naks().deadlineNs()).isBetween(gapFoundAt, gapFoundAt + 150_000);
             h.pollAtDeadline();
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).as("the estimate and four deviations (half the one sample)")
+            assertThat(h.stream.naks().deadlineNs() - h.nowNs)
+                .as("the estimate and four deviations (half the one sample)")
                 .isEqualTo(150_000 + 4 * 75_000);
         }
 
@@ -485,20 +486,20 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline();
             h.advance(5_000).retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(5_000);
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(5_000);
 
             h.data(4, 4, "4");
             final long gapFoundAt = h.nowNs;
-            assertThat(h.stream.nakDeadlineNs()).isBetween(gapFoundAt, gapFoundAt + 20_000);
+            assertThat(h.stream.naks().deadlineNs()).isBetween(gapFoundAt, gapFoundAt + 20_000);
             h.pollAtDeadline();
-            assertThat(h.stream.nakDeadlineNs() - h.nowNs).isEqualTo(100_000);
+            assertThat(h.stream.naks().deadlineNs() - h.nowNs).isEqualTo(100_000);
         }
 
         @Test
         void aRepairOfALostTailIsASample() {
             h.data(0, 0, "0").heartbeat(1).pollAtDeadline().advance(40_000).retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(40_000);
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(40_000);
         }
 
         @Test
@@ -506,14 +507,14 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().advance(80_000).retransmit(1, 1, "1");
             h.data(4, 4, "4").pollAtDeadline().advance(160_000).retransmit(3, 3, "3");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(80_000 + 80_000 / 8);
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(80_000 + 80_000 / 8);
         }
 
         @Test
         void aLateOriginalIsNotARepairTimeSample() {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().advance(1_000).data(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(TIMING.initialRepairEstimateNs());
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(TIMING.initialRepairEstimateNs());
         }
 
         @Test
@@ -521,7 +522,7 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().pollAtDeadline();
             h.advance(1_000).retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(TIMING.initialRepairEstimateNs());
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(TIMING.initialRepairEstimateNs());
         }
 
         @Test
@@ -529,7 +530,7 @@ class InboundStreamTest {
             h.data(0, 0, "0").data(2, 2, "2").pollAtDeadline().pollAtDeadline();
             h.data(4, 4, "4").pollAtDeadline().advance(70_000).retransmit(3, 3, "3");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(70_000);
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(70_000);
         }
 
         @Test
@@ -539,7 +540,7 @@ class InboundStreamTest {
             h.nowNs = sentAt + 50_000_000;
             h.retransmit(1, 1, "1");
 
-            assertThat(h.stream.repairEstimateNs()).isEqualTo(2 * TIMING.retryMinNs());
+            assertThat(h.stream.naks().repairEstimateNs()).isEqualTo(2 * TIMING.retryMinNs());
         }
     }
 
@@ -548,13 +549,14 @@ class InboundStreamTest {
         @Test
         void aNakFromAnotherReceiverForEverythingMissingPostponesOurs() {
             h.data(0, 0, "0").data(3, 3, "3").data(5, 5, "5");
-            final long deadline = h.stream.nakDeadlineNs();
+            final long deadline = h.stream.naks().deadlineNs();
             h.advance(1);
 
             h.stream.onNakHeard(nakFromOther(0, 2, 4, 4), h.nowNs);
 
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
-            assertThat(h.stream.nakDeadlineNs()).isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
+            assertThat(h.stream.naks().deadlineNs())
+                .isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
             h.nowNs = deadline;
             assertThat(h.poll()).isZero();
             assertThat(h.naks()).isEmpty();
@@ -572,13 +574,13 @@ class InboundStreamTest {
         @Test
         void aPartialCoverLeavesOurNakAsScheduled() {
             h.data(0, 0, "0").data(2, 2, "2").data(4, 4, "4");
-            final long deadline = h.stream.nakDeadlineNs();
+            final long deadline = h.stream.naks().deadlineNs();
 
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
             h.stream.onNakHeard(nakFromOther(1, 2, 4, 9), h.nowNs);
 
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isZero();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(deadline);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(deadline);
             h.pollAtDeadline();
             assertThat(h.lastNakRanges()).containsExactly(new Range(1, 1), new Range(3, 3));
         }
@@ -590,7 +592,7 @@ class InboundStreamTest {
 
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
 
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(h.nowNs + 100_000);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(h.nowNs + 100_000);
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
         }
 
@@ -601,7 +603,7 @@ class InboundStreamTest {
             h.advance(1_000).data(4, 4, "4");
 
             final long groupOfTwoWindow = (long) (50_000 * (1 + Math.log(2)));
-            assertThat(h.stream.nakDeadlineNs()).isLessThanOrEqualTo(h.nowNs + groupOfTwoWindow);
+            assertThat(h.stream.naks().deadlineNs()).isLessThanOrEqualTo(h.nowNs + groupOfTwoWindow);
         }
 
         @Test
@@ -647,7 +649,8 @@ class InboundStreamTest {
             h.stream.onNakHeard(nakFromOther(1, 1), h.nowNs);
 
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isEqualTo(1);
-            assertThat(h.stream.nakDeadlineNs()).isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
+            assertThat(h.stream.naks().deadlineNs())
+                .isBetween(h.nowNs + 100_000, h.nowNs + 100_000 + GROUP_OF_TWO_WINDOW);
         }
 
         @Test
@@ -666,11 +669,11 @@ class InboundStreamTest {
             for (int other = 1; other <= 15; other++) {
                 h.stream.onStatusHeard(RECEIVER + other, h.nowNs);
             }
-            assertThat(h.stream.groupSizeEstimate(h.nowNs)).isEqualTo(16);
+            assertThat(h.stream.naks().groupSizeEstimate(h.nowNs)).isEqualTo(16);
             long latest = 0;
             for (long sequence = 0; sequence < 400; sequence += 2) {
                 h.data(sequence, sequence, "x").data(sequence + 2, sequence + 2, "y");
-                latest = Math.max(latest, h.stream.nakDeadlineNs() - h.nowNs);
+                latest = Math.max(latest, h.stream.naks().deadlineNs() - h.nowNs);
                 h.retransmit(sequence + 1, sequence + 1, "z");
             }
 
@@ -708,7 +711,7 @@ class InboundStreamTest {
             h.poll();
 
             assertThat(h.naks()).hasSize(1);
-            assertThat(h.stream.nakDeadlineNs()).isGreaterThan(h.nowNs);
+            assertThat(h.stream.naks().deadlineNs()).isGreaterThan(h.nowNs);
             h.pollAtDeadline();
             assertThat(h.lastNakRanges()).containsExactly(new Range(most, 2 * most - 1));
         }
@@ -720,7 +723,7 @@ class InboundStreamTest {
             h.stream.onNakHeard(nakFromOther(0, 10), h.nowNs);
 
             assertThat(h.counter(SystemCounter.NAKS_SUPPRESSED)).isZero();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
     }
 
@@ -741,7 +744,7 @@ class InboundStreamTest {
             assertThat(h.counter(SystemCounter.UNRECOVERABLE_RANGES)).isEqualTo(1);
             assertThat(h.counter(SystemCounter.LOST_MESSAGES)).isEqualTo(3);
             assertThat(h.stream.expectedSequence()).isEqualTo(4);
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
             assertThat(h.stream.isDropped()).isFalse();
         }
 
@@ -863,7 +866,7 @@ class InboundStreamTest {
 
             assertThat(h.losses()).containsExactly(lost(1, 6, 1, 8));
             assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 9L);
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
@@ -922,8 +925,8 @@ class InboundStreamTest {
             assertThat(h.counter(SystemCounter.MALFORMED)).isEqualTo(2);
             assertThat(h.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isZero();
             assertThat(h.counter(SystemCounter.GAPS)).isZero();
-            assertThat(h.stream.highestSequenceSeen()).isEqualTo(1);
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().highestSeen()).isEqualTo(1);
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
             assertThat(h.deliveredTexts()).containsExactly("0", "1");
         }
 
@@ -932,8 +935,8 @@ class InboundStreamTest {
             h.data(0, 0, "0").heartbeat(FAR).heartbeat(Long.MAX_VALUE - 1);
 
             assertThat(outOfReach()).isEqualTo(2);
-            assertThat(h.stream.highestSequenceSeen()).isZero();
-            assertThat(h.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+            assertThat(h.stream.naks().highestSeen()).isZero();
+            assertThat(h.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
         }
 
         @Test
@@ -958,7 +961,7 @@ class InboundStreamTest {
 
             assertThat(outOfReach()).isEqualTo(1);
             assertThat(h.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)).isEqualTo(1);
-            assertThat(h.stream.highestSequenceSeen()).isEqualTo(FAR + 999);
+            assertThat(h.stream.naks().highestSeen()).isEqualTo(FAR + 999);
         }
 
         @Test

@@ -77,7 +77,7 @@ class LineArbitrationTest {
         send(A, 2);
         pollFor(3 * MS);
         assertThat(harness.naks()).as("line B may still bring 1").isEmpty();
-        assertThat(harness.stream.nakDeadlineNs()).isEqualTo(InboundStream.NO_DEADLINE);
+        assertThat(harness.stream.naks().deadlineNs()).isEqualTo(NakScheduler.NO_DEADLINE);
 
         send(B, 2);
         pollFor(3 * MS);
@@ -274,7 +274,7 @@ class LineArbitrationTest {
         final StreamHarness oneLine = new StreamHarness();
         oneLine.data(0, 0, "m0").data(2, 2, "m2");
 
-        assertThat(oneLine.stream.nakDeadlineNs()).isNotEqualTo(InboundStream.NO_DEADLINE);
+        assertThat(oneLine.stream.naks().deadlineNs()).isNotEqualTo(NakScheduler.NO_DEADLINE);
         assertThat(oneLine.stream.lines()).isNull();
         assertThat(List.of(oneLine.counter(SystemCounter.GAPS))).containsExactly(1L);
     }

@@ -140,7 +140,7 @@ class SharedLossGroupTest {
         }
 
         List<Integer> sizeEstimates() {
-            return receivers.stream().map(receiver -> receiver.stream.groupSizeEstimate(nowNs)).toList();
+            return receivers.stream().map(receiver -> receiver.stream.naks().groupSizeEstimate(nowNs)).toList();
         }
 
         private boolean measuring() {
@@ -155,7 +155,7 @@ class SharedLossGroupTest {
             builder.start(sequence, sequence).retransmit(retransmit).message(new byte[] {(byte) sequence});
             for (Receiver receiver : receivers) {
                 final boolean repair = sequence >= receiver.stream.expectedSequence()
-                    && sequence <= receiver.stream.highestSequenceSeen();
+                    && sequence <= receiver.stream.naks().highestSeen();
                 receiver.stream.onData(0, builder.buffer(), 0, builder.length(), retransmit, nowNs);
                 if (repair && measuring()) {
                     repairNsTotal += nowNs - (sequence * DATAGRAM_EVERY_NS + ONE_WAY_NS);

@@ -121,7 +121,7 @@ final class StreamHarness implements MessageBytesHandler, StreamEventListener, D
 
     /** Steps the clock to the NAK deadline and polls. */
     StreamHarness pollAtDeadline() {
-        nowNs = stream.nakDeadlineNs();
+        nowNs = stream.naks().deadlineNs();
         stream.poll(nowNs);
         return this;
     }

@@ -116,7 +116,7 @@ final class StreamSimulation implements MessageBytesHandler, StreamEventListener
             }
             stream.poll(nowNs());
             if (sentUpTo == packed.datagramCount() && stream.expectedSequence() == sentUpTo
-                && stream.nakDeadlineNs() == InboundStream.NO_DEADLINE && dataInFlight == 0) {
+                && stream.naks().deadlineNs() == NakScheduler.NO_DEADLINE && dataInFlight == 0) {
                 return true;
             }
         }
