@@ -30,9 +30,8 @@ import org.nakcast.transport.protocol.NakFlyweight;
  *
  * <p>A suppression is seen as the node's {@code NAKs suppressed} counter moving on, looked at before
  * each datagram the node reads and after each round, so the model is as the receiver saw it then.
- * It is justified when some stream's lowest missing datagram lies in a NAK heard within the window.
- * It is not judged while a stream holds datagrams before its start is decided: such a stream's
- * missing ranges run from where it may yet start, which the model cannot know.
+ * It is justified when some started stream's lowest missing datagram lies in a NAK heard within the
+ * window. A stream whose start is not decided yet asks for nothing, so it keeps nothing back.
  */
 final class KeepingQuiet {
     /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
@@ -129,11 +128,6 @@ final class KeepingQuiet {
         suppressedSeen = suppressed;
         if (reorderWindow <= 0) {
             return null;
-        }
-        for (Stream stream : streams.values()) {
-            if (!stream.started && !stream.ahead.isEmpty()) {
-                return null;
-            }
         }
         final StringBuilder missing = new StringBuilder();
         for (Stream stream : streams.values()) {

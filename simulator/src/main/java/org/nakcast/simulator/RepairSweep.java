@@ -39,6 +39,8 @@ final class RepairSweep {
     private long step;
     private long lastResent = -1;
     private long lastResentNs = Long.MIN_VALUE;
+    /** How many runs of consecutive datagrams are waiting, kept as they come and go. */
+    private int runs;
     private boolean queueMayHaveFilled;
 
     /** @param holdOffNs a datagram resent less than this long ago is not resent again */
@@ -54,12 +56,12 @@ final class RepairSweep {
         step++;
         for (long sequence = Math.max(from, heldFrom); sequence <= Math.min(to, sentUpTo); sequence++) {
             if (resentNs.get(sequence) <= nowNs - holdOffNs) {
-                waiting.putIfAbsent(sequence, step);
+                waitFor(sequence);
             } else {
                 droppable.putIfAbsent(sequence, step);
             }
         }
-        queueMayHaveFilled |= runs() >= RUNS_JUDGED;
+        queueMayHaveFilled |= runs >= RUNS_JUDGED;
     }
 
     /**
@@ -84,7 +86,9 @@ final class RepairSweep {
                 }
             }
         }
-        waiting.remove(sequence);
+        if (waiting.remove(sequence) != null) {
+            runs -= 1 - neighboursWaiting(sequence);
+        }
         droppable.remove(sequence);
         resentNs.put(sequence, nowNs);
         lastResent = sequence;
@@ -106,15 +110,15 @@ final class RepairSweep {
         return false;
     }
 
-    private int runs() {
-        int runs = 0;
-        long previous = Long.MIN_VALUE;
-        for (long sequence : waiting.keySet()) {
-            if (sequence != previous + 1) {
-                runs++;
-            }
-            previous = sequence;
+    /** {@code sequence} waits from this step on, unless it waits already: a new run, or joins or grows one. */
+    private void waitFor(long sequence) {
+        if (waiting.putIfAbsent(sequence, step) == null) {
+            runs += 1 - neighboursWaiting(sequence);
         }
-        return runs;
+    }
+
+    /** How many of the datagrams just below and just above {@code sequence} are waiting. */
+    private int neighboursWaiting(long sequence) {
+        return (waiting.containsKey(sequence - 1) ? 1 : 0) + (waiting.containsKey(sequence + 1) ? 1 : 0);
     }
 }

@@ -75,20 +75,19 @@ class KeepingQuietTest {
     }
 
     @Test
-    void nothingIsJudgedWhileAStreamHoldsDatagramsBeforeItsStart() {
+    void aStreamHoldingBeforeItsStartAsksForNothingSoOnlyTheStartedOnesAreJudged() {
         startAndTake(0, 1);
         quiet.reading(SESSION + 1, 40);
         quiet.settle(dropped);
 
-        assertThat(suppressAt(10)).isNull();
+        assertThat(suppressAt(10)).contains("session 7: 2").doesNotContain("session 8");
+        hear(10, 2, 2);
+        assertThat(suppressAt(20)).isNull();
     }
 
     @Test
     void beforeItsStartAStreamHoldsNothingBelowTheFirstDatagramItHeld() {
-        quiet.reading(SESSION, 5);
-        quiet.settle(dropped);
-        quiet.reading(SESSION, 4);
-        quiet.settle(dropped);
+        take(5, 4);
         quiet.started(SESSION, 4);
         take(6);
         hear(0, 7, 7);
@@ -98,12 +97,7 @@ class KeepingQuietTest {
 
     @Test
     void beforeItsStartAStreamHoldsNothingAWindowPastTheFirstDatagramItHeld() {
-        quiet.reading(SESSION, 0);
-        quiet.settle(dropped);
-        quiet.reading(SESSION, 64);
-        quiet.settle(dropped);
-        quiet.reading(SESSION, 65);
-        quiet.settle(dropped);
+        take(0, 64, 65);
         quiet.started(SESSION, 0);
         for (long sequence = 1; sequence < 64; sequence++) {
             take(sequence);
@@ -136,6 +130,7 @@ class KeepingQuietTest {
         take(sequences);
     }
 
+    /** The node reads {@code sequences} of the stream, one after another, and drops none of them. */
     private void take(long... sequences) {
         for (long sequence : sequences) {
             quiet.reading(SESSION, sequence);

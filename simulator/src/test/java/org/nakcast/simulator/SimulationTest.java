@@ -77,7 +77,7 @@ class SimulationTest {
      *   <li>19, all: passes on e421cd9 too. Reaches: a stranger's datagrams on every port through
      *       a partition and a subscriber pause (strays handed to processes).</li>
      *   <li>49, shared-publisher-id and publisher-restart: two live publishers share an id and one
-     *       restarts; the rule that ended a stream silent for one heartbeat fails it (finding 8).
+     *       restarts; a rule that ends a stream silent for one heartbeat (since removed) fails it.
      *       Reaches: a shared id.</li>
      *   <li>1, loss, burst, partition, stall, subscriber-pause, publication-close: the receiver told
      *       a stream its loss policy had dropped that it ENDED with everything delivered. Reaches:
