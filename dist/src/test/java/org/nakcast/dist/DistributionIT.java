@@ -87,7 +87,7 @@ class DistributionIT {
     @Test
     void latencyRttRunsFromTheUnpackedTree() throws IOException, InterruptedException {
         final Result local = run(home, home.resolve("bin/latency-rtt").toString(), "local", "--warmup", "1000",
-            "--count", "2000", "--idle", "yield", "--output", unpacked.resolve("rtt").toString());
+            "--count", "2000", "--idle", "backoff", "--output", unpacked.resolve("rtt").toString());
 
         assertThat(local.code).as(local.output).isZero();
         assertThat(lastLine(local.output)).contains("\"count\"").contains("2000");
