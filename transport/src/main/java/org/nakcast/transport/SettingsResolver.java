@@ -98,20 +98,30 @@ public final class SettingsResolver {
         return new SubscriptionSettings(
             topicName, topic.id(), linesOf(topic), topic.lineTimeout().toNanos(), streamSettings,
             topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
-            topic.flowControl() == FlowControlMode.MIN ? topic.heartbeat().toNanos() : 0, topic.maxPublishers(),
+            topic.flowControl() == FlowControlMode.MIN ? statusKeepAliveNs(topic) : 0, topic.maxPublishers(),
             topic.deliveryQueueTimeout().toNanos());
     }
 
     /**
+     * Under flow control {@code min}, the longest a receiver goes without a STATUS: a heartbeat, or a
+     * quarter of the flow-control timeout if that is shorter, so that a live receiver is dropped only
+     * if four STATUS in a row are lost.
+     */
+    private static long statusKeepAliveNs(TopicConfig topic) {
+        return Math.min(topic.heartbeat().toNanos(), topic.flowControlTimeout().toNanos() / 4);
+    }
+
+    /**
      * The longest a closing node waits for its publications: the longest close-linger of a topic,
-     * plus its flow-control timeout under {@code min} (a silent receiver may hold the last
-     * datagrams back that long), plus a second to send what is queued.
+     * plus twice its flow-control timeout under {@code min} (a silent receiver may hold the last
+     * datagrams back that long, and what it was not sent yet is held for one more timeout once it
+     * is dropped), plus a second to send what is queued.
      */
     public long closeWaitNs() {
         long longest = 0;
         for (TopicConfig topic : config.topics()) {
             final long flowControlNs =
-                topic.flowControl() == FlowControlMode.MIN ? topic.flowControlTimeout().toNanos() : 0;
+                topic.flowControl() == FlowControlMode.MIN ? 2 * topic.flowControlTimeout().toNanos() : 0;
             longest = Math.max(longest, topic.closeLinger().toNanos() + flowControlNs);
         }
         return longest + 1_000_000_000L;

@@ -14,6 +14,12 @@ import org.nakcast.transport.status.SystemCounters;
  * reported, and the others go on. With no live receiver there is nobody to send to: the
  * publication answers offers with NOT_CONNECTED until a receiver's first STATUS.
  *
+ * <p>When the last live receiver is dropped, what was offered before stays held where that
+ * receiver left it for one more timeout before it is sent to nobody: a receiver dropped only
+ * because its STATUS were lost on the way is heard again within that time (it sends one at least
+ * every quarter of the timeout), and finds what it needs still in history instead of overwritten
+ * by datagrams that went out while nobody was waited for.
+ *
  * <p>What a STATUS is believed:
  * <ul>
  *   <li>A position beyond what the stream has sent cannot come from a receiver (it can only have
@@ -37,6 +43,7 @@ import org.nakcast.transport.status.SystemCounters;
 final class MinFlowControl implements FlowControl {
     /** The most receivers one stream waits for. */
     static final int MAX_RECEIVERS = 64;
+    private static final long NOT_EMPTIED = Long.MIN_VALUE;
 
     private final int topicId;
     private final int sessionId;
@@ -51,6 +58,10 @@ final class MinFlowControl implements FlowControl {
     private final long[] positions = new long[MAX_RECEIVERS];
     private final long[] lastHeardNs = new long[MAX_RECEIVERS];
     private int count;
+    /** The send limit while a receiver was last live: held for a timeout after the last one is dropped. */
+    private long heldLimit = Long.MAX_VALUE;
+    /** When the last live receiver was dropped; {@link #NOT_EMPTIED} while one is live, or none ever was. */
+    private long emptiedAtNs = NOT_EMPTIED;
 
     /**
      * @param window how many datagrams beyond the slowest receiver may be sent; at most the history
@@ -99,7 +110,12 @@ final class MinFlowControl implements FlowControl {
                 slowest = Math.min(slowest, positions[i]);
             }
         }
-        return slowest > Long.MAX_VALUE - window ? Long.MAX_VALUE : slowest + window;
+        if (count > 0) {
+            heldLimit = slowest > Long.MAX_VALUE - window ? Long.MAX_VALUE : slowest + window;
+            emptiedAtNs = NOT_EMPTIED;
+            return heldLimit;
+        }
+        return emptiedAtNs != NOT_EMPTIED && nowNs - emptiedAtNs <= timeoutNs ? heldLimit : Long.MAX_VALUE;
     }
 
     @Override
@@ -145,6 +161,9 @@ final class MinFlowControl implements FlowControl {
         positions[index] = positions[count];
         lastHeardNs[index] = lastHeardNs[count];
         receiversDropped.increment();
+        if (count == 0) {
+            emptiedAtNs = nowNs;
+        }
         events.onReceiverDropped(event);
     }
 

@@ -120,6 +120,33 @@ class MinFlowControlTest {
     }
 
     @Test
+    void whatWasOfferedStaysHeldForATimeoutWhereTheLastLiveReceiverLeftItThenGoesToNobody() {
+        flowControl.onStatus(1, 200, 700, 0);
+        assertThat(flowControl.sendLimit(700, 10)).isEqualTo(200 + WINDOW);
+
+        final long droppedAtNs = TIMEOUT_NS + 1;
+        assertThat(flowControl.sendLimit(700, droppedAtNs)).as("dropped, still held").isEqualTo(200 + WINDOW);
+        assertThat(dropped).hasSize(1);
+        assertThat(flowControl.hasReceivers()).as("new offers are not taken").isFalse();
+        assertThat(flowControl.sendLimit(700, droppedAtNs + TIMEOUT_NS)).isEqualTo(200 + WINDOW);
+
+        assertThat(flowControl.sendLimit(700, droppedAtNs + TIMEOUT_NS + 1)).isEqualTo(Long.MAX_VALUE);
+    }
+
+    @Test
+    void aReceiverDroppedOnlyForItsLostStatusIsWaitedForAgainWhenItsNextStatusComes() {
+        flowControl.onStatus(1, 200, 700, 0);
+        flowControl.sendLimit(700, TIMEOUT_NS + 1);
+
+        flowControl.onStatus(1, 210, 700, TIMEOUT_NS + 5);
+
+        assertThat(flowControl.sendLimit(700, TIMEOUT_NS + 6)).isEqualTo(210 + WINDOW);
+        assertThat(flowControl.hasReceivers()).isTrue();
+        assertThat(flowControl.sendLimit(700, 2 * TIMEOUT_NS)).as("live again: waited for, with no end")
+            .isEqualTo(210 + WINDOW);
+    }
+
+    @Test
     void forgedIdsFillingTheTableCannotCrowdOutASlowRealReceiver() {
         fillWithForgedReceiversAt(SENT);
 
