@@ -12,6 +12,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -72,6 +73,11 @@ abstract class NodeHost extends SimHost {
     /** What the application does in a round, after the node's agents: offers, polls. */
     abstract int work(long nowNs);
 
+    /** Who hears what happens to the node's publications as it is decided; nobody by default. */
+    PublisherEventListener publisherEvents() {
+        return new PublisherEventListener() { };
+    }
+
     /** Who hears every stream event of the node as it is decided; nobody by default. */
     StreamEventListener decisions() {
         return StreamEventListener.NONE;
@@ -95,6 +101,7 @@ abstract class NodeHost extends SimHost {
             .nakTiming(template.nakTiming())
             .retransmitHoldOffNs(template.retransmitHoldOffNs())
             .receiverEvents(decisions())
+            .publisherEvents(publisherEvents())
             .errorHandler(this::onNodeError));
         started(nowNs);
     }

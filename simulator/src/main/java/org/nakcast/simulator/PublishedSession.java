@@ -3,6 +3,8 @@ package org.nakcast.simulator;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.IntHashSet;
 import org.nakcast.transport.protocol.FrameType;
 
 /**
@@ -50,6 +52,13 @@ final class PublishedSession {
     long highestDataSequence = -1;
     /** The highest DATA sequence its node handed to the media, sent or still batched; -1 before the first. */
     long highestHandedData = -1;
+    /** When its publisher's node last read a STATUS of each receiver id, off the wire. */
+    final Long2LongHashMap statusReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /**
+     * The receivers its publisher dropped from flow control when none of their STATUS had reached it
+     * for the flow-control timeout: what was sent past them may be lost to them.
+     */
+    final IntHashSet droppedReceivers = new IntHashSet();
     /** What its publisher was asked to resend and has not: see {@link RepairSweep}. */
     RepairSweep sweep;
     /** Whether the session's sweep was found passing over a datagram: it is reported once. */

@@ -9,12 +9,15 @@ import org.agrona.DirectBuffer;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Publication;
+import org.nakcast.transport.PublisherEventListener;
+import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.SettingsResolver;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.publish.PublicationSettings;
 
 /**
@@ -65,6 +68,7 @@ final class PublisherHost extends NodeHost {
     private final List<Topic> topics;
     private final Map<Integer, PublishedSession> sessions;
     private final NakFlyweight nak = new NakFlyweight();
+    private final StatusFlyweight status = new StatusFlyweight();
     private final long retransmitHoldOffNs;
     private final Liveness liveness;
     private final List<Offering> offerings = new ArrayList<>();
@@ -218,14 +222,28 @@ final class PublisherHost extends NodeHost {
         }
     }
 
-    /** A NAK this node reads for a session of its own: what it surely holds of it is to be resent. */
+    /**
+     * A NAK this node reads for a session of its own: what it surely holds of it is to be resent. A
+     * STATUS its flow control believes: when the receiver was last heard, to judge a drop by.
+     */
     @Override
     void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
-        if (port != FrameType.Port.CONTROL || header.typeCode() != FrameType.NAK.code()) {
+        if (port != FrameType.Port.CONTROL) {
             return;
         }
         final PublishedSession session = sessions.get(header.sessionId());
         if (session == null || session.host != this) {
+            return;
+        }
+        if (header.typeCode() == FrameType.STATUS.code()) {
+            // Flow control believes a STATUS at most at what was sent (a stranger's may claim more).
+            if (header.sequence() <= session.highestHandedData + 1) {
+                status.wrap(header.buffer(), header.offset());
+                session.statusReadNs.put(status.receiverId(), scheduler.nowNs());
+            }
+            return;
+        }
+        if (header.typeCode() != FrameType.NAK.code()) {
             return;
         }
         nak.wrap(header.buffer(), header.offset());
@@ -234,6 +252,34 @@ final class PublisherHost extends NodeHost {
             session.sweep.asked(nak.rangeFrom(i), nak.rangeTo(i), heldFrom, session.highestHandedData,
                 scheduler.nowNs());
         }
+    }
+
+    /**
+     * Flow control {@code min} may drop a receiver only once none of its STATUS reached this node for
+     * the topic's flow-control timeout; a receiver so dropped may lose what is sent past it.
+     */
+    @Override
+    PublisherEventListener publisherEvents() {
+        return new PublisherEventListener() {
+            @Override
+            public void onReceiverDropped(ReceiverDropped event) {
+                final PublishedSession session = sessions.get(event.sessionId());
+                if (session == null) {
+                    return;
+                }
+                final long nowNs = scheduler.nowNs();
+                final long readNs = session.statusReadNs.get(event.receiverId());
+                final long timeoutNs = config.topics().stream().filter(topic -> topic.id() == event.topicId())
+                    .findFirst().orElseThrow().flowControlTimeout().toNanos();
+                if (readNs != Long.MIN_VALUE && nowNs - readNs <= timeoutNs) {
+                    violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s: session %d dropped receiver %d from flow"
+                        + " control %.3f ms after it read a STATUS of it, within the flow-control timeout (%.3f ms)")
+                        .formatted(name, session.sessionId, event.receiverId(), (nowNs - readNs) / 1e6,
+                            timeoutNs / 1e6));
+                }
+                session.droppedReceivers.add(event.receiverId());
+            }
+        };
     }
 
     /** Its DATA tells what its history holds; its RETRANSMITs must not pass over what it was asked for. */

@@ -142,7 +142,8 @@ final class Simulation {
     /**
      * What a publication may count on: under flow control {@code min} a session has no receiver to
      * wait for while no subscribing process runs an open subscription to its topic that still wants
-     * it (one whose stream of it its loss policy dropped, or that was told it ended, wants no more),
+     * it (one whose stream of it its loss policy dropped, or that was told it ended or restarted,
+     * wants no more),
      * or once a receiver of its topic has turned sessions away for want of room (the one refused is
      * not waited for); a topic under {@code max} waits for nobody, so nothing excuses its offers
      * being refused for long.
@@ -165,7 +166,7 @@ final class Simulation {
                         return true;
                     }
                     final SubscriptionProbe.Track track = probe.tracks().get(session.sessionId);
-                    if (track == null || !track.dropped && !track.ended) {
+                    if (track == null || !track.dropped && !track.ended && !track.restarted) {
                         return false;
                     }
                 }
@@ -562,7 +563,8 @@ final class Simulation {
         return new SimulationResult(scenario.seed(), scenario.injected(), injectedByKind(),
             publishers.stream().mapToLong(host -> host.longPauses).sum(),
             subscribers.stream().mapToLong(host -> host.longPauses).sum(), strays,
-            reached, published, tally.delivered, tally.lossEvents, tally.lostMessages, naksSent,
+            publishers.stream().mapToLong(host -> host.counter(SystemCounter.RECEIVERS_DROPPED)).sum(), reached,
+            published, tally.delivered, tally.lossEvents, tally.lostMessages, naksSent,
             retransmitsSent(), datagramsNeededAgain(), distinctDatagramsNeededAgain(), network(net -> net.sharedLost),
             violations.count(), violations.perInvariant(), violations.first(), tally.traceHash, scheduler.events(),
             scheduler.nowNs(), subscribers.size());

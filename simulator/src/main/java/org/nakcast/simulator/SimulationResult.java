@@ -15,6 +15,7 @@ import java.util.Set;
  * @param longPublisherPauses publisher pauses longer than every timeout of the run
  * @param longSubscriberPauses subscriber pauses longer than every timeout of the run
  * @param strays datagrams the processes were handed that were no datagram or on the wrong port
+ * @param receiversDropped receivers the publishers dropped from flow control
  * @param reached the states of a stream's life the run reached (see {@link StreamWatch})
  * @param published messages offered and taken by the publishers
  * @param delivered messages delivered to subscriptions, over all of them
@@ -35,8 +36,9 @@ import java.util.Set;
  * @param subscribers how many subscribing processes the seed ran
  */
 record SimulationResult(long seed, Set<FaultKind> injected, Map<FaultKind, Long> injectedByKind,
-    long longPublisherPauses, long longSubscriberPauses, long strays, StreamWatch.Reached reached, long published,
-    long delivered, long lossEvents, long lostMessages, long naksSent, long retransmits, long neededAgain,
+    long longPublisherPauses, long longSubscriberPauses, long strays, long receiversDropped,
+    StreamWatch.Reached reached, long published, long delivered, long lossEvents, long lostMessages, long naksSent,
+    long retransmits, long neededAgain,
     long distinctNeededAgain,
     long sharedLosses, long violations, Map<Invariant, Long> violationsPerInvariant, List<String> firstViolations,
     long traceHash, long events, long simulatedNs,

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.LongHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -22,6 +23,7 @@ import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -72,6 +74,9 @@ final class SubscriberHost extends NodeHost {
     /** The (receiver id, session) keys a NAK too soon was told for. */
     private final LongHashSet nakTooSoon = new LongHashSet();
     private final NakFlyweight nak = new NakFlyweight();
+    private final StatusFlyweight status = new StatusFlyweight();
+    /** The receiver ids this process's nodes sent NAKs and STATUS as, over every incarnation. */
+    private final IntHashSet receiverIds = new IntHashSet();
     private final NakFlyweight heardNak = new NakFlyweight();
     private final long retryMinNs;
     /** Guarantee 17: what this process may keep quiet about, from what it read. */
@@ -250,11 +255,19 @@ final class SubscriberHost extends NodeHost {
 
     @Override
     void sending(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
-        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID
-            || HeaderFlyweight.typeCodeAt(buffer, 0) != FrameType.NAK.code()) {
+        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID) {
+            return;
+        }
+        if (HeaderFlyweight.typeCodeAt(buffer, 0) == FrameType.STATUS.code()) {
+            status.wrap(buffer, 0);
+            receiverIds.add(status.receiverId());
+            return;
+        }
+        if (HeaderFlyweight.typeCodeAt(buffer, 0) != FrameType.NAK.code()) {
             return;
         }
         nak.wrap(buffer, 0);
+        receiverIds.add(nak.receiverId());
         if (tracing) {
             System.out.println("%.6f %s sends NAK on line %d as receiver %d, session %d: %s".formatted(
                 scheduler.nowNs() / 1e9, name, line, nak.receiverId(), nak.sessionId(), ranges(nak)));
@@ -289,6 +302,16 @@ final class SubscriberHost extends NodeHost {
             ranges.append(i == 0 ? "" : " ").append(nak.rangeFrom(i)).append("..").append(nak.rangeTo(i));
         }
         return ranges.toString();
+    }
+
+    /** Whether the session's publisher dropped this process's receiver from flow control, as it may. */
+    private boolean droppedFromFlowControl(PublishedSession session) {
+        for (IntHashSet.IntIterator ids = receiverIds.iterator(); ids.hasNext(); ) {
+            if (session.droppedReceivers.contains(ids.nextValue())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Notes that a datagram of {@code sessionId} was read from the data port. */
@@ -337,7 +360,7 @@ final class SubscriberHost extends NodeHost {
                 return;
             }
             final long nowNs = scheduler.nowNs();
-            if (scenario.repairableByConstruction()) {
+            if (scenario.repairableByConstruction() && !droppedFromFlowControl(session)) {
                 violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s gave up datagrams %d..%d of session %d (%s) in a"
                     + " seed where every loss can be repaired").formatted(name, event.fromSequence(),
                     event.toSequence(), session.sessionId, event.cause()));
