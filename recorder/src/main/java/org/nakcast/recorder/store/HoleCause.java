@@ -1,0 +1,43 @@
+package org.nakcast.recorder.store;
+
+/** Why a recording has a hole: the messages of a HOLE frame were never stored, for this reason. */
+public enum HoleCause {
+    /** The transport gave them up: the publisher no longer held them when the recorder asked. */
+    LOST_IN_TRANSPORT(1, "lost in transport before the recorder had them"),
+    /** The recorder had them but could not store them (disk full, a file that could not be made). */
+    NOT_STORED(2, "not stored: the recorder's disk refused them"),
+    /** The recorder was down while they were sent, and its publisher no longer held them after. */
+    RECORDER_DOWN(3, "sent while the recorder was down"),
+    /** A cause this version does not know (written by a newer one). */
+    UNKNOWN(0, "cause unknown to this version");
+
+    private static final HoleCause[] ALL = values();
+
+    private final int code;
+    private final String reason;
+
+    HoleCause(int code, String reason) {
+        this.code = code;
+        this.reason = reason;
+    }
+
+    /** The code stored in a HOLE frame. */
+    public int code() {
+        return code;
+    }
+
+    /** The cause in words. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The cause of {@code code}; {@link #UNKNOWN} for a code this version does not know. */
+    public static HoleCause of(int code) {
+        for (HoleCause cause : ALL) {
+            if (cause.code == code) {
+                return cause;
+            }
+        }
+        return UNKNOWN;
+    }
+}

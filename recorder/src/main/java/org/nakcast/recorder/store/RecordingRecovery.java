@@ -1,0 +1,113 @@
+package org.nakcast.recorder.store;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Finds where a recording's stored frames end after its recorder stopped, cleanly or not, and
+ * makes that end clean: a torn frame after the last intact one (its process died while writing
+ * it) is cleared, with the index entries that point past the end, so it is never served and the
+ * next frame can be written there.
+ *
+ * <p>Only the last segment can have a torn tail: a segment is written in order, and the next is
+ * made only after a PADDING frame closed it. A last segment whose making was cut short held no
+ * frame and is removed. Any other damage is not guessed at: it is reported as a
+ * {@link CorruptSegmentException}.
+ */
+public final class RecordingRecovery {
+    private RecordingRecovery() {
+    }
+
+    /**
+     * Finds and cleans the end of a recording.
+     *
+     * @param dir the recording's directory
+     * @param recordingId the recording
+     * @param firstMessageIndex the index of the recording's first message (from the catalog): the
+     *     next index of a recording that stored no frame
+     * @return where it ends
+     * @throws CorruptSegmentException if a segment it needs is damaged in a way a crash cannot cause
+     */
+    public static RecordingEnd recover(Path dir, long recordingId, long firstMessageIndex) throws IOException {
+        int[] numbers = SegmentFile.numbersOf(dir, recordingId);
+        if (numbers.length > 0 && SegmentFile.isUnfinished(SegmentFile.pathOf(dir, recordingId, last(numbers)))) {
+            Files.delete(SegmentFile.pathOf(dir, recordingId, last(numbers)));
+            numbers = SegmentFile.numbersOf(dir, recordingId);
+        }
+        if (numbers.length == 0) {
+            return new RecordingEnd(recordingId, -1, 0, firstMessageIndex, false, 0);
+        }
+        try (SegmentFile segment = SegmentFile.open(SegmentFile.pathOf(dir, recordingId, last(numbers)), true)) {
+            final RecordFrame frame = new RecordFrame().segment(segment.buffer(), segment.newView());
+            final FrameWalk walk = walk(segment, frame);
+            final long cut = clearFrom(segment, walk.endOffset);
+            long next = walk.nextMessageIndex;
+            if (walk.endOffset == segment.dataOffset()) {
+                next = numbers.length > 1
+                    ? endOfFull(dir, recordingId, numbers[numbers.length - 2]) : firstMessageIndex;
+            }
+            if (cut > 0) {
+                segment.force();
+            }
+            return new RecordingEnd(recordingId, segment.number(), walk.endOffset, next, walk.ended, cut);
+        }
+    }
+
+    /** The next message index of a full segment: its PADDING frame's. */
+    private static long endOfFull(Path dir, long recordingId, int number) throws IOException {
+        try (SegmentFile segment = SegmentFile.open(SegmentFile.pathOf(dir, recordingId, number), false)) {
+            final RecordFrame frame = new RecordFrame().segment(segment.buffer(), segment.newView());
+            return walk(segment, frame).nextMessageIndex;
+        }
+    }
+
+    private static FrameWalk walk(SegmentFile segment, RecordFrame frame) {
+        final FrameWalk walk = new FrameWalk();
+        int offset = segment.searchStart(frame, Long.MAX_VALUE);
+        while (offset <= segment.dataLimit() - RecordFrame.HEADER_LENGTH
+            && frame.at(offset).isIntact(segment.dataLimit())) {
+            final int type = frame.type();
+            walk.nextMessageIndex = frame.messageIndex() + frame.messagesCovered();
+            walk.ended = type == RecordFrame.END;
+            offset += RecordFrame.alignedLength(RecordFrame.payloadLength(frame.frameLength()));
+            if (type == RecordFrame.END || type == RecordFrame.PADDING) {
+                break;
+            }
+        }
+        walk.endOffset = offset;
+        return walk;
+    }
+
+    /**
+     * Clears every non-zero byte from {@code offset} to the segment's end, and the index entries
+     * that name a frame there; returns how many bytes of frames it cleared.
+     */
+    private static long clearFrom(SegmentFile segment, int offset) {
+        long cleared = 0;
+        for (int at = offset; at < segment.dataLimit(); at += Long.BYTES) {
+            if (segment.buffer().getLong(at) != 0) {
+                segment.buffer().putLong(at, 0);
+                cleared += Long.BYTES;
+            }
+        }
+        int entry = 0;
+        while (entry < segment.geometry().indexEntries() && segment.entryFrameOffset(entry) != 0
+            && segment.entryFrameOffset(entry) < offset) {
+            entry++;
+        }
+        segment.clearEntriesFrom(entry);
+        return cleared;
+    }
+
+    private static int last(int[] numbers) {
+        return numbers[numbers.length - 1];
+    }
+
+    /** What walking a segment's intact frames found. */
+    private static final class FrameWalk {
+        int endOffset;
+        long nextMessageIndex;
+        boolean ended;
+    }
+}
