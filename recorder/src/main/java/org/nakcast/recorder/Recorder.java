@@ -1,0 +1,233 @@
+package org.nakcast.recorder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.concurrent.EpochNanoClock;
+import org.nakcast.recorder.store.Catalog;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingEnd;
+import org.nakcast.recorder.store.RecordingRecovery;
+import org.nakcast.recorder.store.RecordingState;
+import org.nakcast.transport.Delivery;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.Subscription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records topics to a directory: an ordinary subscriber of each, through a node the application
+ * runs, that appends every publisher stream, in order and repaired, to a recording of its own
+ * (see {@link org.nakcast.recorder.store}). What the transport gives up is a hole; what the disk
+ * refuses is a hole; a stream heard again, after a silence or a restart of the recorder, goes on
+ * in the recording it had. Its publisher's end ends the recording.
+ *
+ * <p>Give the node's topics {@code late-join: oldest}, so that a stream met mid-way is recorded
+ * from the oldest datagram its publisher still holds. Call {@link #doWork} from one thread: it
+ * polls the subscriptions and writes each recording's progress to the catalog.
+ *
+ * <pre>
+ *   Node --(messages, losses, ends per stream)--&gt; Recorder --&gt; SessionRecording --&gt; RecordingWriter
+ *                                                    |                                  |
+ *                                                    +------&gt; Catalog &lt;--- progress ----+
+ * </pre>
+ */
+public final class Recorder implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
+
+    private final RecorderSettings settings;
+    private final Catalog catalog;
+    private final EpochNanoClock clock;
+    private final List<TopicRecorder> topics = new ArrayList<>();
+    private long epochNs;
+    private long nextDutyNs;
+
+    private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock) {
+        this.settings = settings;
+        this.catalog = catalog;
+        this.clock = clock;
+    }
+
+    /**
+     * Opens the recording directory (making it if need be), cleans up after a recorder that died in
+     * it, and subscribes to each topic on {@code node}.
+     *
+     * @throws IOException if the directory cannot be made or held, or its catalog read
+     */
+    public static Recorder start(Node node, RecorderSettings settings, List<String> topicNames, EpochNanoClock clock)
+        throws IOException {
+        Files.createDirectories(settings.dir());
+        final Catalog catalog = Catalog.openForRecording(settings.dir());
+        final Recorder recorder = new Recorder(settings, catalog, clock);
+        try {
+            recorder.epochNs = clock.nanoTime();
+            recorder.recoverInterrupted();
+            for (String topicName : topicNames) {
+                recorder.topics.add(recorder.new TopicRecorder(node, topicName));
+            }
+            return recorder;
+        } catch (IOException | RuntimeException e) {
+            recorder.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Takes what came on each topic and writes it down; writes the progress of every open recording
+     * to the catalog once per progress interval.
+     *
+     * @return work done: messages and events taken, recordings brought up to date
+     */
+    public int doWork() {
+        epochNs = clock.nanoTime();
+        int work = 0;
+        for (int i = 0; i < topics.size(); i++) {
+            work += topics.get(i).subscription.poll(settings.pollLimit());
+        }
+        if (epochNs >= nextDutyNs) {
+            nextDutyNs = epochNs + settings.progressIntervalNs();
+            for (int i = 0; i < topics.size(); i++) {
+                work += topics.get(i).duty();
+            }
+        }
+        return work;
+    }
+
+    /** The recordings in the directory, as the catalog says now. */
+    public List<RecordingDescriptor> recordings() throws IOException {
+        return catalog.list();
+    }
+
+    /** Stops recording: every open recording is stopped (it may be resumed), the directory let go. */
+    @Override
+    public void close() throws IOException {
+        epochNs = clock.nanoTime();
+        try {
+            for (TopicRecorder topic : topics) {
+                topic.close();
+            }
+        } finally {
+            catalog.close();
+        }
+    }
+
+    /** Recordings a recorder was appending to when it died: their torn tails cut, they stand stopped. */
+    private void recoverInterrupted() throws IOException {
+        for (RecordingDescriptor recording : catalog.list()) {
+            if (recording.state() != RecordingState.RECORDING) {
+                continue;
+            }
+            final RecordingEnd end = RecordingRecovery.recover(settings.dir(), recording.recordingId(),
+                recording.firstMessageIndex());
+            catalog.progress(recording.recordingId(), end.nextMessageIndex(), recording.bytes(),
+                recording.holeMessages());
+            catalog.stop(recording.recordingId(), end.ended() ? RecordingState.ENDED : RecordingState.STOPPED,
+                epochNs / 1_000_000);
+            LOG.info("recording {} (topic {}, session {}) was being appended to when its recorder stopped: it holds"
+                + " messages {}..{}{}", recording.recordingId(), recording.topicName(), recording.sessionId(),
+                recording.firstMessageIndex(), end.nextMessageIndex() - 1,
+                end.cutBytes() > 0 ? "; a torn frame of " + end.cutBytes() + " bytes after them was cut" : "");
+        }
+    }
+
+    /** The latest stopped recording of a stream, or null. */
+    private RecordingDescriptor stoppedRecordingOf(int topicId, int sessionId) throws IOException {
+        RecordingDescriptor latest = null;
+        for (RecordingDescriptor recording : catalog.list()) {
+            if (recording.topicId() == topicId && recording.sessionId() == sessionId
+                && recording.state() == RecordingState.STOPPED) {
+                latest = recording;
+            }
+        }
+        return latest;
+    }
+
+    /** One recorded topic: its subscription, and the open recording of each of its streams. */
+    private final class TopicRecorder implements MessageHandler<DirectBuffer>, StreamEventListener {
+        private final Subscription subscription;
+        private final String topicName;
+        private final Int2ObjectHashMap<SessionRecording> open = new Int2ObjectHashMap<>();
+
+        TopicRecorder(Node node, String topicName) {
+            this.topicName = topicName;
+            this.subscription = node.subscribe(topicName, this, this, Delivery.ON_POLL);
+        }
+
+        @Override
+        public void onMessage(DirectBuffer message, MessageHeader header) {
+            final SessionRecording recording = recordingOf(header.sessionId(), header.messageIndex());
+            if (recording != null) {
+                recording.message(message, 0, message.capacity(), header.messageIndex(), epochNs);
+            }
+        }
+
+        @Override
+        public void onLoss(LossEvent event) {
+            final SessionRecording recording = recordingOf(event.sessionId(), event.firstMessage());
+            if (recording != null) {
+                recording.lost(event.firstMessage(), event.lostMessages(), epochNs);
+            }
+        }
+
+        @Override
+        public void onPublisherGone(PublisherGone event) {
+            final SessionRecording recording = open.remove(event.sessionId());
+            if (recording == null) {
+                return;
+            }
+            try {
+                if (event.cause() == PublisherGone.Cause.ENDED) {
+                    recording.end(epochNs);
+                } else {
+                    recording.stop(epochNs);
+                }
+            } catch (IOException e) {
+                LOG.error("recording {} could not be closed", recording.recordingId(), e);
+            }
+        }
+
+        int duty() {
+            for (SessionRecording recording : open.values()) {
+                recording.duty(epochNs);
+            }
+            return open.size();
+        }
+
+        void close() throws IOException {
+            subscription.close();
+            for (SessionRecording recording : open.values()) {
+                recording.stop(epochNs);
+            }
+            open.clear();
+        }
+
+        private SessionRecording recordingOf(int sessionId, long firstMessageIndex) {
+            SessionRecording recording = open.get(sessionId);
+            if (recording != null) {
+                return recording;
+            }
+            try {
+                final RecordingDescriptor stopped = stoppedRecordingOf(subscription.topicId(), sessionId);
+                recording = stopped != null
+                    ? SessionRecording.resume(catalog, settings, stopped, epochNs)
+                    : SessionRecording.begin(catalog, settings, subscription.topicId(), topicName, sessionId,
+                        firstMessageIndex, epochNs);
+            } catch (IOException e) {
+                LOG.error("topic {}, session {}: no recording could be started or resumed, so its messages from {} on"
+                    + " are not recorded", topicName, sessionId, firstMessageIndex, e);
+                return null;
+            }
+            open.put(sessionId, recording);
+            return recording;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package org.nakcast.recorder;
+
+import java.nio.file.Path;
+import java.util.Objects;
+
+import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SyncPolicy;
+
+/**
+ * How a {@link Recorder} keeps what it records.
+ *
+ * @param dir the recording directory: its catalog and segment files; one recorder per directory
+ * @param geometry the shape of new recordings' segment files
+ * @param sync when segments are forced to the disk
+ * @param retryIntervalNs how long to wait before making a segment again after the disk refused one
+ * @param progressIntervalNs how often each open recording's progress is written to the catalog
+ * @param pollLimit the most messages one {@link Recorder#doWork} takes from each subscription
+ */
+public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sync, long retryIntervalNs,
+    long progressIntervalNs, int pollLimit) {
+    /** One second between attempts to make a segment the disk refused. */
+    public static final long DEFAULT_RETRY_INTERVAL_NS = 1_000_000_000L;
+    /** Progress in the catalog every 100 ms. */
+    public static final long DEFAULT_PROGRESS_INTERVAL_NS = 100_000_000L;
+    /** 256 messages per subscription per duty cycle. */
+    public static final int DEFAULT_POLL_LIMIT = 256;
+
+    /** Checks every value; the message names the one that is wrong. */
+    public RecorderSettings {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(geometry, "geometry");
+        Objects.requireNonNull(sync, "sync");
+        if (retryIntervalNs <= 0 || progressIntervalNs <= 0 || pollLimit <= 0) {
+            throw new IllegalArgumentException("retry interval (" + retryIntervalNs + " ns), progress interval ("
+                + progressIntervalNs + " ns) and poll limit (" + pollLimit + ") must be positive");
+        }
+    }
+
+    /** The defaults in {@code dir}: {@link SegmentGeometry#DEFAULT} segments, synced per segment. */
+    public static RecorderSettings in(Path dir) {
+        return new RecorderSettings(dir, SegmentGeometry.DEFAULT, SyncPolicy.PER_SEGMENT, DEFAULT_RETRY_INTERVAL_NS,
+            DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT);
+    }
+
+    /** These settings with segments of {@code segmentGeometry}. */
+    public RecorderSettings withGeometry(SegmentGeometry segmentGeometry) {
+        return new RecorderSettings(dir, segmentGeometry, sync, retryIntervalNs, progressIntervalNs, pollLimit);
+    }
+}

@@ -1,0 +1,206 @@
+package org.nakcast.recorder;
+
+import java.io.IOException;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.recorder.store.Catalog;
+import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingEnd;
+import org.nakcast.recorder.store.RecordingRecovery;
+import org.nakcast.recorder.store.RecordingState;
+import org.nakcast.recorder.store.RecordingWriter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The recording of one publisher stream as its messages and losses come: every message index from
+ * the first the recorder heard is written down once, as a message or in a hole. A stream the
+ * recorder recorded before it stopped goes on in the same recording: what it already holds is not
+ * written again, and what was sent while it was down and can no longer be had is a hole
+ * ({@link HoleCause#RECORDER_DOWN}). If the disk refuses even the first segment, what comes is
+ * counted and, once a segment can be made, written down as a hole ({@link HoleCause#NOT_STORED}).
+ */
+final class SessionRecording {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionRecording.class);
+
+    private final long recordingId;
+    private final RecorderSettings settings;
+    private final Catalog catalog;
+    private final long firstMessageIndex;
+    private RecordingWriter writer;
+    private long retryAtNs;
+    private long bytesBefore;
+    private long holesBefore;
+    private long notStoredBeforeWriter;
+    private boolean refusingReported;
+    private long skipped;
+
+    private SessionRecording(long recordingId, RecorderSettings settings, Catalog catalog, long firstMessageIndex,
+        RecordingWriter writer) {
+        this.recordingId = recordingId;
+        this.settings = settings;
+        this.catalog = catalog;
+        this.firstMessageIndex = firstMessageIndex;
+        this.writer = writer;
+    }
+
+    /** A new recording of a stream whose first message heard is {@code firstMessageIndex}. */
+    static SessionRecording begin(Catalog catalog, RecorderSettings settings, int topicId, String topicName,
+        int sessionId, long firstMessageIndex, long epochNs) throws IOException {
+        final long id = catalog.add(topicId, topicName, sessionId, 0, firstMessageIndex, epochNs / 1_000_000,
+            settings.geometry());
+        final SessionRecording recording = new SessionRecording(id, settings, catalog, firstMessageIndex, null);
+        recording.openWriter(epochNs);
+        return recording;
+    }
+
+    /** Goes on with a recording its recorder stopped: from where it ends. */
+    static SessionRecording resume(Catalog catalog, RecorderSettings settings, RecordingDescriptor stopped,
+        long epochNs) throws IOException {
+        final RecordingEnd end = RecordingRecovery.recover(settings.dir(), stopped.recordingId(),
+            stopped.firstMessageIndex());
+        final RecordingWriter writer = end.segmentNumber() < 0
+            ? RecordingWriter.start(settings.dir(), stopped.recordingId(), end.nextMessageIndex(), stopped.geometry(),
+                settings.sync(), settings.retryIntervalNs(), epochNs)
+            : RecordingWriter.resume(settings.dir(), end, settings.sync(), settings.retryIntervalNs(), epochNs);
+        catalog.resume(stopped.recordingId());
+        final SessionRecording recording = new SessionRecording(stopped.recordingId(), settings, catalog,
+            stopped.firstMessageIndex(), writer);
+        recording.bytesBefore = stopped.bytes();
+        recording.holesBefore = stopped.holeMessages();
+        return recording;
+    }
+
+    /** A message of the stream. */
+    void message(DirectBuffer buffer, int offset, int length, long messageIndex, long epochNs) {
+        if (!catchUp(messageIndex, epochNs)) {
+            return;
+        }
+        if (!writer.appendMessage(buffer, offset, length, messageIndex, epochNs)) {
+            reportRefusal();
+        } else if (refusingReported) {
+            refusingReported = false;
+            LOG.info("recording {}: segments can be made again; what the disk refused is a hole before message {}",
+                recordingId, messageIndex);
+        }
+    }
+
+    /** Messages the transport gave up: a hole. */
+    void lost(long firstMessage, long count, long epochNs) {
+        if (count == 0 || !catchUp(firstMessage, epochNs)) {
+            return;
+        }
+        final long already = writer.nextMessageIndex() - firstMessage;
+        if (already >= count) {
+            return;
+        }
+        if (!writer.appendHole(firstMessage + already, count - already, HoleCause.LOST_IN_TRANSPORT, epochNs)) {
+            reportRefusal();
+        }
+    }
+
+    /** The publisher ended the stream: the recording ends, and is closed. */
+    void end(long epochNs) throws IOException {
+        if (writer != null && writer.end(epochNs)) {
+            progress();
+            catalog.stop(recordingId, RecordingState.ENDED, epochNs / 1_000_000);
+        } else {
+            stop(epochNs);
+        }
+        close();
+    }
+
+    /** The recorder stops recording the stream before its end: it may be resumed. */
+    void stop(long epochNs) throws IOException {
+        progress();
+        catalog.stop(recordingId, RecordingState.STOPPED, epochNs / 1_000_000);
+        close();
+    }
+
+    /** Writes the recording's progress to the catalog, and forces the segment if the policy says so. */
+    void duty(long epochNs) {
+        if (writer != null) {
+            writer.sync(epochNs);
+        }
+        progress();
+    }
+
+    /** Messages already held that came again after a resume, and were not written twice. */
+    long skipped() {
+        return skipped;
+    }
+
+    /** The recording's id in the catalog. */
+    long recordingId() {
+        return recordingId;
+    }
+
+    private void progress() {
+        if (writer != null) {
+            catalog.progress(recordingId, writer.nextMessageIndex(), bytesBefore + writer.bytesStored(),
+                holesBefore + writer.holeMessages());
+        }
+    }
+
+    private void close() throws IOException {
+        if (writer != null) {
+            writer.close();
+            writer = null;
+        }
+    }
+
+    /**
+     * Brings the writer to {@code messageIndex}: opens it if it is not yet, skips what it already
+     * holds, writes a hole for what it missed.
+     *
+     * @return whether {@code messageIndex} is to be written now
+     */
+    private boolean catchUp(long messageIndex, long epochNs) {
+        if (writer == null && !openWriter(epochNs)) {
+            notStoredBeforeWriter = messageIndex + 1 - firstMessageIndex;
+            return false;
+        }
+        final long next = writer.nextMessageIndex();
+        if (messageIndex < next) {
+            skipped++;
+            return false;
+        }
+        if (messageIndex > next) {
+            final HoleCause cause = notStoredBeforeWriter > 0 ? HoleCause.NOT_STORED : HoleCause.RECORDER_DOWN;
+            notStoredBeforeWriter = 0;
+            if (!writer.appendHole(next, messageIndex - next, cause, epochNs)) {
+                reportRefusal();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean openWriter(long epochNs) {
+        if (epochNs < retryAtNs) {
+            return false;
+        }
+        try {
+            writer = RecordingWriter.start(settings.dir(), recordingId, firstMessageIndex, settings.geometry(),
+                settings.sync(), settings.retryIntervalNs(), epochNs);
+            return true;
+        } catch (IOException e) {
+            retryAtNs = epochNs + settings.retryIntervalNs();
+            if (!refusingReported) {
+                refusingReported = true;
+                LOG.warn("recording {}: its first segment cannot be made ({}); what comes is written down as a hole"
+                    + " once one can", recordingId, e.toString());
+            }
+            return false;
+        }
+    }
+
+    private void reportRefusal() {
+        if (!refusingReported) {
+            refusingReported = true;
+            LOG.warn("recording {}: the disk refuses a new segment ({}); what comes is written down as a hole once"
+                + " one can be made", recordingId, String.valueOf(writer.lastError()));
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package org.nakcast.recorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.SystemEpochNanoClock;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
+import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.recorder.store.RecordingState;
+import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
+import org.nakcast.transport.RawPublication;
+
+/**
+ * A recorder on loopback, in this test JVM's private network namespace, beside a publisher in
+ * another node: every message of a stream recorded once and in order across small segments, the
+ * recording ended with its publication; and a recorder restarted mid-stream goes on in the same
+ * recording from the publisher's history, with nothing twice and nothing missing.
+ */
+class RecorderIT {
+    private static final int MESSAGES = 20_000;
+    private static final RecorderSettings SMALL_SEGMENTS = RecorderSettings.in(Path.of("unused"))
+        .withGeometry(new SegmentGeometry(1 << 20, 1 << 14));
+
+    @TempDir
+    Path dir;
+
+    private final UnsafeBuffer out = new UnsafeBuffer(new byte[512]);
+
+    private static NodeConfig config(LateJoinPolicy lateJoin) {
+        final TransportConfig lo = new TransportConfig("local", "lo", "239.255.77.21", 40510);
+        final TopicConfig ticks = new TopicConfig("ticks", 1, "local", "jdk").withFlowControl(FlowControlMode.MAX)
+            .withLateJoin(lateJoin);
+        return new NodeConfig(null, List.of(lo), List.of(ticks)).conclude();
+    }
+
+    private RecorderSettings settings() {
+        return new RecorderSettings(dir, SMALL_SEGMENTS.geometry(), SMALL_SEGMENTS.sync(),
+            SMALL_SEGMENTS.retryIntervalNs(), Duration.ofMillis(5).toNanos(), SMALL_SEGMENTS.pollLimit());
+    }
+
+    private static int lengthOf(long index) {
+        return 8 + (int) (index % 200);
+    }
+
+    private void publish(RawPublication publication, long from, long to, Recorder recorder) {
+        for (long index = from; index < to; index++) {
+            out.putLong(0, index);
+            for (int i = 8; i < lengthOf(index); i++) {
+                out.putByte(i, (byte) (index + i));
+            }
+            while (!OfferResult.isTaken(publication.offer(out, 0, lengthOf(index)))) {
+                recorder.doWork();
+            }
+        }
+    }
+
+    private static void workUntil(Recorder recorder, BooleanSupplier done) {
+        while (!done.getAsBoolean()) {
+            if (recorder.doWork() == 0) {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private static RecordingDescriptor only(Recorder recorder) {
+        try {
+            final List<RecordingDescriptor> recordings = recorder.recordings();
+            return recordings.isEmpty() ? null : recordings.get(recordings.size() - 1);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void everyMessageIsRecordedOnceInOrderAndTheRecordingEndsWithItsPublication() throws IOException {
+        try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
+             Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST));
+             Recorder recorder = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                 new SystemEpochNanoClock())) {
+            final RawPublication publication = publisherNode.newPublication("ticks");
+            publish(publication, 0, MESSAGES, recorder);
+            publication.close();
+            workUntil(recorder, () -> only(recorder) != null && only(recorder).state() == RecordingState.ENDED);
+
+            final RecordingDescriptor recording = only(recorder);
+            assertThat(recorder.recordings()).hasSize(1);
+            assertThat(recording.firstMessageIndex()).isZero();
+            assertThat(recording.nextMessageIndex()).isEqualTo(MESSAGES);
+            assertThat(recording.holeMessages()).isZero();
+            assertThat(recording.topicName()).isEqualTo("ticks");
+        }
+        final Replayed replayed = replay(0);
+        assertThat(replayed.indexes).hasSize(MESSAGES);
+        assertThat(replayed.holes).isZero();
+        assertThat(replayed.ended).isTrue();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aRecorderRestartedMidStreamGoesOnInTheSameRecordingFromThePublishersHistory() throws IOException {
+        try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
+             Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
+            final RawPublication publication = publisherNode.newPublication("ticks");
+            try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                new SystemEpochNanoClock())) {
+                publish(publication, 0, MESSAGES / 2, first);
+                workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
+            }
+            try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                new SystemEpochNanoClock())) {
+                publish(publication, MESSAGES / 2, MESSAGES, second);
+                publication.close();
+                workUntil(second, () -> only(second).state() == RecordingState.ENDED);
+                assertThat(second.recordings()).as("one recording, resumed").hasSize(1);
+                assertThat(only(second).nextMessageIndex()).isEqualTo(MESSAGES);
+            }
+        }
+        final Replayed replayed = replay(0);
+        assertThat(replayed.indexes).hasSize(MESSAGES);
+        assertThat(replayed.holes).as("the history still held what the recorder missed").isZero();
+    }
+
+    private Replayed replay(long from) throws IOException {
+        final Replayed replayed = new Replayed();
+        try (RecordingReader reader = RecordingReader.openAt(dir, 0, from)) {
+            while (reader.poll(replayed, 100) > 0) {
+                // to the end
+            }
+            replayed.ended = reader.isEnded();
+        }
+        return replayed;
+    }
+
+    /** What a replay handed out; each message checked against what was published. */
+    private static final class Replayed implements RecordHandler {
+        final List<Long> indexes = new ArrayList<>();
+        long holes;
+        boolean ended;
+
+        @Override
+        public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+            assertThat(buffer.getLong(offset)).isEqualTo(messageIndex);
+            assertThat(length).isEqualTo(lengthOf(messageIndex));
+            if (!indexes.isEmpty()) {
+                assertThat(messageIndex).isEqualTo(indexes.get(indexes.size() - 1) + 1);
+            }
+            indexes.add(messageIndex);
+        }
+
+        @Override
+        public void onHole(long firstMessage, long count, HoleCause cause) {
+            holes += count;
+        }
+    }
+}
