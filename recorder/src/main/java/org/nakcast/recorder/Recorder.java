@@ -2,6 +2,7 @@ package org.nakcast.recorder;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,6 +14,7 @@ import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingEnd;
 import org.nakcast.recorder.store.RecordingRecovery;
 import org.nakcast.recorder.store.RecordingState;
+import org.nakcast.recorder.store.Retention;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
@@ -50,6 +52,7 @@ public final class Recorder implements AutoCloseable {
     private final List<TopicRecorder> topics = new ArrayList<>();
     private long epochNs;
     private long nextDutyNs;
+    private long nextRetentionNs;
 
     private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock) {
         this.settings = settings;
@@ -99,7 +102,24 @@ public final class Recorder implements AutoCloseable {
                 work += topics.get(i).duty();
             }
         }
+        if (epochNs >= nextRetentionNs && settings.retention() != Retention.FOREVER) {
+            nextRetentionNs = epochNs + RecorderSettings.RETENTION_INTERVAL_NS;
+            work += applyRetention();
+        }
         return work;
+    }
+
+    private int applyRetention() {
+        try {
+            final List<Path> removed = settings.retention().apply(settings.dir(), catalog, epochNs);
+            if (!removed.isEmpty()) {
+                LOG.info("retention removed {} segment files, the oldest {}", removed.size(), removed.get(0));
+            }
+            return removed.size();
+        } catch (IOException e) {
+            LOG.error("retention could not be applied to {}", settings.dir(), e);
+            return 0;
+        }
     }
 
     /** The recordings in the directory, as the catalog says now. */

@@ -3,6 +3,7 @@ package org.nakcast.recorder;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SyncPolicy;
 
@@ -15,9 +16,12 @@ import org.nakcast.recorder.store.SyncPolicy;
  * @param retryIntervalNs how long to wait before making a segment again after the disk refused one
  * @param progressIntervalNs how often each open recording's progress is written to the catalog
  * @param pollLimit the most messages one {@link Recorder#doWork} takes from each subscription
+ * @param retention what the directory keeps, applied once per {@link #RETENTION_INTERVAL_NS}
  */
 public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sync, long retryIntervalNs,
-    long progressIntervalNs, int pollLimit) {
+    long progressIntervalNs, int pollLimit, Retention retention) {
+    /** How often retention is applied: every ten seconds. */
+    public static final long RETENTION_INTERVAL_NS = 10_000_000_000L;
     /** One second between attempts to make a segment the disk refused. */
     public static final long DEFAULT_RETRY_INTERVAL_NS = 1_000_000_000L;
     /** Progress in the catalog every 100 ms. */
@@ -30,20 +34,32 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(geometry, "geometry");
         Objects.requireNonNull(sync, "sync");
+        Objects.requireNonNull(retention, "retention");
         if (retryIntervalNs <= 0 || progressIntervalNs <= 0 || pollLimit <= 0) {
             throw new IllegalArgumentException("retry interval (" + retryIntervalNs + " ns), progress interval ("
                 + progressIntervalNs + " ns) and poll limit (" + pollLimit + ") must be positive");
         }
     }
 
-    /** The defaults in {@code dir}: {@link SegmentGeometry#DEFAULT} segments, synced per segment. */
+    /** The defaults in {@code dir}: {@link SegmentGeometry#DEFAULT} segments, synced per segment, kept forever. */
     public static RecorderSettings in(Path dir) {
         return new RecorderSettings(dir, SegmentGeometry.DEFAULT, SyncPolicy.PER_SEGMENT, DEFAULT_RETRY_INTERVAL_NS,
-            DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT);
+            DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, Retention.FOREVER);
     }
 
     /** These settings with segments of {@code segmentGeometry}. */
     public RecorderSettings withGeometry(SegmentGeometry segmentGeometry) {
-        return new RecorderSettings(dir, segmentGeometry, sync, retryIntervalNs, progressIntervalNs, pollLimit);
+        return new RecorderSettings(dir, segmentGeometry, sync, retryIntervalNs, progressIntervalNs, pollLimit,
+            retention);
+    }
+
+    /** These settings with the catalog brought up to date every {@code intervalNs}. */
+    public RecorderSettings withProgressInterval(long intervalNs) {
+        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, intervalNs, pollLimit, retention);
+    }
+
+    /** These settings keeping what {@code kept} says. */
+    public RecorderSettings withRetention(Retention kept) {
+        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, kept);
     }
 }

@@ -39,8 +39,6 @@ import org.nakcast.transport.RawPublication;
  */
 class RecorderIT {
     private static final int MESSAGES = 20_000;
-    private static final RecorderSettings SMALL_SEGMENTS = RecorderSettings.in(Path.of("unused"))
-        .withGeometry(new SegmentGeometry(1 << 20, 1 << 14));
 
     @TempDir
     Path dir;
@@ -55,8 +53,8 @@ class RecorderIT {
     }
 
     private RecorderSettings settings() {
-        return new RecorderSettings(dir, SMALL_SEGMENTS.geometry(), SMALL_SEGMENTS.sync(),
-            SMALL_SEGMENTS.retryIntervalNs(), Duration.ofMillis(5).toNanos(), SMALL_SEGMENTS.pollLimit());
+        return RecorderSettings.in(dir).withGeometry(new SegmentGeometry(1 << 20, 1 << 14))
+            .withProgressInterval(Duration.ofMillis(5).toNanos());
     }
 
     private static int lengthOf(long index) {
@@ -122,9 +120,10 @@ class RecorderIT {
     void aRecorderRestartedMidStreamGoesOnInTheSameRecordingFromThePublishersHistory() throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final RawPublication publication;
             try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"),
                 new SystemEpochNanoClock())) {
+                publication = publisherNode.newPublication("ticks");
                 publish(publication, 0, MESSAGES / 2, first);
                 workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
             }

@@ -1,0 +1,79 @@
+package org.nakcast.recorder.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RetentionTest {
+    private static final SegmentGeometry SMALL = new SegmentGeometry(64 * 1024, 4096);
+    private static final long SECOND = 1_000_000_000L;
+
+    @TempDir
+    Path dir;
+
+    /** A recording of {@code messages} 1,000-byte messages, message i stored at i seconds. */
+    private long record(Catalog catalog, int messages, boolean stop) throws IOException {
+        final long id = catalog.add(1, "t", 5, 0, 0, 0, SMALL);
+        final UnsafeBuffer message = new UnsafeBuffer(new byte[1_000]);
+        try (RecordingWriter writer = RecordingWriter.start(dir, id, 0, SMALL, SyncPolicy.NONE, 1, 0)) {
+            for (int i = 0; i < messages; i++) {
+                writer.appendMessage(message, 0, 1_000, i, i * SECOND);
+            }
+            catalog.progress(id, messages, writer.bytesStored(), 0);
+        }
+        if (stop) {
+            catalog.stop(id, RecordingState.STOPPED, messages * 1_000L);
+        }
+        return id;
+    }
+
+    @Test
+    void segmentsOlderThanTheMaxAgeGoOldestFirstAndTheCatalogMovesOn() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final long id = record(catalog, 300, true);
+            final int segments = SegmentFile.numbersOf(dir, id).length;
+            assertThat(segments).isGreaterThan(4);
+
+            final List<Path> removed = new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND);
+
+            assertThat(removed).isNotEmpty().hasSizeLessThan(segments);
+            final long first = catalog.get(id).firstMessageIndex();
+            assertThat(first).as("everything before 150 s is gone, nothing after").isBetween(100L, 150L);
+            assertThat(RecordingReader.openAt(dir, id, first - 1)).isNull();
+            try (RecordingReader reader = RecordingReader.openAt(dir, id, first)) {
+                assertThat(reader).isNotNull();
+            }
+        }
+    }
+
+    @Test
+    void overTheMaxBytesTheOldestSegmentsGoButNeverTheOneBeingAppendedTo() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final long stopped = record(catalog, 200, true);
+            final long recording = record(catalog, 120, false);
+
+            new Retention(Long.MAX_VALUE, 1).apply(dir, catalog, 0);
+
+            assertThat(SegmentFile.numbersOf(dir, stopped)).as("a stopped recording may go whole").isEmpty();
+            assertThat(catalog.get(stopped).firstMessageIndex()).isEqualTo(200);
+            assertThat(SegmentFile.numbersOf(dir, recording)).as("the active segment stays").hasSize(1);
+            assertThat(RecordingReader.openAt(dir, recording, 119)).isNotNull().satisfies(reader -> reader.close());
+        }
+    }
+
+    @Test
+    void withinItsLimitsNothingGoes() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            record(catalog, 100, true);
+
+            assertThat(Retention.FOREVER.apply(dir, catalog, Long.MAX_VALUE)).isEmpty();
+            assertThat(new Retention(1_000 * SECOND, 1L << 30).apply(dir, catalog, 200 * SECOND)).isEmpty();
+        }
+    }
+}
