@@ -59,13 +59,9 @@ public final class RecordingReader implements AutoCloseable {
                 }
                 continue;
             }
-            frame.at(position);
-            final int length = frame.frameLength();
+            final int length = frameAtPosition();
             if (length == 0) {
                 break;
-            }
-            if (!frame.isIntact(segment.dataLimit())) {
-                throw new CorruptSegmentException(segment.path(), "has a damaged frame at offset " + position);
             }
             handed += handOut(handler);
             if (frame.type() == RecordFrame.PADDING) {
@@ -158,13 +154,9 @@ public final class RecordingReader implements AutoCloseable {
         skipBelow = messageIndex;
         long next = Long.MIN_VALUE;
         while (segment.dataLimit() - position >= RecordFrame.HEADER_LENGTH) {
-            frame.at(position);
-            final int length = frame.frameLength();
+            final int length = frameAtPosition();
             if (length == 0) {
                 break;
-            }
-            if (!frame.isIntact(segment.dataLimit())) {
-                throw new CorruptSegmentException(segment.path(), "has a damaged frame at offset " + position);
             }
             switch (frame.type()) {
                 case RecordFrame.END -> {
@@ -186,6 +178,21 @@ public final class RecordingReader implements AutoCloseable {
         }
         // The end of what is written: held if the index asked for is the next one to come.
         return next == messageIndex;
+    }
+
+    /**
+     * Points the frame at the read position.
+     *
+     * @return its length; 0 if nothing is written there yet
+     * @throws CorruptSegmentException if a frame is there but not intact
+     */
+    private int frameAtPosition() throws CorruptSegmentException {
+        frame.at(position);
+        final int length = frame.frameLength();
+        if (length != 0 && !frame.isIntact(segment.dataLimit())) {
+            throw new CorruptSegmentException(segment.path(), "has a damaged frame at offset " + position);
+        }
+        return length;
     }
 
     /** The index of a segment's first frame; {@link Long#MIN_VALUE} if it has none yet. */

@@ -40,17 +40,17 @@ public final class RecordingRecovery {
         }
         try (SegmentFile segment = SegmentFile.open(SegmentFile.pathOf(dir, recordingId, last(numbers)), true)) {
             final RecordFrame frame = new RecordFrame().segment(segment.buffer(), segment.newView());
-            final FrameWalk walk = walk(segment, frame);
-            final long cut = clearFrom(segment, walk.endOffset);
-            long next = walk.nextMessageIndex;
-            if (walk.endOffset == segment.dataOffset()) {
+            final SegmentEnd end = SegmentEnd.of(segment, frame);
+            final long cut = clearFrom(segment, end.endOffset());
+            long next = end.nextMessageIndex();
+            if (end.isEmpty()) {
                 next = numbers.length > 1
                     ? endOfFull(dir, recordingId, numbers[numbers.length - 2]) : firstMessageIndex;
             }
             if (cut > 0) {
                 segment.force();
             }
-            return new RecordingEnd(recordingId, segment.number(), walk.endOffset, next, walk.ended, cut);
+            return new RecordingEnd(recordingId, segment.number(), end.endOffset(), next, end.ended(), cut);
         }
     }
 
@@ -58,25 +58,8 @@ public final class RecordingRecovery {
     private static long endOfFull(Path dir, long recordingId, int number) throws IOException {
         try (SegmentFile segment = SegmentFile.open(SegmentFile.pathOf(dir, recordingId, number), false)) {
             final RecordFrame frame = new RecordFrame().segment(segment.buffer(), segment.newView());
-            return walk(segment, frame).nextMessageIndex;
+            return SegmentEnd.of(segment, frame).nextMessageIndex();
         }
-    }
-
-    private static FrameWalk walk(SegmentFile segment, RecordFrame frame) {
-        final FrameWalk walk = new FrameWalk();
-        int offset = segment.searchStart(frame, Long.MAX_VALUE);
-        while (offset <= segment.dataLimit() - RecordFrame.HEADER_LENGTH
-            && frame.at(offset).isIntact(segment.dataLimit())) {
-            final int type = frame.type();
-            walk.nextMessageIndex = frame.messageIndex() + frame.messagesCovered();
-            walk.ended = type == RecordFrame.END;
-            offset += RecordFrame.alignedLength(RecordFrame.payloadLength(frame.frameLength()));
-            if (type == RecordFrame.END || type == RecordFrame.PADDING) {
-                break;
-            }
-        }
-        walk.endOffset = offset;
-        return walk;
     }
 
     /**
@@ -102,12 +85,5 @@ public final class RecordingRecovery {
 
     private static int last(int[] numbers) {
         return numbers[numbers.length - 1];
-    }
-
-    /** What walking a segment's intact frames found. */
-    private static final class FrameWalk {
-        int endOffset;
-        long nextMessageIndex;
-        boolean ended;
     }
 }

@@ -71,18 +71,10 @@ public record Retention(long maxAgeNs, long maxBytes) {
         static Segment of(Path dir, RecordingDescriptor recording, int number, boolean last) throws IOException {
             final Path path = SegmentFile.pathOf(dir, recording.recordingId(), number);
             try (SegmentFile segment = SegmentFile.open(path, false)) {
-                final RecordFrame frame = new RecordFrame().segment(segment.buffer(), segment.newView());
-                long lastFrameNs = Long.MIN_VALUE;
-                long next = recording.firstMessageIndex();
-                int offset = segment.searchStart(frame, Long.MAX_VALUE);
-                while (offset <= segment.dataLimit() - RecordFrame.HEADER_LENGTH
-                    && frame.at(offset).isIntact(segment.dataLimit())) {
-                    lastFrameNs = frame.recordedAtNs();
-                    next = frame.messageIndex() + frame.messagesCovered();
-                    offset += RecordFrame.alignedLength(RecordFrame.payloadLength(frame.frameLength()));
-                }
-                return new Segment(path, recording.recordingId(), Files.size(path), lastFrameNs,
-                    last ? recording.nextMessageIndex() : next);
+                final SegmentEnd end = SegmentEnd.of(segment,
+                    new RecordFrame().segment(segment.buffer(), segment.newView()));
+                final long next = last || end.isEmpty() ? recording.nextMessageIndex() : end.nextMessageIndex();
+                return new Segment(path, recording.recordingId(), Files.size(path), end.lastRecordedAtNs(), next);
             }
         }
     }
