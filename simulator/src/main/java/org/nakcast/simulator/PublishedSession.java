@@ -3,8 +3,8 @@ package org.nakcast.simulator;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.collections.IntHashSet;
+import org.agrona.collections.Long2LongHashMap;
 import org.nakcast.transport.protocol.FrameType;
 
 /**

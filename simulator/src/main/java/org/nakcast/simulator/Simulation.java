@@ -143,10 +143,9 @@ final class Simulation {
      * What a publication may count on: under flow control {@code min} a session has no receiver to
      * wait for while no subscribing process runs an open subscription to its topic that still wants
      * it (one whose stream of it its loss policy dropped, or that was told it ended or restarted,
-     * wants no more),
-     * or once a receiver of its topic has turned sessions away for want of room (the one refused is
-     * not waited for); a topic under {@code max} waits for nobody, so nothing excuses its offers
-     * being refused for long.
+     * wants no more), or once a receiver of its topic has turned sessions away for want of room (the
+     * one refused is not waited for); a topic under {@code max} waits for nobody, so nothing excuses
+     * its offers being refused for long.
      */
     private final class Liveness implements PublisherHost.Liveness {
         @Override
