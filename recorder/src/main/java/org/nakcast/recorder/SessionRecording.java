@@ -88,14 +88,12 @@ final class SessionRecording {
 
     /** Messages the transport gave up: a hole. */
     void lost(long firstMessage, long count, long epochNs) {
-        if (count == 0 || !catchUp(firstMessage, epochNs)) {
+        final long end = firstMessage + count;
+        final long from = writer == null ? firstMessage : Math.max(firstMessage, writer.nextMessageIndex());
+        if (from >= end || !catchUp(from, epochNs)) {
             return;
         }
-        final long already = writer.nextMessageIndex() - firstMessage;
-        if (already >= count) {
-            return;
-        }
-        if (!writer.appendHole(firstMessage + already, count - already, HoleCause.LOST_IN_TRANSPORT, epochNs)) {
+        if (!writer.appendHole(from, end - from, HoleCause.LOST_IN_TRANSPORT, epochNs)) {
             reportRefusal();
         }
     }
