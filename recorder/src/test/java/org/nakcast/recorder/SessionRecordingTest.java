@@ -1,0 +1,79 @@
+package org.nakcast.recorder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.recorder.store.Catalog;
+import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.recorder.store.RecordingState;
+import org.nakcast.recorder.store.SegmentGeometry;
+
+/** One stream's recording as its messages, losses and ends come, resumed as a restarted recorder does. */
+class SessionRecordingTest {
+    @TempDir
+    Path dir;
+
+    private final UnsafeBuffer message = new UnsafeBuffer(new byte[16]);
+
+    private RecorderSettings settings() {
+        return RecorderSettings.in(dir).withGeometry(new SegmentGeometry(64 * 1024, 4096));
+    }
+
+    private void messages(SessionRecording recording, long from, long to) {
+        for (long index = from; index < to; index++) {
+            message.putLong(0, index);
+            recording.message(message, 0, 16, index, index);
+        }
+    }
+
+    @Test
+    void whatAResumedRecordingHoldsIsNotWrittenAgainAndWhatItMissedIsAHoleOfItsOwn() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final SessionRecording first = SessionRecording.begin(catalog, settings(), 1, "t", 9, 100, 0);
+            messages(first, 100, 150);
+            first.lost(150, 10, 0);
+            messages(first, 160, 200);
+            first.stop(0);
+
+            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), catalog.get(0), 0);
+            messages(resumed, 180, 200);
+            resumed.lost(195, 10, 0);
+            messages(resumed, 220, 230);
+            resumed.end(0);
+
+            assertThat(resumed.skipped()).isEqualTo(20);
+            assertThat(catalog.get(0).state()).isEqualTo(RecordingState.ENDED);
+            assertThat(catalog.get(0).nextMessageIndex()).isEqualTo(230);
+            assertThat(catalog.get(0).holeMessages()).isEqualTo(10 + 5 + 15);
+        }
+        final List<String> read = new ArrayList<>();
+        try (RecordingReader reader = RecordingReader.openAt(dir, 0, 100)) {
+            while (reader.poll(new RecordHandler() {
+                @Override
+                public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long atNs) {
+                    assertThat(buffer.getLong(offset)).isEqualTo(messageIndex);
+                }
+
+                @Override
+                public void onHole(long firstMessage, long count, HoleCause cause) {
+                    read.add(firstMessage + "+" + count + " " + cause);
+                }
+            }, 100) > 0) {
+                // to the end
+            }
+            assertThat(reader.isEnded()).isTrue();
+        }
+        assertThat(read).containsExactly("150+10 LOST_IN_TRANSPORT", "200+5 LOST_IN_TRANSPORT",
+            "205+15 RECORDER_DOWN");
+    }
+}
