@@ -1,7 +1,8 @@
 package org.nakcast.simulator;
 
+import java.util.Arrays;
+
 import org.agrona.collections.Int2ObjectHashMap;
-import org.agrona.collections.LongHashSet;
 import org.nakcast.transport.protocol.NakFlyweight;
 
 /**
@@ -22,7 +23,9 @@ import org.nakcast.transport.protocol.NakFlyweight;
  * window overflow, a refused or ended session, a topic not subscribed, a datagram out of reach):
  * each read is settled at the next look, when those counters show whether it was dropped. Before
  * its start is decided a stream holds, uncounted, only what lies within a reorder window from the
- * first datagram it held. Given up
+ * first datagram it held; after, what lies within the window from the next datagram it needs, in
+ * the receiver's slots, so that one held before the start from further on is lost, uncounted, when
+ * a datagram takes its slot. Given up
  * means inside a loss event the receiver raised. A stream that ends forgets what it held ahead; one
  * that starts (or resumes) begins at its first sequence. NAKs heard are kept with the time they were
  * read, any receiver's and any range, for the longest retry interval: more than the receiver itself
@@ -168,11 +171,17 @@ final class KeepingQuiet {
         return stream;
     }
 
-    /** What one session's stream took or gave up, from its start on. */
+    /**
+     * What one session's stream took or gave up, from its start on, held as the receiver holds it:
+     * in a window of {@code reorderWindow} slots, datagram s in slot {@code s % reorderWindow}. Before
+     * the start it holds what lies within the window from the first datagram it held; after, what
+     * lies within the window from the next datagram it needs, and a datagram stored there takes the
+     * slot of whatever was held in it (one held before the start from further on): that one is
+     * gone, uncounted, as the receiver's window loses it.
+     */
     private static final class Stream {
         private final int sessionId;
-        private final int reorderWindow;
-        private final LongHashSet ahead = new LongHashSet();
+        private final long[] slots;
         private boolean started;
         /** Every sequence from the start to this one was taken or given up. */
         private long contiguous;
@@ -181,13 +190,14 @@ final class KeepingQuiet {
 
         Stream(int sessionId, int reorderWindow) {
             this.sessionId = sessionId;
-            this.reorderWindow = reorderWindow;
+            this.slots = new long[Math.max(1, reorderWindow)];
+            Arrays.fill(slots, NONE);
         }
 
         void take(long sequence) {
             if (started) {
-                if (sequence > contiguous) {
-                    ahead.add(sequence);
+                if (sequence > contiguous && sequence - contiguous <= slots.length) {
+                    hold(sequence);
                     advance();
                 }
                 return;
@@ -195,22 +205,20 @@ final class KeepingQuiet {
             if (firstHeld == NONE) {
                 firstHeld = sequence;
             }
-            if (sequence >= firstHeld && sequence - firstHeld < reorderWindow) {
-                ahead.add(sequence);
+            if (sequence >= firstHeld && sequence - firstHeld < slots.length) {
+                hold(sequence);
             }
         }
 
         void startAt(long firstSequence) {
             contiguous = firstSequence - 1;
             started = true;
-            ahead.removeIf(sequence -> sequence <= contiguous);
             advance();
         }
 
         void givenUpTo(long toSequence) {
             if (started && toSequence > contiguous) {
                 contiguous = toSequence;
-                ahead.removeIf(sequence -> sequence <= contiguous);
                 advance();
             }
         }
@@ -218,11 +226,19 @@ final class KeepingQuiet {
         void end() {
             started = false;
             firstHeld = NONE;
-            ahead.clear();
+            Arrays.fill(slots, NONE);
+        }
+
+        private void hold(long sequence) {
+            slots[(int) Math.floorMod(sequence, (long) slots.length)] = sequence;
+        }
+
+        private boolean holds(long sequence) {
+            return slots[(int) Math.floorMod(sequence, (long) slots.length)] == sequence;
         }
 
         private void advance() {
-            while (started && ahead.remove(contiguous + 1)) {
+            while (started && holds(contiguous + 1)) {
                 contiguous++;
             }
         }

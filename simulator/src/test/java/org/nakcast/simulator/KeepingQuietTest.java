@@ -107,6 +107,29 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).contains("session 7: 64");
     }
 
+    /**
+     * Seed 10844: a subscriber held datagrams 180..243 of a session while its start was in doubt,
+     * then started it at 0; the repairs of 30..63 took the slots of 222..243 and 180..191, which the
+     * receiver's window then no longer held, and the model, still counting them held, judged the
+     * lowest missing datagram 244 instead of 180.
+     */
+    @Test
+    void aDatagramStoredAfterTheStartTakesTheSlotOfOneHeldBeforeItFromFurtherOn() {
+        for (long sequence = 180; sequence < 244; sequence++) {
+            take(sequence);
+        }
+        quiet.started(SESSION, 0);
+        quiet.givenUp(SESSION, 29);
+        for (long sequence = 30; sequence < 180; sequence++) {
+            take(sequence);
+        }
+        hear(0, 180, 243);
+
+        assertThat(suppressAt(10)).as("the lowest missing is 180, asked for").isNull();
+        hear(20, 244, 300);
+        assertThat(suppressAt(WINDOW_NS + 10)).as("180 asked for too long ago").contains("session 7: 180");
+    }
+
     @Test
     void withoutAKnownReorderWindowNothingIsJudged() {
         final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
