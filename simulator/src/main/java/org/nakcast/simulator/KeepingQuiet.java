@@ -177,7 +177,9 @@ final class KeepingQuiet {
      * the start it holds what lies within the window from the first datagram it held; after, what
      * lies within the window from the next datagram it needs, and a datagram stored there takes the
      * slot of whatever was held in it (one held before the start from further on): that one is
-     * gone, uncounted, as the receiver's window loses it.
+     * gone, uncounted, as the receiver's window loses it. The next datagram needed is delivered at
+     * once and stored nowhere (a full delivery queue that makes the receiver store it is not
+     * modelled: it can only make the model count one more datagram held than the receiver has).
      */
     private static final class Stream {
         private final int sessionId;
@@ -196,9 +198,12 @@ final class KeepingQuiet {
 
         void take(long sequence) {
             if (started) {
-                if (sequence > contiguous && sequence - contiguous <= slots.length) {
-                    hold(sequence);
+                // The next one needed is delivered, not stored: it takes no slot.
+                if (sequence == contiguous + 1) {
+                    contiguous++;
                     advance();
+                } else if (sequence > contiguous && sequence - contiguous <= slots.length) {
+                    hold(sequence);
                 }
                 return;
             }

@@ -109,9 +109,9 @@ class KeepingQuietTest {
 
     /**
      * Seed 10844: a subscriber held datagrams 180..243 of a session while its start was in doubt,
-     * then started it at 0; the repairs of 30..63 took the slots of 222..243 and 180..191, which the
-     * receiver's window then no longer held, and the model, still counting them held, judged the
-     * lowest missing datagram 244 instead of 180.
+     * then started it at 0; the repairs of 31..63, stored ahead of 30, took the slots of 223..243
+     * and 180..191, which the receiver's window then no longer held, and the model, still counting
+     * them held, judged the lowest missing datagram 244 instead of 180.
      */
     @Test
     void aDatagramStoredAfterTheStartTakesTheSlotOfOneHeldBeforeItFromFurtherOn() {
@@ -120,6 +120,9 @@ class KeepingQuietTest {
         }
         quiet.started(SESSION, 0);
         quiet.givenUp(SESSION, 29);
+        for (long sequence = 31; sequence < 64; sequence++) {
+            take(sequence);
+        }
         for (long sequence = 30; sequence < 180; sequence++) {
             take(sequence);
         }
@@ -128,6 +131,21 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).as("the lowest missing is 180, asked for").isNull();
         hear(20, 244, 300);
         assertThat(suppressAt(WINDOW_NS + 10)).as("180 asked for too long ago").contains("session 7: 180");
+    }
+
+    /** Seed 931: the next datagram needed is delivered at once; it takes no slot from one held further on. */
+    @Test
+    void theNextDatagramNeededTakesNoSlot() {
+        for (long sequence = 100; sequence < 164; sequence++) {
+            take(sequence);
+        }
+        quiet.started(SESSION, 40);
+        for (long sequence = 40; sequence < 100; sequence++) {
+            take(sequence);
+        }
+        hear(0, 164, 170);
+
+        assertThat(suppressAt(10)).as("everything to 163 is held or delivered").isNull();
     }
 
     @Test
