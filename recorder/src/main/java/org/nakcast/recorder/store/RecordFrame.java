@@ -98,11 +98,6 @@ public final class RecordFrame {
         return this;
     }
 
-    /** Where this frame starts in its segment. */
-    public int offset() {
-        return offset;
-    }
-
     /** The frame's length, read with acquire order: 0 if nothing was written here yet. */
     public int frameLength() {
         return buffer.getIntAcquire(offset + LENGTH_OFFSET);
