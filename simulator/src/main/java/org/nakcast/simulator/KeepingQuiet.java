@@ -3,7 +3,9 @@ package org.nakcast.simulator;
 import java.util.Arrays;
 
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntHashSet;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.StreamCounters;
 
 /**
  * Guarantee 17 for one subscribing process, judged from what it read: a receiver keeps a NAK back
@@ -27,7 +29,9 @@ import org.nakcast.transport.protocol.NakFlyweight;
  * the receiver's slots, so that one held before the start from further on is lost, uncounted, when
  * a datagram takes its slot. Given up
  * means inside a loss event the receiver raised. A stream that ends forgets what it held ahead; one
- * that starts (or resumes) begins at its first sequence. NAKs heard are kept with the time they were
+ * that starts (or resumes) begins at its first sequence; one the node ended before its start (seen
+ * as its {@code streams gone before their start} counter moving on, and the stream's counters gone)
+ * is forgotten whole. NAKs heard are kept with the time they were
  * read, any receiver's and any range, for the longest retry interval: more than the receiver itself
  * counts, so a violation is one the receiver could not have justified by any rule of its own.
  *
@@ -52,6 +56,8 @@ final class KeepingQuiet {
     private int heardSize;
     private long suppressedSeen;
     private long droppedSeen;
+    private long goneUnstartedSeen;
+    private final IntHashSet receiving = new IntHashSet();
     private int pendingSession;
     private long pendingSequence = NONE;
 
@@ -72,6 +78,7 @@ final class KeepingQuiet {
         heardSize = 0;
         suppressedSeen = 0;
         droppedSeen = 0;
+        goneUnstartedSeen = 0;
         pendingSequence = NONE;
     }
 
@@ -106,6 +113,22 @@ final class KeepingQuiet {
     /** The stream of {@code sessionId} ended: what it held is gone with it. */
     void ended(int sessionId) {
         stream(sessionId).end();
+    }
+
+    /**
+     * The node's count of streams it ended before their start: if it moved on since the last look,
+     * the node dropped what such streams held, so the model forgets every stream not started that
+     * the node no longer receives, as {@code streamCounters} show them. A session heard again later begins
+     * a new stream, holding from its first datagram read then.
+     */
+    void forgetGoneUnstarted(long goneUnstarted, StreamCounters streamCounters) {
+        if (goneUnstarted == goneUnstartedSeen) {
+            return;
+        }
+        goneUnstartedSeen = goneUnstarted;
+        receiving.clear();
+        streamCounters.forEachReceivingStream((topicId, sessionId) -> receiving.add(sessionId));
+        streams.values().removeIf(stream -> !stream.started && !receiving.contains(stream.sessionId));
     }
 
     /** A NAK was read on the control port, at {@code nowNs}. */

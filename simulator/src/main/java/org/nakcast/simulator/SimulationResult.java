@@ -16,6 +16,7 @@ import java.util.Set;
  * @param longSubscriberPauses subscriber pauses longer than every timeout of the run
  * @param strays datagrams the processes were handed that were no datagram or on the wrong port
  * @param receiversDropped receivers the publishers dropped from flow control
+ * @param streamsGoneUnstarted streams the subscribers' nodes ended before their start
  * @param reached the states of a stream's life the run reached (see {@link StreamWatch})
  * @param published messages offered and taken by the publishers
  * @param delivered messages delivered to subscriptions, over all of them
@@ -37,6 +38,7 @@ import java.util.Set;
  */
 record SimulationResult(long seed, Set<FaultKind> injected, Map<FaultKind, Long> injectedByKind,
     long longPublisherPauses, long longSubscriberPauses, long strays, long receiversDropped,
+    long streamsGoneUnstarted,
     StreamWatch.Reached reached, long published, long delivered, long lossEvents, long lostMessages, long naksSent,
     long retransmits, long neededAgain,
     long distinctNeededAgain,

@@ -245,6 +245,7 @@ final class SubscriberHost extends NodeHost {
                 + counters.get(SystemCounter.NOT_SUBSCRIBED).get()
                 + counters.malformed(DatagramCheck.OUT_OF_REACH).get()
                 + counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get());
+            quiet.forgetGoneUnstarted(counters.get(SystemCounter.STREAMS_GONE_UNSTARTED).get(), counters.streams());
         }
         final String unjustified = quiet.judge(counters.get(SystemCounter.NAKS_SUPPRESSED).get(), scheduler.nowNs());
         if (unjustified != null && !toldKeptQuiet) {

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.agrona.concurrent.status.CountersManager;
+import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.StreamCounters;
 
 /** Guarantee 17's model of one subscriber: what it misses, what it heard, and when keeping quiet is justified. */
 class KeepingQuietTest {
@@ -148,6 +152,36 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).as("everything to 163 is held or delivered").isNull();
     }
 
+    /**
+     * Seed 26632: the node ended a stream that fell silent before its start (no event says so) and
+     * began a new one for the session, holding from 13; the model, still holding from 18, refused
+     * 13..17 and judged 13 missing.
+     */
+    @Test
+    void aStreamTheNodeEndedBeforeItsStartIsForgottenWhole() {
+        final StreamCounters streamCounters = streamCounters();
+        take(18, 19);
+        quiet.forgetGoneUnstarted(1, streamCounters);
+        take(13, 14, 15, 16, 17);
+        quiet.started(SESSION, 13);
+        hear(0, 18, 20);
+
+        assertThat(suppressAt(10)).as("13..17 held, 18 and 19 gone with the old stream, asked for").isNull();
+    }
+
+    @Test
+    void aStreamTheNodeStillReceivesIsKeptWhenAnotherEndsBeforeItsStart() {
+        final StreamCounters streamCounters = streamCounters();
+        streamCounters.receiverPosition("prices", 1, SESSION);
+        take(18, 19);
+        quiet.forgetGoneUnstarted(1, streamCounters);
+        take(13, 14, 15, 16, 17);
+        quiet.started(SESSION, 13);
+        hear(0, 18, 20);
+
+        assertThat(suppressAt(10)).as("the stream still holds from 18: 13 is missing").contains("session 7: 13");
+    }
+
     @Test
     void withoutAKnownReorderWindowNothingIsJudged() {
         final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
@@ -185,6 +219,13 @@ class KeepingQuietTest {
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, 1, 0);
         nak.receiverId(99).rangeCount(1).range(0, from, to);
         quiet.heard(nak, atNs);
+    }
+
+    private static StreamCounters streamCounters() {
+        final UnsafeBuffer values = new UnsafeBuffer(ByteBuffer.allocateDirect(8 * 1024));
+        final UnsafeBuffer metadata = new UnsafeBuffer(ByteBuffer.allocateDirect(4 * values.capacity()));
+        return new StreamCounters(new CountersManager(metadata, values),
+            new AtomicCounter(new UnsafeBuffer(ByteBuffer.allocateDirect(CountersReader.COUNTER_LENGTH)), 0));
     }
 
     private String suppressAt(long nowNs) {

@@ -378,6 +378,8 @@ final class TopicStreams {
             ended.add(stream, cause != PublisherGone.Cause.SILENT, delivered, nowNs);
             topic.onPublisherGone(
                 new PublisherGone(stream.topicId(), stream.sessionId(), cause, silentNs, newSessionId));
+        } else {
+            counters.get(SystemCounter.STREAMS_GONE_UNSTARTED).increment();
         }
     }
 

@@ -1,5 +1,6 @@
 package org.nakcast.transport.status;
 
+import org.agrona.collections.IntIntConsumer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
@@ -87,6 +88,19 @@ public final class StreamCounters {
     public AtomicCounter gapsBothLinesMissed(String topicName, int topicId, int sessionId) {
         return allocate(CounterTypeIds.GAPS_BOTH_LINES_MISSED, GAPS_BOTH_LINES_MISSED_LABEL, topicName, topicId,
             sessionId, 0);
+    }
+
+    /**
+     * Calls {@code stream} with the topic id and session id of every stream this node receives now,
+     * as its receiver position counters in the file show them (a stream the file had no room for is
+     * not among them).
+     */
+    public synchronized void forEachReceivingStream(IntIntConsumer stream) {
+        manager.forEach((counterId, typeId, key, label) -> {
+            if (typeId == CounterTypeIds.RECEIVER_POSITION) {
+                stream.accept(key.getInt(KEY_TOPIC_ID_OFFSET), key.getInt(KEY_SESSION_ID_OFFSET));
+            }
+        });
     }
 
     /** Gives a counter back when its stream ends; its slot goes to the next stream. */

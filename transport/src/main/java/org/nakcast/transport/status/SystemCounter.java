@@ -102,7 +102,13 @@ public enum SystemCounter {
      * nothing new while the other went on talking for the topic's {@code line-timeout}. Each stream counts its
      * own, so a line that fails under three streams counts three.
      */
-    LINES_DOWN(44, "line-down events");
+    LINES_DOWN(44, "line-down events"),
+    /**
+     * Streams a receiver held from a new session's first datagrams but ended before their start was
+     * decided (the session fell silent, or its publisher restarted): nothing of them was delivered,
+     * and no event was raised, since the subscriber was never told they began.
+     */
+    STREAMS_GONE_UNSTARTED(45, "streams gone before their start");
 
     private final int typeId;
     private final String label;

@@ -217,6 +217,28 @@ class ReceiveDispatcherTest {
         assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L);
     }
 
+    /**
+     * A stream held while its start is in doubt that falls silent ends without an event (the subscriber
+     * never heard it began), is counted, and its session heard again holds from scratch.
+     */
+    @Test
+    void aStreamSilentBeforeItsStartEndsUnannouncedAndIsCounted() throws Exception {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += 1_500_000;
+        data(2, 1_200_000, false);
+        data(3, 1_200_000, false);
+
+        nowNs += TIMEOUT_NS + 2 * MS;
+        dispatcher.poll(nowNs);
+
+        assertThat(events).isEmpty();
+        assertThat(counters.get(SystemCounter.STREAMS_GONE_UNSTARTED)).isOne();
+        heartbeat(SESSION, 3, 500_000, 77);
+        assertThat(started()).as("begun after the subscription: from its first datagram, 0").containsExactly(
+            new Started(SESSION, 0));
+        assertThat(delivered()).as("2 and 3 went with the stream that fell silent").isEmpty();
+    }
+
     @Test
     void aStreamSilentPastTheTimeoutEndsAndWhenHeardAgainResumesWithNothingTwiceOrSkipped() throws Exception {
         subscribe(LateJoinPolicy.OLDEST);
