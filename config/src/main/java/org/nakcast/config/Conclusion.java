@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 /**
  * The {@code conclude()} step: checks what a config's values mean, all of them, and returns the
  * config with what it derives filled in: each transport's interface found on this machine, the
- * counters file. Every problem is reported at once.
+ * counters file, the recording directory made absolute. Every problem is reported at once.
  */
 final class Conclusion {
     private static final Pattern NODE_NAME = Pattern.compile("[A-Za-z0-9._-]+");
@@ -28,8 +28,9 @@ final class Conclusion {
         List<TransportConfig> transports =
             new TransportChecks(context.networkInterfaces(), problems).resolve(config.transports());
         new TopicChecks(context.codecNames(), problems).check(config.topics(), transports);
+        final RecorderConfig recorder = new RecorderChecks(problems).conclude(config.recorder(), config.topics());
         problems.throwIfAny();
-        return new NodeConfig(node, transports, config.topics());
+        return new NodeConfig(node, transports, config.topics(), recorder);
     }
 
     private static void requireEntries(String key, List<?> entries, ProblemList problems) {

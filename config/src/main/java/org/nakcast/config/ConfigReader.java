@@ -54,7 +54,8 @@ final class ConfigReader {
             .addDeserializer(MediaType.class, enumValues(MediaType.class))
             .addDeserializer(FlowControlMode.class, enumValues(FlowControlMode.class))
             .addDeserializer(LossPolicy.class, enumValues(LossPolicy.class))
-            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class));
+            .addDeserializer(LateJoinPolicy.class, enumValues(LateJoinPolicy.class))
+            .addDeserializer(RecordingSync.class, enumValues(RecordingSync.class));
     }
 
     /** A switch: {@code true} or {@code false}, nothing YAML 1.1 also took ({@code yes}, {@code on}, {@code 1}). */

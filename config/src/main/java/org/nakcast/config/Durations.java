@@ -8,12 +8,16 @@ import java.util.regex.Pattern;
 
 /**
  * Durations as configuration writes them: a whole number and a unit, always: {@code ns},
- * {@code us}, {@code ms} or {@code s} ({@code 100ms}, {@code 2s}, {@code 50us}). A plain number
+ * {@code us}, {@code ms} or {@code s} ({@code 100ms}, {@code 2s}, {@code 50us}), and for the long
+ * spans of a recorder's retention {@code h} or {@code d} ({@code 36h}, {@code 7d}). A plain number
  * is refused rather than guessed at: {@code heartbeat: 100} could mean 100 ms or 100 s.
  */
 public final class Durations {
     private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*([a-zA-Z]*)");
-    private static final String HOW_TO_WRITE = "write a whole number followed by ns, us, ms or s, e.g. 100ms";
+    private static final String HOW_TO_WRITE = "write a whole number followed by ns, us, ms, s, h or d, e.g. 100ms";
+    /** The units only read, for long spans; durations are written in seconds at most. */
+    private static final String[] LONG_UNIT_NAMES = {"d", "h"};
+    private static final ChronoUnit[] LONG_UNITS = {ChronoUnit.DAYS, ChronoUnit.HOURS};
     private static final String[] UNIT_NAMES = {"s", "ms", "us", "ns"};
     private static final ChronoUnit[] UNITS =
         {ChronoUnit.SECONDS, ChronoUnit.MILLIS, ChronoUnit.MICROS, ChronoUnit.NANOS};
@@ -43,7 +47,22 @@ public final class Durations {
                 return Duration.of(amount(matcher.group(1), text), UNITS[i]);
             }
         }
+        for (int i = 0; i < LONG_UNIT_NAMES.length; i++) {
+            if (LONG_UNIT_NAMES[i].equals(unitName)) {
+                return longSpan(amount(matcher.group(1), text), LONG_UNITS[i], text);
+            }
+        }
         throw new BadValueException("unknown unit '" + matcher.group(2) + "' in duration '" + text + "'", HOW_TO_WRITE);
+    }
+
+    private static Duration longSpan(long amount, ChronoUnit unit, String text) {
+        try {
+            final Duration span = Duration.of(amount, unit);
+            span.toNanos();
+            return span;
+        } catch (ArithmeticException tooLong) {
+            throw new BadValueException("duration '" + text + "' is too long", "the longest is about 106,000 days");
+        }
     }
 
     private static long amount(String digits, String text) {

@@ -12,11 +12,12 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A node's whole configuration: the {@code node:} section, the {@code transports:} and the
- * {@code topics:}. It is read from YAML ({@link #load(Path)}, {@link #parse(String, String)},
- * {@link #embeddedDefault()}) or built in code, and is used only once concluded: every way to load
- * one returns it concluded, {@link #conclude()} checks a config built in code at once, and a node
- * concludes whatever it is launched with again, its topics' codec names against the codecs it has
+ * A node's whole configuration: the {@code node:} section, the {@code transports:}, the
+ * {@code topics:} and, for a recorder, the {@code recorder:} section. It is read from YAML
+ * ({@link #load(Path)}, {@link #parse(String, String)}, {@link #embeddedDefault()}) or built in
+ * code, and is used only once concluded: every way to load one returns it concluded,
+ * {@link #conclude()} checks a config built in code at once, and a node concludes whatever it is
+ * launched with again, its topics' codec names against the codecs it has
  * (built in, found on the class path, registered in code): no list of codec names is given twice.
  *
  * <pre>{@code
@@ -30,11 +31,14 @@ import java.util.Objects;
  * @param node the node's settings; null means every setting at its default
  * @param transports the transports, at least one (required)
  * @param topics the topics, at least one (required)
+ * @param recorder how a recorder run with this config keeps the topics marked {@code record: true};
+ *     null means every setting at its default
  */
 public record NodeConfig(
     @JsonProperty("node") NodeSettings node,
     @RequiredKey @JsonProperty("transports") List<TransportConfig> transports,
-    @RequiredKey @JsonProperty("topics") List<TopicConfig> topics) {
+    @RequiredKey @JsonProperty("topics") List<TopicConfig> topics,
+    @JsonProperty("recorder") RecorderConfig recorder) {
 
     /** The classpath resource of the embedded default config, a copy of {@code config/nakcast.yaml}. */
     public static final String EMBEDDED_DEFAULT_RESOURCE = "org/nakcast/config/nakcast.yaml";
@@ -48,6 +52,28 @@ public record NodeConfig(
         node = node == null ? NodeSettings.defaults() : node;
         transports = Lists.copyOf(transports);
         topics = Lists.copyOf(topics);
+        recorder = recorder == null ? RecorderConfig.defaults() : recorder;
+    }
+
+    /**
+     * A config whose recorder settings, if it records, are the defaults.
+     *
+     * @param node the node's settings; null means every setting at its default
+     * @param transports the transports, at least one
+     * @param topics the topics, at least one
+     */
+    public NodeConfig(NodeSettings node, List<TransportConfig> transports, List<TopicConfig> topics) {
+        this(node, transports, topics, null);
+    }
+
+    /** @return this config with that {@code recorder:} section */
+    public NodeConfig withRecorder(RecorderConfig recorderConfig) {
+        return new NodeConfig(node, transports, topics, recorderConfig);
+    }
+
+    /** @return the topics marked {@code record: true}, in the config's order */
+    public List<TopicConfig> recordedTopics() {
+        return topics.stream().filter(topic -> topic != null && topic.record()).toList();
     }
 
     /**

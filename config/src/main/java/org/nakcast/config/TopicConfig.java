@@ -82,6 +82,9 @@ import java.util.List;
  * @param linger how long a partly filled datagram waits for more messages once the application
  *     stops offering; default {@code 0}: it goes as soon as the offers run dry, the lowest latency.
  *     A few microseconds trade latency for fuller datagrams at low rates
+ * @param record whether a recorder run with this config records the topic: every publisher stream
+ *     of it to disk, in order and repaired, in the {@code recorder:} section's directory; default
+ *     false. Its {@code max-message} must fit half a segment ({@link RecorderConfig#segmentLength()})
  */
 public record TopicConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -105,7 +108,8 @@ public record TopicConfig(
     @JsonProperty("offer-buffer") ByteSize offerBuffer,
     @JsonProperty("max-message") ByteSize maxMessage,
     @JsonProperty("reorder-window") Integer reorderWindow,
-    @JsonProperty("linger") Duration linger) {
+    @JsonProperty("linger") Duration linger,
+    @JsonProperty("record") Boolean record) {
 
     /** The default history per topic. */
     public static final ByteSize DEFAULT_HISTORY = ByteSize.parse("16m");
@@ -165,6 +169,7 @@ public record TopicConfig(
         maxMessage = maxMessage == null ? DEFAULT_MAX_MESSAGE : maxMessage;
         reorderWindow = reorderWindow == null ? DEFAULT_REORDER_WINDOW : reorderWindow;
         linger = linger == null ? DEFAULT_LINGER : linger;
+        record = record != null && record;
     }
 
     /**
@@ -177,7 +182,7 @@ public record TopicConfig(
      */
     public TopicConfig(String name, int id, String transport, String codec) {
         this(name, id, transport == null ? List.of() : List.of(transport), codec, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** @return true if the topic travels on two lines */
@@ -281,5 +286,10 @@ public record TopicConfig(
     /** @return this topic with that linger */
     public TopicConfig withLinger(Duration lingerTime) {
         return RecordKeys.with(this, "linger", lingerTime);
+    }
+
+    /** @return this topic, recorded by a recorder run with its config or not */
+    public TopicConfig withRecord(boolean recorded) {
+        return RecordKeys.with(this, "record", recorded);
     }
 }

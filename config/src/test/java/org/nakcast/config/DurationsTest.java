@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Random;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +25,8 @@ class DurationsTest {
         "100MS, 100000000",
         "' 3 s ', 3000000000",
         "0ms, 0",
+        "36h, 129600000000000",
+        "7d, 604800000000000",
     })
     void readsEveryUnit(String text, long nanos) {
         assertThat(Durations.parse(text)).isEqualTo(Duration.ofNanos(nanos));
@@ -35,15 +38,20 @@ class DurationsTest {
         assertThatThrownBy(() -> Durations.parse(text))
             .isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("duration '" + text + "' has no unit")
-            .hasMessageContaining("ns, us, ms or s");
+            .hasMessageContaining("ns, us, ms, s, h or d");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"2m", "1h", "5sec", "10 millis"})
+    @ValueSource(strings = {"2m", "1min", "5sec", "10 millis"})
     void refusesUnknownUnitsAndNamesTheKnownOnes(String text) {
         assertThatThrownBy(() -> Durations.parse(text))
             .hasMessageContaining("unknown unit")
-            .hasMessageContaining("ns, us, ms or s");
+            .hasMessageContaining("ns, us, ms, s, h or d");
+    }
+
+    @Test
+    void refusesADayCountPastWhatNanosecondsHold() {
+        assertThatThrownBy(() -> Durations.parse("200000d")).hasMessageContaining("duration '200000d' is too long");
     }
 
     @ParameterizedTest

@@ -65,7 +65,7 @@ class LoadErrorsTest {
         assertThat(problems.get(0).hint()).startsWith("did you mean 'threading'?");
         assertThat(problems.get(1).hint()).startsWith("did you mean 'datagram-size'?");
         assertAt(problems.get(2), yaml, "4x");
-        assertThat(problems.get(3).hint()).contains("ns, us, ms or s");
+        assertThat(problems.get(3).hint()).contains("ns, us, ms, s, h or d");
         assertAt(problems.get(3), yaml, "100\n");
     }
 

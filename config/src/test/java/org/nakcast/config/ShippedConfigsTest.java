@@ -108,7 +108,7 @@ class ShippedConfigsTest {
         String example = Files.readString(LAN_EXAMPLE_FILE);
 
         for (Class<? extends Record> section : List.of(NodeConfig.class, NodeSettings.class, TransportConfig.class,
-            TopicConfig.class)) {
+            TopicConfig.class, RecorderConfig.class)) {
             for (String key : keysOf(section)) {
                 assertThat(example).as("lan-example.yaml sets %s", key).containsPattern("(?m)^\\s*(- )?" + key + ":");
             }
