@@ -49,15 +49,17 @@ public final class Recorder implements AutoCloseable {
     private final RecorderSettings settings;
     private final Catalog catalog;
     private final EpochNanoClock clock;
+    private final RecorderCounters counters;
     private final List<TopicRecorder> topics = new ArrayList<>();
     private long epochNs;
     private long nextDutyNs;
     private long nextRetentionNs;
 
-    private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock) {
+    private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock, RecorderCounters counters) {
         this.settings = settings;
         this.catalog = catalog;
         this.clock = clock;
+        this.counters = counters;
     }
 
     /**
@@ -70,7 +72,7 @@ public final class Recorder implements AutoCloseable {
         throws IOException {
         Files.createDirectories(settings.dir());
         final Catalog catalog = Catalog.openForRecording(settings.dir());
-        final Recorder recorder = new Recorder(settings, catalog, clock);
+        final Recorder recorder = new Recorder(settings, catalog, clock, new RecorderCounters(node.counters()));
         try {
             recorder.epochNs = clock.nanoTime();
             recorder.recoverInterrupted();
@@ -238,9 +240,9 @@ public final class Recorder implements AutoCloseable {
             try {
                 final RecordingDescriptor stopped = stoppedRecordingOf(subscription.topicId(), sessionId);
                 recording = stopped != null
-                    ? SessionRecording.resume(catalog, settings, stopped, epochNs)
-                    : SessionRecording.begin(catalog, settings, subscription.topicId(), topicName, sessionId,
-                        firstMessageIndex, epochNs);
+                    ? SessionRecording.resume(catalog, settings, counters, stopped, epochNs)
+                    : SessionRecording.begin(catalog, settings, counters, subscription.topicId(), topicName,
+                        sessionId, firstMessageIndex, epochNs);
             } catch (IOException e) {
                 LOG.error("topic {}, session {}: no recording could be started or resumed, so its messages from {} on"
                     + " are not recorded", topicName, sessionId, firstMessageIndex, e);

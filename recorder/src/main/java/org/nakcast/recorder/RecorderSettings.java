@@ -2,7 +2,9 @@ package org.nakcast.recorder;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
+import org.nakcast.config.RecorderConfig;
 import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SyncPolicy;
@@ -45,6 +47,27 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
     public static RecorderSettings in(Path dir) {
         return new RecorderSettings(dir, SegmentGeometry.DEFAULT, SyncPolicy.PER_SEGMENT, DEFAULT_RETRY_INTERVAL_NS,
             DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, Retention.FOREVER);
+    }
+
+    /**
+     * The settings a config's {@code recorder:} section asks for: its directory, segment length
+     * (each with an index entry per 64 KiB), sync and retention; the rest at their defaults.
+     *
+     * @param config a concluded section (its values checked)
+     */
+    public static RecorderSettings from(RecorderConfig config) {
+        final SyncPolicy sync = switch (config.sync()) {
+            case NONE -> SyncPolicy.NONE;
+            case SEGMENT -> SyncPolicy.PER_SEGMENT;
+            case PERIODIC -> SyncPolicy.periodic(config.syncIntervalOrDefault().toNanos(), TimeUnit.NANOSECONDS);
+        };
+        final Retention retention = config.maxAge() == null && config.maxSize() == null ? Retention.FOREVER
+            : new Retention(config.maxAge() == null ? Long.MAX_VALUE : config.maxAge().toNanos(),
+                config.maxSize() == null ? Long.MAX_VALUE : config.maxSize().bytes());
+        final SegmentGeometry geometry = new SegmentGeometry(config.segmentLength().toIntExact(),
+            SegmentGeometry.DEFAULT.indexInterval());
+        return new RecorderSettings(config.dir(), geometry, sync, DEFAULT_RETRY_INTERVAL_NS,
+            DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, retention);
     }
 
     /** These settings with segments of {@code segmentGeometry}. */

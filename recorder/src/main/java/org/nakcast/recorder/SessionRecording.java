@@ -28,6 +28,8 @@ final class SessionRecording {
     private final RecorderSettings settings;
     private final Catalog catalog;
     private final long firstMessageIndex;
+    private final RecorderCounters counters;
+    private final RecorderCounters.Report report;
     private RecordingWriter writer;
     private long retryAtNs;
     private long bytesBefore;
@@ -37,27 +39,30 @@ final class SessionRecording {
     private long skipped;
 
     private SessionRecording(long recordingId, RecorderSettings settings, Catalog catalog, long firstMessageIndex,
-        RecordingWriter writer) {
+        RecorderCounters counters, RecordingWriter writer) {
         this.recordingId = recordingId;
         this.settings = settings;
         this.catalog = catalog;
         this.firstMessageIndex = firstMessageIndex;
+        this.counters = counters;
+        this.report = counters.new Report();
         this.writer = writer;
     }
 
     /** A new recording of a stream whose first message heard is {@code firstMessageIndex}. */
-    static SessionRecording begin(Catalog catalog, RecorderSettings settings, int topicId, String topicName,
-        int sessionId, long firstMessageIndex, long epochNs) throws IOException {
+    static SessionRecording begin(Catalog catalog, RecorderSettings settings, RecorderCounters counters, int topicId,
+        String topicName, int sessionId, long firstMessageIndex, long epochNs) throws IOException {
         final long id = catalog.add(topicId, topicName, sessionId, 0, firstMessageIndex, epochNs / 1_000_000,
             settings.geometry());
-        final SessionRecording recording = new SessionRecording(id, settings, catalog, firstMessageIndex, null);
+        final SessionRecording recording = new SessionRecording(id, settings, catalog, firstMessageIndex, counters,
+            null);
         recording.openWriter(epochNs);
         return recording;
     }
 
     /** Goes on with a recording its recorder stopped: from where it ends. */
-    static SessionRecording resume(Catalog catalog, RecorderSettings settings, RecordingDescriptor stopped,
-        long epochNs) throws IOException {
+    static SessionRecording resume(Catalog catalog, RecorderSettings settings, RecorderCounters counters,
+        RecordingDescriptor stopped, long epochNs) throws IOException {
         final RecordingEnd end = RecordingRecovery.recover(settings.dir(), stopped.recordingId(),
             stopped.firstMessageIndex());
         final RecordingWriter writer = end.segmentNumber() < 0
@@ -66,7 +71,7 @@ final class SessionRecording {
             : RecordingWriter.resume(settings.dir(), end, settings.sync(), settings.retryIntervalNs(), epochNs);
         catalog.resume(stopped.recordingId());
         final SessionRecording recording = new SessionRecording(stopped.recordingId(), settings, catalog,
-            stopped.firstMessageIndex(), writer);
+            stopped.firstMessageIndex(), counters, writer);
         recording.bytesBefore = stopped.bytes();
         recording.holesBefore = stopped.holeMessages();
         return recording;
@@ -134,8 +139,10 @@ final class SessionRecording {
         return recordingId;
     }
 
+    /** Saves the recording's progress in the catalog and adds what its writer did to the counters. */
     private void progress() {
         if (writer != null) {
+            report.of(writer);
             catalog.progress(recordingId, writer.nextMessageIndex(), bytesBefore + writer.bytesStored(),
                 holesBefore + writer.holeMessages());
         }
@@ -184,6 +191,7 @@ final class SessionRecording {
                 settings.sync(), settings.retryIntervalNs(), epochNs);
             return true;
         } catch (IOException e) {
+            counters.segmentRefused();
             retryAtNs = epochNs + settings.retryIntervalNs();
             if (!refusingReported) {
                 refusingReported = true;

@@ -3,12 +3,14 @@ package org.nakcast.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nakcast.recorder.store.Catalog;
@@ -17,6 +19,8 @@ import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
 
 /** One stream's recording as its messages, losses and ends come, resumed as a restarted recorder does. */
 class SessionRecordingTest {
@@ -24,6 +28,10 @@ class SessionRecordingTest {
     Path dir;
 
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[16]);
+    private final SystemCounters nodeCounters = new SystemCounters(new CountersManager(
+        new UnsafeBuffer(ByteBuffer.allocateDirect(256 * 1024)),
+        new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024))));
+    private final RecorderCounters counters = new RecorderCounters(nodeCounters);
 
     private RecorderSettings settings() {
         return RecorderSettings.in(dir).withGeometry(new SegmentGeometry(64 * 1024, 4096));
@@ -36,16 +44,20 @@ class SessionRecordingTest {
         }
     }
 
+    private long count(SystemCounter counter) {
+        return nodeCounters.get(counter).get();
+    }
+
     @Test
     void whatAResumedRecordingHoldsIsNotWrittenAgainAndWhatItMissedIsAHoleOfItsOwn() throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir)) {
-            final SessionRecording first = SessionRecording.begin(catalog, settings(), 1, "t", 9, 100, 0);
+            final SessionRecording first = SessionRecording.begin(catalog, settings(), counters, 1, "t", 9, 100, 0);
             messages(first, 100, 150);
             first.lost(150, 10, 0);
             messages(first, 160, 200);
             first.stop(0);
 
-            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), catalog.get(0), 0);
+            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), counters, catalog.get(0), 0);
             messages(resumed, 180, 200);
             resumed.lost(195, 10, 0);
             messages(resumed, 220, 230);
@@ -55,6 +67,12 @@ class SessionRecordingTest {
             assertThat(catalog.get(0).state()).isEqualTo(RecordingState.ENDED);
             assertThat(catalog.get(0).nextMessageIndex()).isEqualTo(230);
             assertThat(catalog.get(0).holeMessages()).isEqualTo(10 + 5 + 15);
+            assertThat(count(SystemCounter.RECORDED_MESSAGES)).isEqualTo(50 + 40 + 10);
+            assertThat(count(SystemCounter.RECORDED_BYTES)).isEqualTo(catalog.get(0).bytes());
+            assertThat(count(SystemCounter.RECORDING_SEGMENTS)).as("the resumed one goes on in the first").isOne();
+            assertThat(count(SystemCounter.RECORDED_HOLES)).isEqualTo(3);
+            assertThat(count(SystemCounter.RECORDED_HOLE_MESSAGES)).isEqualTo(10 + 5 + 15);
+            assertThat(count(SystemCounter.RECORDING_SEGMENTS_REFUSED)).isZero();
         }
         final List<String> read = new ArrayList<>();
         try (RecordingReader reader = RecordingReader.openAt(dir, 0, 100)) {

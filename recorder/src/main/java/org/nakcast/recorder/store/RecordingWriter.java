@@ -45,7 +45,10 @@ public final class RecordingWriter implements AutoCloseable {
     private long messagesStored;
     private long bytesStored;
     private long holeMessages;
+    private long holesStored;
     private long messagesNotStored;
+    private long segmentsMade;
+    private long segmentsRefused;
 
     private RecordingWriter(Path dir, long recordingId, SegmentGeometry geometry, SyncPolicy sync,
         long retryIntervalNs, long nextMessageIndex) {
@@ -70,6 +73,7 @@ public final class RecordingWriter implements AutoCloseable {
         final RecordingWriter writer = new RecordingWriter(dir, recordingId, geometry, sync, retryIntervalNs,
             firstMessageIndex);
         writer.activate(SegmentFile.create(dir, recordingId, 0, geometry), geometry.dataOffset(), epochNs);
+        writer.segmentsMade++;
         return writer;
     }
 
@@ -213,6 +217,21 @@ public final class RecordingWriter implements AutoCloseable {
         return holeMessages;
     }
 
+    /** Holes (runs of messages the recorder does not have) written by this writer. */
+    public long holesStored() {
+        return holesStored;
+    }
+
+    /** Segment files this writer made, its first one included. */
+    public long segmentsMade() {
+        return segmentsMade;
+    }
+
+    /** Times this writer could not make a segment file (the disk full, or refusing). */
+    public long segmentsRefused() {
+        return segmentsRefused;
+    }
+
     /** Messages that came while no segment could take them. */
     public long messagesNotStored() {
         return messagesNotStored;
@@ -276,8 +295,10 @@ public final class RecordingWriter implements AutoCloseable {
         }
         try {
             activate(SegmentFile.create(dir, recordingId, nextSegmentNumber, geometry), geometry.dataOffset(), epochNs);
+            segmentsMade++;
             return true;
         } catch (IOException e) {
+            segmentsRefused++;
             lastError = e;
             retryAtNs = epochNs + retryIntervalNs;
             return false;
@@ -314,6 +335,7 @@ public final class RecordingWriter implements AutoCloseable {
         frame.commit(RecordFrame.HOLE, firstMessage, epochNs, RecordFrame.HOLE_PAYLOAD_LENGTH);
         closeFrame(HOLE_FRAME_LENGTH);
         holeMessages += count;
+        holesStored++;
     }
 
     /** Points the frame at the write position and writes the index entries up to it. */

@@ -108,7 +108,22 @@ public enum SystemCounter {
      * decided (the session fell silent, or its publisher restarted): nothing of them was delivered,
      * and no event was raised, since the subscriber was never told they began.
      */
-    STREAMS_GONE_UNSTARTED(45, "streams gone before their start");
+    STREAMS_GONE_UNSTARTED(45, "streams gone before their start"),
+    /** Messages a recorder on this node wrote to its recordings (counted as each recording's progress is saved). */
+    RECORDED_MESSAGES(46, "messages recorded"),
+    /** Bytes a recorder on this node wrote to its segment files: frames with their headers and padding. */
+    RECORDED_BYTES(47, "bytes recorded"),
+    /** Segment files a recorder on this node made. */
+    RECORDING_SEGMENTS(48, "recording segments made"),
+    /**
+     * Times a recorder on this node could not make a segment file (the disk full, or refusing): what
+     * comes meanwhile is written down as a hole once a segment can be made.
+     */
+    RECORDING_SEGMENTS_REFUSED(49, "recording segments refused by the disk"),
+    /** Holes a recorder on this node wrote: runs of messages it does not have, each with its cause. */
+    RECORDED_HOLES(50, "holes recorded"),
+    /** Messages inside the holes a recorder on this node wrote. */
+    RECORDED_HOLE_MESSAGES(51, "messages recorded as holes");
 
     private final int typeId;
     private final String label;
