@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -123,6 +124,77 @@ class NakcastCommandIT {
                 + "start sub first, with the same config and topic");
         assertThat(pub.err()).anyMatch(line -> line.startsWith("pub: publishing 100 messages")
             && line.endsWith("flow control min: waiting for a subscriber"));
+    }
+
+    /**
+     * A recorder records every message pub sends, and the end of its stream; stopped by SIGTERM it
+     * says what it wrote, and {@code recordings} lists the one recording, ended, with nothing in holes.
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void recordKeepsEveryMessageOfPubAndRecordingsListsIt(@TempDir Path dir) throws Exception {
+        final Path config = dir.resolve("recorded.yaml");
+        Files.writeString(config, """
+            transports:
+              - name: local
+                interface: lo
+                group: 239.255.77.9
+                port: 40470
+                ttl: 0
+            topics:
+              - name: orders
+                id: 7
+                transport: local
+                codec: flyweight
+                record: true
+                max-message: 64k
+            recorder:
+              segment-length: 1m
+            """);
+        final Path recordings = dir.resolve("recordings");
+        final Command record = Command.start("record", "--config", config.toString(), "--dir", recordings.toString());
+        record.awaitErrLine("record: recording [orders]");
+        final Command pub = Command.start("pub", "--config", config.toString(), "--count", "20000", "--size", "64",
+            "--linger", "0.3");
+        assertThat(pub.waitFor()).as(pub.describe()).isZero();
+        record.awaitErrLine("record: 0 msgs/s, 20000 messages and 0 holes");
+        record.process.toHandle().destroy(); // SIGTERM, keeping this side of its pipes open
+
+        assertThat(record.waitFor()).as("SIGTERM's code, after the result: %s", record.describe()).isEqualTo(143);
+        final JsonNode recorded = record.result();
+        assertThat(recorded.get("recordings").asLong()).isOne();
+        assertThat(recorded.get("messages").asLong()).isEqualTo(20_000);
+        assertThat(recorded.get("holes").asLong()).isZero();
+        assertThat(recorded.get("segments").asLong()).as("20,000 frames of 96 bytes in 1 MiB segments").isEqualTo(2);
+        assertThat(recorded.get("dir").asString()).isEqualTo(recordings.toString());
+
+        final Command listing = Command.start("recordings", "--dir", recordings.toString());
+        assertThat(listing.waitFor()).as(listing.describe()).isZero();
+        assertThat(listing.result().get("recordings")).as(listing.describe()).singleElement().satisfies(recording -> {
+            assertThat(recording.get("topic").asString()).isEqualTo("orders");
+            assertThat(recording.get("session").asLong()).isEqualTo(pub.result().get("sessionId").asLong());
+            assertThat(recording.get("state").asString()).isEqualTo("ended");
+            assertThat(recording.get("firstMessage").asLong()).isZero();
+            assertThat(recording.get("nextMessage").asLong()).isEqualTo(20_000);
+            assertThat(recording.get("holeMessages").asLong()).isZero();
+        });
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void recordRefusesAConfigThatMarksNoTopic(@TempDir Path dir) throws Exception {
+        final Path config = dir.resolve("unrecorded.yaml");
+        Files.writeString(config, """
+            transports:
+              - {name: local, interface: lo, group: 239.255.77.9, port: 40470}
+            topics:
+              - {name: orders, id: 7, transport: local, codec: flyweight}
+            """);
+
+        final Command record = Command.start("record", "--config", config.toString());
+
+        assertThat(record.waitFor()).isEqualTo(Nakcast.CANNOT_START);
+        assertThat(record.err()).anyMatch(line -> line.contains("no topic of " + config + " is marked record: true"));
     }
 
     /** A nakcast process, its output collected line by line. */
