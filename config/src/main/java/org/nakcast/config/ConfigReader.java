@@ -47,6 +47,7 @@ final class ConfigReader {
             .addDeserializer(Duration.class, new TextValueDeserializer<>(Duration.class, Durations::parse))
             .addDeserializer(InetAddress.class, new TextValueDeserializer<>(InetAddress.class, IpLiterals::parse))
             .addDeserializer(Path.class, new TextValueDeserializer<>(Path.class, Path::of))
+            .addDeserializer(Endpoint.class, new TextValueDeserializer<>(Endpoint.class, Endpoint::parse))
             .addDeserializer(NetworkInterfaceRef.class,
                 new TextValueDeserializer<>(NetworkInterfaceRef.class, NetworkInterfaceRef::of))
             .addDeserializer(ThreadingMode.class, enumValues(ThreadingMode.class))

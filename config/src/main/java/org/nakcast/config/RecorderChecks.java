@@ -8,7 +8,8 @@ import java.util.List;
  * recorder can map (a multiple of {@code 4k} from {@code 64k} to {@code 1g}), a sync interval
  * only with {@code sync: periodic} and then positive, a positive {@code max-age}, a
  * {@code max-size} of at least one segment, and a recorded topic's {@code max-message} within
- * half a segment, so that every message fits one record. Concluded, the directory is absolute.
+ * half a segment, so that every message fits one record, and at least one replay client and
+ * message per request. Concluded, the directory is absolute.
  */
 final class RecorderChecks {
     /** The shortest segment. */
@@ -50,6 +51,14 @@ final class RecorderChecks {
         }
         if (segmentFits) {
             checkRecordedMessages(segment, topics);
+        }
+        if (recorder.replayClients() < 1) {
+            problems.add(path("replay-clients"), "replay-clients must be at least 1 (was " + recorder.replayClients()
+                + ")");
+        }
+        if (recorder.replayRequestLimit() < 1) {
+            problems.add(path("replay-request-limit"), "replay-request-limit must be at least 1 (was "
+                + recorder.replayRequestLimit() + ")");
         }
         return recorder.withDir(recorder.dir().toAbsolutePath().normalize());
     }

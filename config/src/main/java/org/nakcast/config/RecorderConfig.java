@@ -17,6 +17,7 @@ import java.time.Duration;
  *   sync: segment            # none | segment | periodic
  *   max-age: 7d              # whole segments older than this go
  *   max-size: 200g           # and the oldest go while the segments take more
+ *   replay-endpoint: 10.0.0.7:40480
  * }</pre>
  *
  * @param dir the recording directory: its catalog and segment files, one recorder at a time;
@@ -29,6 +30,13 @@ import java.time.Duration;
  * @param maxAge whole segments whose last message is older than this are removed; default none
  * @param maxSize while the directory's segments take more than this, the oldest are removed;
  *     default none. At least one segment
+ * @param replayEndpoint where the recorder answers replay requests (TCP): an address of this host
+ *     and a port; default {@code 127.0.0.1:40480}, this host alone. Subscribers on other hosts need
+ *     the address of the interface they reach it by
+ * @param replayClients the most replay connections served at once; default 16. A further one is
+ *     refused with the reason, and closed
+ * @param replayRequestLimit the most messages one replay request may ask for; default 10,000,000.
+ *     A longer range is refused with the limit named: ask in parts
  */
 public record RecorderConfig(
     @JsonProperty("dir") Path dir,
@@ -36,7 +44,10 @@ public record RecorderConfig(
     @JsonProperty("sync") RecordingSync sync,
     @JsonProperty("sync-interval") Duration syncInterval,
     @JsonProperty("max-age") Duration maxAge,
-    @JsonProperty("max-size") ByteSize maxSize) {
+    @JsonProperty("max-size") ByteSize maxSize,
+    @JsonProperty("replay-endpoint") Endpoint replayEndpoint,
+    @JsonProperty("replay-clients") Integer replayClients,
+    @JsonProperty("replay-request-limit") Long replayRequestLimit) {
 
     /** The default recording directory, in the working directory. */
     public static final Path DEFAULT_DIR = Path.of("recordings");
@@ -46,6 +57,12 @@ public record RecorderConfig(
     public static final RecordingSync DEFAULT_SYNC = RecordingSync.SEGMENT;
     /** The default interval of {@code sync: periodic}. */
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofSeconds(1);
+    /** The default replay endpoint: this host alone. */
+    public static final Endpoint DEFAULT_REPLAY_ENDPOINT = Endpoint.parse("127.0.0.1:40480");
+    /** The default number of replay connections served at once. */
+    public static final int DEFAULT_REPLAY_CLIENTS = 16;
+    /** The default number of messages one replay request may ask for. */
+    public static final long DEFAULT_REPLAY_REQUEST_LIMIT = 10_000_000;
 
     /**
      * Applies the defaults for what is null, but the sync interval (only {@code periodic} has one:
@@ -55,11 +72,14 @@ public record RecorderConfig(
         dir = dir == null ? DEFAULT_DIR : dir;
         segmentLength = segmentLength == null ? DEFAULT_SEGMENT_LENGTH : segmentLength;
         sync = sync == null ? DEFAULT_SYNC : sync;
+        replayEndpoint = replayEndpoint == null ? DEFAULT_REPLAY_ENDPOINT : replayEndpoint;
+        replayClients = replayClients == null ? DEFAULT_REPLAY_CLIENTS : replayClients;
+        replayRequestLimit = replayRequestLimit == null ? DEFAULT_REPLAY_REQUEST_LIMIT : replayRequestLimit;
     }
 
     /** @return every setting at its default */
     public static RecorderConfig defaults() {
-        return new RecorderConfig(null, null, null, null, null, null);
+        return new RecorderConfig(null, null, null, null, null, null, null, null, null);
     }
 
     /** @return the interval of {@code sync: periodic}: the one written, or the default */
@@ -95,5 +115,20 @@ public record RecorderConfig(
     /** @return this section keeping segments that take no more than {@code size} */
     public RecorderConfig withMaxSize(ByteSize size) {
         return RecordKeys.with(this, "max-size", size);
+    }
+
+    /** @return this section answering replay requests at {@code endpoint} */
+    public RecorderConfig withReplayEndpoint(Endpoint endpoint) {
+        return RecordKeys.with(this, "replay-endpoint", endpoint);
+    }
+
+    /** @return this section serving at most {@code clients} replay connections at once */
+    public RecorderConfig withReplayClients(int clients) {
+        return RecordKeys.with(this, "replay-clients", clients);
+    }
+
+    /** @return this section taking replay requests of at most {@code messages} */
+    public RecorderConfig withReplayRequestLimit(long messages) {
+        return RecordKeys.with(this, "replay-request-limit", messages);
     }
 }

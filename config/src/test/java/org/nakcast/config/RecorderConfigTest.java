@@ -30,6 +30,22 @@ class RecorderConfigTest {
         assertThat(recorder.sync()).isEqualTo(RecordingSync.SEGMENT);
         assertThat(recorder.maxAge()).isNull();
         assertThat(recorder.maxSize()).isNull();
+        assertThat(recorder.replayEndpoint()).hasToString("127.0.0.1:40480");
+        assertThat(recorder.replayClients()).isEqualTo(16);
+        assertThat(recorder.replayRequestLimit()).isEqualTo(10_000_000);
+    }
+
+    @Test
+    void aReplayEndpointWithAHostNameOrWithoutAPortSaysHowToWriteOne() {
+        final Problem named = onlyProblemOf(RECORDED + "recorder:\n  replay-endpoint: recorder-a:40480\n");
+        final Problem portless = onlyProblemOf(RECORDED + "recorder:\n  replay-endpoint: 10.0.0.7\n");
+        final Problem tooHigh = onlyProblemOf(RECORDED + "recorder:\n  replay-endpoint: 10.0.0.7:70000\n");
+
+        assertThat(named.path()).isEqualTo("recorder.replay-endpoint");
+        assertThat(named.hint()).contains("host names are not looked up");
+        assertThat(portless.message()).isEqualTo("'10.0.0.7' is not an endpoint");
+        assertThat(portless.hint()).contains("127.0.0.1:40480");
+        assertThat(tooHigh.message()).isEqualTo("port 70000 is out of range");
     }
 
     @Test
@@ -42,10 +58,15 @@ class RecorderConfigTest {
               sync-interval: 250ms
               max-age: 7d
               max-size: 10g
+              replay-endpoint: "[::1]:7000"
+              replay-clients: 4
+              replay-request-limit: 1000
             """);
 
         assertThat(config.recorder()).isEqualTo(new RecorderConfig(Path.of("/data/rec"), ByteSize.parse("4m"),
-            RecordingSync.PERIODIC, Duration.ofMillis(250), Duration.ofDays(7), ByteSize.parse("10g")));
+            RecordingSync.PERIODIC, Duration.ofMillis(250), Duration.ofDays(7), ByteSize.parse("10g"),
+            Endpoint.parse("[::1]:7000"), 4, 1000L));
+        assertThat(config.recorder().replayEndpoint()).hasToString("[0:0:0:0:0:0:0:1]:7000");
     }
 
     @Test
@@ -72,6 +93,8 @@ class RecorderConfigTest {
               sync-interval: 0s
               max-age: 0s
               max-size: 64k
+              replay-clients: 0
+              replay-request-limit: 0
             """;
 
         final List<Problem> problems = problemsOf(yaml);
@@ -80,7 +103,9 @@ class RecorderConfigTest {
             tuple("recorder.segment-length", "segment-length must be a multiple of 4k from 64k to 1g (was 65k)"),
             tuple("recorder.sync-interval", "sync-interval must be positive (was 0s)"),
             tuple("recorder.max-age", "max-age must be positive (was 0s)"),
-            tuple("recorder.max-size", "max-size must hold at least one segment (was 64k, segment-length 65k)"));
+            tuple("recorder.max-size", "max-size must hold at least one segment (was 64k, segment-length 65k)"),
+            tuple("recorder.replay-clients", "replay-clients must be at least 1 (was 0)"),
+            tuple("recorder.replay-request-limit", "replay-request-limit must be at least 1 (was 0)"));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.nakcast.recorder;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,12 +36,15 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Give the node's topics {@code late-join: oldest}, so that a stream met mid-way is recorded
  * from the oldest datagram its publisher still holds. Call {@link #doWork} from one thread: it
- * polls the subscriptions and writes each recording's progress to the catalog.
+ * polls the subscriptions, writes each recording's progress to the catalog, and answers replay
+ * requests at its endpoint ({@link ReplayServer}).
  *
  * <pre>
  *   Node --(messages, losses, ends per stream)--&gt; Recorder --&gt; SessionRecording --&gt; RecordingWriter
  *                                                    |                                  |
  *                                                    +------&gt; Catalog &lt;--- progress ----+
+ *                                                                 |                        |
+ *   ReplayClient &lt;--(TCP: ACCEPTED, MESSAGE, HOLE, DONE)-- ReplayServer --&gt; RecordingReader
  * </pre>
  */
 public final class Recorder implements AutoCloseable {
@@ -51,6 +55,7 @@ public final class Recorder implements AutoCloseable {
     private final EpochNanoClock clock;
     private final RecorderCounters counters;
     private final List<TopicRecorder> topics = new ArrayList<>();
+    private ReplayServer replay;
     private long epochNs;
     private long nextDutyNs;
     private long nextRetentionNs;
@@ -76,6 +81,11 @@ public final class Recorder implements AutoCloseable {
         try {
             recorder.epochNs = clock.nanoTime();
             recorder.recoverInterrupted();
+            if (settings.replay() != null) {
+                final RecorderSettings.Replay replay = settings.replay();
+                recorder.replay = ReplayServer.open(replay.endpoint(), settings.dir(), catalog, replay.maxClients(),
+                    replay.requestLimit(), recorder.counters);
+            }
             for (String topicName : topicNames) {
                 recorder.topics.add(recorder.new TopicRecorder(node, topicName));
             }
@@ -104,6 +114,9 @@ public final class Recorder implements AutoCloseable {
                 work += topics.get(i).duty();
             }
         }
+        if (replay != null) {
+            work += replay.doWork();
+        }
         if (epochNs >= nextRetentionNs && settings.retention() != Retention.FOREVER) {
             nextRetentionNs = epochNs + RecorderSettings.RETENTION_INTERVAL_NS;
             work += applyRetention();
@@ -124,6 +137,11 @@ public final class Recorder implements AutoCloseable {
         }
     }
 
+    /** Where this recorder answers replay requests (its port as bound); null if it does not. */
+    public InetSocketAddress replayEndpoint() {
+        return replay == null ? null : replay.endpoint();
+    }
+
     /** The recordings in the directory, as the catalog says now. */
     public List<RecordingDescriptor> recordings() throws IOException {
         return catalog.list();
@@ -134,6 +152,9 @@ public final class Recorder implements AutoCloseable {
     public void close() throws IOException {
         epochNs = clock.nanoTime();
         try {
+            if (replay != null) {
+                replay.close();
+            }
             for (TopicRecorder topic : topics) {
                 topic.close();
             }

@@ -7,9 +7,10 @@ import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The recorder's counters in its node's counters file ({@code ops/nakcast-stat}, Micrometer):
- * messages and bytes recorded, segments made and refused, holes and the messages in them. Each
- * recording adds what its writer did since it last reported, when its progress is saved: the
- * counters trail the disk by at most a progress interval, and nothing is counted per message.
+ * messages and bytes recorded, segments made and refused, holes and the messages in them, replays
+ * served and refused and the messages replayed. Each recording adds what its writer did since it
+ * last reported, when its progress is saved: the recording counters trail the disk by at most a
+ * progress interval, and nothing is counted per message; a replay counts when it ends.
  */
 final class RecorderCounters {
     private final AtomicCounter messages;
@@ -18,6 +19,9 @@ final class RecorderCounters {
     private final AtomicCounter segmentsRefused;
     private final AtomicCounter holes;
     private final AtomicCounter holeMessages;
+    private final AtomicCounter replaysServed;
+    private final AtomicCounter replayRequestsRefused;
+    private final AtomicCounter replayedMessages;
 
     RecorderCounters(SystemCounters counters) {
         this.messages = counters.get(SystemCounter.RECORDED_MESSAGES);
@@ -26,6 +30,20 @@ final class RecorderCounters {
         this.segmentsRefused = counters.get(SystemCounter.RECORDING_SEGMENTS_REFUSED);
         this.holes = counters.get(SystemCounter.RECORDED_HOLES);
         this.holeMessages = counters.get(SystemCounter.RECORDED_HOLE_MESSAGES);
+        this.replaysServed = counters.get(SystemCounter.REPLAYS_SERVED);
+        this.replayRequestsRefused = counters.get(SystemCounter.REPLAY_REQUESTS_REFUSED);
+        this.replayedMessages = counters.get(SystemCounter.REPLAYED_MESSAGES);
+    }
+
+    /** A replay answered to the end of its range, with the messages it sent. */
+    void replayServed(long messages) {
+        replaysServed.increment();
+        replayedMessages.getAndAdd(messages);
+    }
+
+    /** A replay request, or a connection, refused. */
+    void replayRefused() {
+        replayRequestsRefused.increment();
     }
 
     /** A first segment that could not be made, before the recording had a writer. */

@@ -4,7 +4,7 @@ import java.io.IOException;
 
 import org.agrona.DirectBuffer;
 import org.nakcast.recorder.store.Catalog;
-import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingEnd;
 import org.nakcast.recorder.store.RecordingRecovery;

@@ -21,7 +21,7 @@ import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
@@ -54,7 +54,7 @@ class RecorderIT {
 
     private RecorderSettings settings() {
         return RecorderSettings.in(dir).withGeometry(new SegmentGeometry(1 << 20, 1 << 14))
-            .withProgressInterval(Duration.ofMillis(5).toNanos());
+            .withProgressInterval(Duration.ofMillis(5).toNanos()).withReplay(null);
     }
 
     private static int lengthOf(long index) {

@@ -14,7 +14,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nakcast.recorder.store.Catalog;
-import org.nakcast.recorder.store.HoleCause;
+import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.RecordingState;

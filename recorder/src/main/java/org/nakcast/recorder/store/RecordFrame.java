@@ -6,6 +6,7 @@ import java.util.zip.CRC32C;
 
 import org.agrona.BitUtil;
 import org.agrona.concurrent.AtomicBuffer;
+import org.nakcast.transport.replay.HoleCause;
 
 /**
  * One record in a segment file: a message as its publisher sent it, a hole, or the padding that

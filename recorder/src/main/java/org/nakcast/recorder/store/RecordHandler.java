@@ -1,6 +1,7 @@
 package org.nakcast.recorder.store;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.replay.HoleCause;
 
 /** Receives what a {@link RecordingReader} reads: messages in order, and the holes between them. */
 public interface RecordHandler {

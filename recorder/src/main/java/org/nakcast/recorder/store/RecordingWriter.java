@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.replay.HoleCause;
 
 /**
  * Appends one recording, a publisher stream's messages in order, to its segment files: each

@@ -16,6 +16,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.transport.replay.HoleCause;
 
 /**
  * A recording written, read back from any index, cut after a crash and resumed: small segments

@@ -123,7 +123,17 @@ public enum SystemCounter {
     /** Holes a recorder on this node wrote: runs of messages it does not have, each with its cause. */
     RECORDED_HOLES(50, "holes recorded"),
     /** Messages inside the holes a recorder on this node wrote. */
-    RECORDED_HOLE_MESSAGES(51, "messages recorded as holes");
+    RECORDED_HOLE_MESSAGES(51, "messages recorded as holes"),
+    /** Replay requests a recorder on this node answered to the end of their range. */
+    REPLAYS_SERVED(52, "replays served"),
+    /**
+     * Replay requests (and connections) a recorder on this node refused, each with its reason sent
+     * to the asker: no such recording, a range it does not hold or longer than a request may ask,
+     * too many clients, a request it cannot read, a damaged recording.
+     */
+    REPLAY_REQUESTS_REFUSED(53, "replay requests refused"),
+    /** Messages a recorder on this node sent in replays. */
+    REPLAYED_MESSAGES(54, "messages replayed");
 
     private final int typeId;
     private final String label;

@@ -1,6 +1,9 @@
-package org.nakcast.recorder.store;
+package org.nakcast.transport.replay;
 
-/** Why a recording has a hole: the messages of a HOLE frame were never stored, for this reason. */
+/**
+ * Why a recording has a hole: the messages of a hole were never stored, for this reason. A recording
+ * stores the code in its HOLE frames, and a replay sends it to the asker with the hole.
+ */
 public enum HoleCause {
     /** The transport gave them up: the publisher no longer held them when the recorder asked. */
     LOST_IN_TRANSPORT(1, "lost in transport before the recorder had them"),

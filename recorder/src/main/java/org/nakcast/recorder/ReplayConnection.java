@@ -1,0 +1,260 @@
+package org.nakcast.recorder;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.recorder.store.Catalog;
+import org.nakcast.recorder.store.CorruptSegmentException;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.transport.replay.HoleCause;
+import org.nakcast.transport.replay.ReplayFrame;
+import org.nakcast.transport.replay.ReplayFrameReader;
+import org.nakcast.transport.replay.ReplayProtocolException;
+import org.nakcast.transport.replay.ReplayRefusal;
+
+/**
+ * One client of a recorder's replay endpoint: takes its requests one at a time, and answers each
+ * from the recording, no faster than the connection takes it. What waits to be sent is bounded
+ * ({@link #OUT_CAPACITY}, more only for one message longer than that), so a slow client holds no
+ * more than that of the recorder's memory and never holds up another.
+ */
+final class ReplayConnection implements RecordHandler, AutoCloseable {
+    /** Bytes waiting to be sent per connection, beyond which nothing more is read from the recording. */
+    static final int OUT_CAPACITY = 256 * 1024;
+    /** Room kept free before the next frame is read: a frame that needs more grows the buffer once. */
+    private static final int ROOM = 64 * 1024;
+    /** Frames read from the recording per duty cycle, per connection. */
+    private static final int FRAMES_PER_CYCLE = 1024;
+
+    private final SocketChannel channel;
+    private final Path dir;
+    private final Catalog catalog;
+    private final long requestLimit;
+    private final RecorderCounters counters;
+    private final ReplayFrameReader requests = new ReplayFrameReader(4096);
+    private ByteBuffer out = ByteBuffer.allocateDirect(OUT_CAPACITY);
+    private UnsafeBuffer outView = new UnsafeBuffer(out);
+    private RecordingReader reader;
+    private long requestId;
+    private long first;
+    private long next;
+    private long last;
+    private long messagesSent;
+    private boolean closing;
+
+    ReplayConnection(SocketChannel channel, Path dir, Catalog catalog, long requestLimit, RecorderCounters counters) {
+        this.channel = channel;
+        this.dir = dir;
+        this.catalog = catalog;
+        this.requestLimit = requestLimit;
+        this.counters = counters;
+    }
+
+    /**
+     * Sends what waits, answers what came, reads on in the recording being replayed.
+     *
+     * @return work done
+     * @throws IOException if the connection failed: it is to be closed. A client that sends what is
+     *     not a request is told so, and the connection closed once that is sent ({@link #isFinished})
+     */
+    int doWork() throws IOException {
+        int work = flush();
+        if (closing) {
+            return work;
+        }
+        try {
+            work += requests.poll(channel, frame -> onRequest(frame), 1);
+        } catch (ReplayProtocolException e) {
+            closeReader();
+            refuse(0, ReplayRefusal.BAD_REQUEST, "not a replay request: " + e.getMessage());
+            closing = true;
+            return work + flush();
+        }
+        if (reader != null) {
+            work += pump();
+        }
+        return work + flush();
+    }
+
+    /** Whether everything is sent after a refusal that ends the connection. */
+    boolean isFinished() {
+        return closing && out.position() == 0;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            closeReader();
+        } finally {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+        if (messageIndex < next || messageIndex > last) {
+            return;
+        }
+        room(ReplayFrame.MESSAGE_HEADER_LENGTH + length);
+        out.position(out.position() + ReplayFrame.writeMessage(outView, out.position(), requestId, messageIndex,
+            recordedAtNs, buffer, offset, length));
+        next = messageIndex + 1;
+        messagesSent++;
+    }
+
+    @Override
+    public void onHole(long firstMessage, long count, HoleCause cause) {
+        final long from = Math.max(firstMessage, next);
+        final long to = Math.min(firstMessage + count - 1, last);
+        if (from > to) {
+            return;
+        }
+        room(ReplayFrame.HOLE_LENGTH);
+        out.position(out.position() + ReplayFrame.writeHole(outView, out.position(), requestId, from, to - from + 1,
+            cause));
+        next = to + 1;
+    }
+
+    private void onRequest(ReplayFrame frame) throws IOException {
+        if (frame.type() != ReplayFrame.REQUEST) {
+            refuse(frame.requestId(), ReplayRefusal.BAD_REQUEST, "a frame of type " + frame.type()
+                + " where a request belongs");
+            closing = true;
+        } else if (reader != null) {
+            refuse(frame.requestId(), ReplayRefusal.BUSY, "request " + requestId + " of this connection is still"
+                + " being answered (at message " + next + " of " + first + ".." + last + "): one at a time");
+        } else {
+            accept(frame.requestId(), frame.topicId(), frame.sessionId(), frame.from(), frame.to());
+        }
+    }
+
+    private void accept(long id, int topicId, int sessionId, long from, long to) throws IOException {
+        final RecordingDescriptor recording = recordingOf(topicId, sessionId, from);
+        final String asked = "topic " + topicId + ", session " + sessionId + ", messages " + from + ".."
+            + (to == ReplayFrame.TO_WHAT_IS_HELD ? "(what is held)" : String.valueOf(to));
+        if (recording == null) {
+            refuse(id, ReplayRefusal.NO_RECORDING, asked + ": this recorder has no recording of that session");
+            return;
+        }
+        final long heldLast = recording.nextMessageIndex() - 1;
+        if (from < recording.firstMessageIndex() || from > heldLast) {
+            refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
+            return;
+        }
+        if (to != ReplayFrame.TO_WHAT_IS_HELD && to < from) {
+            refuse(id, ReplayRefusal.BAD_REQUEST, asked + ": the range ends before it begins");
+            return;
+        }
+        final long end = to == ReplayFrame.TO_WHAT_IS_HELD ? heldLast : Math.min(to, heldLast);
+        if (end - from + 1 > requestLimit) {
+            refuse(id, ReplayRefusal.TOO_LONG, asked + ": " + (end - from + 1) + " messages, and one request may ask"
+                + " for " + requestLimit + " at most: ask in parts");
+            return;
+        }
+        try {
+            reader = RecordingReader.openAt(dir, recording.recordingId(), from);
+        } catch (CorruptSegmentException e) {
+            refuse(id, ReplayRefusal.DAMAGED, asked + ": " + e.getMessage());
+            return;
+        }
+        if (reader == null) {
+            refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording no longer holds it (retention removed it)");
+            return;
+        }
+        requestId = id;
+        first = from;
+        next = from;
+        last = end;
+        messagesSent = 0;
+        room(ReplayFrame.ACCEPTED_LENGTH);
+        out.position(out.position() + ReplayFrame.writeAccepted(outView, out.position(), id, from, end));
+    }
+
+    /** Reads on in the recording while there is room to send; ends the replay at its last message. */
+    private int pump() throws IOException {
+        int frames = 0;
+        try {
+            while (next <= last && frames < FRAMES_PER_CYCLE && out.remaining() >= ROOM) {
+                final int read = reader.poll(this, 1);
+                if (read == 0) {
+                    break;
+                }
+                frames += read;
+            }
+        } catch (CorruptSegmentException e) {
+            final long at = next;
+            closeReader();
+            refuse(requestId, ReplayRefusal.DAMAGED, "the recording is damaged at message " + at
+                + "; the messages before it were sent: " + e.getMessage());
+            return frames;
+        }
+        if (next > last || reader.isEnded()) {
+            room(ReplayFrame.DONE_LENGTH);
+            out.position(out.position() + ReplayFrame.writeDone(outView, out.position(), requestId, next));
+            counters.replayServed(messagesSent);
+            closeReader();
+        }
+        return frames;
+    }
+
+    private RecordingDescriptor recordingOf(int topicId, int sessionId, long from) throws IOException {
+        final List<RecordingDescriptor> recordings = catalog.list();
+        RecordingDescriptor found = null;
+        for (RecordingDescriptor recording : recordings) {
+            if (recording.topicId() == topicId && recording.sessionId() == sessionId
+                && (found == null || recording.firstMessageIndex() <= from)) {
+                found = recording;
+            }
+        }
+        return found;
+    }
+
+    private static String held(RecordingDescriptor recording) {
+        return recording.nextMessageIndex() > recording.firstMessageIndex()
+            ? "messages " + recording.firstMessageIndex() + ".." + (recording.nextMessageIndex() - 1)
+            : "no message yet (its next is " + recording.nextMessageIndex() + ")";
+    }
+
+    private void refuse(long id, ReplayRefusal refusal, String sentence) {
+        counters.replayRefused();
+        room(ReplayFrame.refusedLength(sentence));
+        out.position(out.position() + ReplayFrame.writeRefused(outView, out.position(), id, refusal, sentence));
+    }
+
+    /** Sends what the connection takes now. */
+    private int flush() throws IOException {
+        if (out.position() == 0) {
+            return 0;
+        }
+        out.flip();
+        final int written = channel.write(out);
+        out.compact();
+        return written > 0 ? 1 : 0;
+    }
+
+    /** Room for {@code length} more bytes: more than {@link #OUT_CAPACITY} only for one long message. */
+    private void room(int length) {
+        if (out.remaining() >= length) {
+            return;
+        }
+        final ByteBuffer larger = ByteBuffer.allocateDirect(out.position() + length);
+        out.flip();
+        larger.put(out);
+        out = larger;
+        outView = new UnsafeBuffer(out);
+    }
+
+    private void closeReader() throws IOException {
+        if (reader != null) {
+            reader.close();
+            reader = null;
+        }
+    }
+}

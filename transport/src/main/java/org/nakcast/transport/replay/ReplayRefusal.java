@@ -1,0 +1,54 @@
+package org.nakcast.transport.replay;
+
+/**
+ * Why a recorder refused a replay request, or a connection: sent in a REFUSED frame with a
+ * sentence that names the request's figures.
+ */
+public enum ReplayRefusal {
+    /** The recorder holds no recording of that topic and session. */
+    NO_RECORDING(1, "no recording of that topic and session"),
+    /** The recording does not hold the first message asked for: it begins later, or ends before it. */
+    NOT_HELD(2, "the recording does not hold the first message asked for"),
+    /** The request asks for more messages than one request may: ask in parts. */
+    TOO_LONG(3, "more messages than one request may ask for"),
+    /** A request came while the connection's last one was still being answered: one at a time. */
+    BUSY(4, "the connection's previous request is still being answered"),
+    /** The recorder serves as many connections as it may: try later, or the other recorder. */
+    TOO_MANY_CLIENTS(5, "the recorder serves as many clients as it may"),
+    /** The request was not one this version reads. */
+    BAD_REQUEST(6, "a request this recorder cannot read"),
+    /** The recording is damaged where the replay reached: nothing damaged is served. */
+    DAMAGED(7, "the recording is damaged there"),
+    /** A reason this version does not know (sent by a newer recorder). */
+    UNKNOWN(0, "a reason unknown to this version");
+
+    private static final ReplayRefusal[] ALL = values();
+
+    private final int code;
+    private final String reason;
+
+    ReplayRefusal(int code, String reason) {
+        this.code = code;
+        this.reason = reason;
+    }
+
+    /** The code sent in a REFUSED frame. */
+    public int code() {
+        return code;
+    }
+
+    /** The reason in words. */
+    public String reason() {
+        return reason;
+    }
+
+    /** The refusal of {@code code}; {@link #UNKNOWN} for a code this version does not know. */
+    public static ReplayRefusal of(int code) {
+        for (ReplayRefusal refusal : ALL) {
+            if (refusal.code == code) {
+                return refusal;
+            }
+        }
+        return UNKNOWN;
+    }
+}
