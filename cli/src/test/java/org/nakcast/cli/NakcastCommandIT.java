@@ -127,12 +127,14 @@ class NakcastCommandIT {
     }
 
     /**
-     * A recorder records every message pub sends, and the end of its stream; stopped by SIGTERM it
-     * says what it wrote, and {@code recordings} lists the one recording, ended, with nothing in holes.
+     * A recorder records every message pub sends, and the end of its stream; {@code replay} brings a
+     * range of it back over TCP and is refused what the recording does not hold; stopped by SIGTERM
+     * the recorder says what it wrote, and {@code recordings} lists the one recording, ended, with
+     * nothing in holes.
      */
     @Test
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void recordKeepsEveryMessageOfPubAndRecordingsListsIt(@TempDir Path dir) throws Exception {
+    void recordKeepsEveryMessageOfPubReplaysARangeAndRecordingsListsIt(@TempDir Path dir) throws Exception {
         final Path config = dir.resolve("recorded.yaml");
         Files.writeString(config, """
             transports:
@@ -158,6 +160,29 @@ class NakcastCommandIT {
             "--linger", "0.3");
         assertThat(pub.waitFor()).as(pub.describe()).isZero();
         record.awaitErrLine("record: 0 msgs/s, 20000 messages and 0 holes");
+        final long session = pub.result().get("sessionId").asLong();
+
+        final Command replay = Command.start("replay", "--config", config.toString(), "--topic", "orders",
+            "--session", String.valueOf(session), "--from", "19990", "--to", "19999");
+        assertThat(replay.waitFor()).as(replay.describe()).isZero();
+        assertThat(replay.out).hasSize(11);
+        for (int i = 0; i < 10; i++) {
+            final JsonNode line = JSON.readTree(replay.out.get(i));
+            assertThat(line.get("index").asLong()).isEqualTo(19_990 + i);
+            final byte[] bytes = java.util.Base64.getDecoder().decode(line.get("base64").asString());
+            assertThat(bytes).hasSize(64);
+            assertThat(java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong())
+                .as("pub numbers its messages").isEqualTo(19_990 + i);
+        }
+        assertThat(replay.result().get("messages").asLong()).isEqualTo(10);
+        assertThat(replay.result().get("next").asLong()).isEqualTo(20_000);
+        final Command refused = Command.start("replay", "--config", config.toString(), "--topic", "orders",
+            "--session", String.valueOf(session), "--from", "20000");
+        assertThat(refused.waitFor()).as(refused.describe()).isOne();
+        assertThat(refused.result().get("refusal").asString()).isEqualTo("NOT_HELD");
+        assertThat(refused.err()).contains("replay: refused (NOT_HELD): topic 7, session " + session + ", messages"
+            + " 20000..(what is held): its recording holds messages 0..19999");
+
         record.process.toHandle().destroy(); // SIGTERM, keeping this side of its pipes open
 
         assertThat(record.waitFor()).as("SIGTERM's code, after the result: %s", record.describe()).isEqualTo(143);
@@ -172,7 +197,7 @@ class NakcastCommandIT {
         assertThat(listing.waitFor()).as(listing.describe()).isZero();
         assertThat(listing.result().get("recordings")).as(listing.describe()).singleElement().satisfies(recording -> {
             assertThat(recording.get("topic").asString()).isEqualTo("orders");
-            assertThat(recording.get("session").asLong()).isEqualTo(pub.result().get("sessionId").asLong());
+            assertThat(recording.get("session").asLong()).isEqualTo(session);
             assertThat(recording.get("state").asString()).isEqualTo("ended");
             assertThat(recording.get("firstMessage").asLong()).isZero();
             assertThat(recording.get("nextMessage").asLong()).isEqualTo(20_000);
