@@ -1,5 +1,6 @@
 package org.nakcast.config;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
@@ -7,9 +8,9 @@ import java.util.List;
  * Checks the {@code recorder:} section, and the topics it records against it: a segment length a
  * recorder can map (a multiple of {@code 4k} from {@code 64k} to {@code 1g}), a sync interval
  * only with {@code sync: periodic} and then positive, a positive {@code max-age}, a
- * {@code max-size} of at least one segment, and a recorded topic's {@code max-message} within
- * half a segment, so that every message fits one record, and at least one replay client and
- * message per request. Concluded, the directory is absolute.
+ * {@code max-size} of at least one segment, a recorded topic's {@code max-message} within half a
+ * segment (every message fits one record) and its name within what the catalog holds, and at least
+ * one replay client and message per request. Concluded, the directory is absolute.
  */
 final class RecorderChecks {
     /** The shortest segment. */
@@ -52,6 +53,7 @@ final class RecorderChecks {
         if (segmentFits) {
             checkRecordedMessages(segment, topics);
         }
+        checkRecordedNames(topics);
         if (recorder.replayClients() < 1) {
             problems.add(path("replay-clients"), "replay-clients must be at least 1 (was " + recorder.replayClients()
                 + ")");
@@ -74,6 +76,18 @@ final class RecorderChecks {
         } else if (interval.isNegative() || interval.isZero()) {
             problems.add(path("sync-interval"), "sync-interval must be positive (was " + Durations.format(interval)
                 + ")");
+        }
+    }
+
+    private void checkRecordedNames(List<TopicConfig> topics) {
+        for (int i = 0; i < topics.size(); i++) {
+            final TopicConfig topic = topics.get(i);
+            if (topic != null && topic.record() && topic.name() != null
+                && topic.name().getBytes(StandardCharsets.UTF_8).length > RecorderConfig.MAX_TOPIC_NAME_BYTES) {
+                problems.add(KeyPaths.child(KeyPaths.element("topics", i), "name"), "topic '" + topic.name()
+                    + "' is recorded, and its name is longer than the " + RecorderConfig.MAX_TOPIC_NAME_BYTES
+                    + " bytes (UTF-8) a recording's catalog entry holds", "shorten the name");
+            }
         }
     }
 

@@ -57,6 +57,8 @@ public record RecorderConfig(
     public static final RecordingSync DEFAULT_SYNC = RecordingSync.SEGMENT;
     /** The default interval of {@code sync: periodic}. */
     public static final Duration DEFAULT_SYNC_INTERVAL = Duration.ofSeconds(1);
+    /** The longest name of a recorded topic, in UTF-8 bytes: what a recording's catalog entry holds. */
+    public static final int MAX_TOPIC_NAME_BYTES = 160;
     /** The default replay endpoint: this host alone. */
     public static final Endpoint DEFAULT_REPLAY_ENDPOINT = Endpoint.parse("127.0.0.1:40480");
     /** The default number of replay connections served at once. */

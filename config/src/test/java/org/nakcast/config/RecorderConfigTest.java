@@ -130,6 +130,17 @@ class RecorderConfigTest {
     }
 
     @Test
+    void aRecordedTopicWhoseNameTheCatalogCannotHoldIsRefused() {
+        final String longName = "o".repeat(RecorderConfig.MAX_TOPIC_NAME_BYTES + 1);
+
+        final Problem problem = onlyProblemOf(RECORDED.replace("  - name: orders", "  - name: " + longName));
+
+        assertThat(problem.path()).isEqualTo("topics[1].name");
+        assertThat(problem.message()).endsWith("is recorded, and its name is longer than the 160 bytes (UTF-8) a"
+            + " recording's catalog entry holds");
+    }
+
+    @Test
     void anUnrecordedTopicMayCarryAnyMessage() {
         final NodeConfig config = parse(VALID.replace("    codec: fst", "    codec: fst\n    max-message: 600k")
             + "recorder:\n  segment-length: 1m\n");

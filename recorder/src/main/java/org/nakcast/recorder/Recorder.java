@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochNanoClock;
 import org.nakcast.recorder.store.Catalog;
 import org.nakcast.recorder.store.RecordingDescriptor;
@@ -196,9 +197,14 @@ public final class Recorder implements AutoCloseable {
 
     /** One recorded topic: its subscription, and the open recording of each of its streams. */
     private final class TopicRecorder implements MessageHandler<DirectBuffer>, StreamEventListener {
+        private static final long NOT_REFUSED = Long.MIN_VALUE;
+
         private final Subscription subscription;
         private final String topicName;
         private final Int2ObjectHashMap<SessionRecording> open = new Int2ObjectHashMap<>();
+        /** Per stream no recording could be had for: the first message not recorded, and when to try again. */
+        private final Long2LongHashMap unrecordedSince = new Long2LongHashMap(NOT_REFUSED);
+        private final Long2LongHashMap retryAtNs = new Long2LongHashMap(NOT_REFUSED);
 
         TopicRecorder(Node node, String topicName) {
             this.topicName = topicName;
@@ -245,6 +251,22 @@ public final class Recorder implements AutoCloseable {
             return open.size();
         }
 
+        /** The stream's stopped recording resumed, or, if there is none or it cannot be, a new one. */
+        private SessionRecording resumeOrBegin(int sessionId, long firstMessageIndex) throws IOException {
+            final RecordingDescriptor stopped = stoppedRecordingOf(subscription.topicId(), sessionId);
+            if (stopped != null) {
+                try {
+                    return SessionRecording.resume(catalog, settings, counters, stopped, epochNs);
+                } catch (IOException e) {
+                    LOG.warn("topic {}, session {}: recording {} cannot be resumed ({}); it stays as it is, and a new"
+                        + " recording begins at message {}", topicName, sessionId, stopped.recordingId(), e.toString(),
+                        firstMessageIndex);
+                }
+            }
+            return SessionRecording.begin(catalog, settings, counters, subscription.topicId(), topicName, sessionId,
+                firstMessageIndex, epochNs);
+        }
+
         void close() throws IOException {
             subscription.close();
             for (SessionRecording recording : open.values()) {
@@ -253,21 +275,39 @@ public final class Recorder implements AutoCloseable {
             open.clear();
         }
 
+        /**
+         * The open recording of a stream: the one it had if it was recorded before (or a new one if
+         * that cannot be resumed), else a new one. When none can be had (the catalog cannot grow),
+         * the stream's messages go unrecorded, said once with the first of them, and a recording is
+         * tried again every retry interval; the one that then begins starts where it begins.
+         */
         private SessionRecording recordingOf(int sessionId, long firstMessageIndex) {
             SessionRecording recording = open.get(sessionId);
             if (recording != null) {
                 return recording;
             }
-            try {
-                final RecordingDescriptor stopped = stoppedRecordingOf(subscription.topicId(), sessionId);
-                recording = stopped != null
-                    ? SessionRecording.resume(catalog, settings, counters, stopped, epochNs)
-                    : SessionRecording.begin(catalog, settings, counters, subscription.topicId(), topicName,
-                        sessionId, firstMessageIndex, epochNs);
-            } catch (IOException e) {
-                LOG.error("topic {}, session {}: no recording could be started or resumed, so its messages from {} on"
-                    + " are not recorded", topicName, sessionId, firstMessageIndex, e);
+            final long unrecordedFrom = unrecordedSince.get(sessionId);
+            if (unrecordedFrom != NOT_REFUSED && epochNs < retryAtNs.get(sessionId)) {
                 return null;
+            }
+            try {
+                recording = resumeOrBegin(sessionId, firstMessageIndex);
+            } catch (IOException | RuntimeException e) {
+                retryAtNs.put(sessionId, epochNs + settings.retryIntervalNs());
+                if (unrecordedFrom == NOT_REFUSED) {
+                    unrecordedSince.put(sessionId, firstMessageIndex);
+                    LOG.error("topic {}, session {}: no recording can be started ({}); its messages from {} on are not"
+                        + " recorded until one can, tried every {} ms", topicName, sessionId, e.toString(),
+                        firstMessageIndex, settings.retryIntervalNs() / 1_000_000, e);
+                }
+                return null;
+            }
+            if (unrecordedFrom != NOT_REFUSED) {
+                unrecordedSince.remove(sessionId);
+                retryAtNs.remove(sessionId);
+                LOG.info("topic {}, session {}: recording {} starts at message {}; messages {}..{} were not recorded",
+                    topicName, sessionId, recording.recordingId(), firstMessageIndex, unrecordedFrom,
+                    firstMessageIndex - 1);
             }
             open.put(sessionId, recording);
             return recording;

@@ -3,7 +3,11 @@ package org.nakcast.recorder;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +25,6 @@ import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
@@ -30,6 +33,7 @@ import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.replay.HoleCause;
 
 /**
  * A recorder on loopback, in this test JVM's private network namespace, beside a publisher in
@@ -139,6 +143,43 @@ class RecorderIT {
         final Replayed replayed = replay(0);
         assertThat(replayed.indexes).hasSize(MESSAGES);
         assertThat(replayed.holes).as("the history still held what the recorder missed").isZero();
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aStoppedRecordingThatCannotBeResumedStaysAndANewOneTakesTheStream() throws IOException {
+        try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
+             Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
+            final RawPublication publication;
+            try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                new SystemEpochNanoClock())) {
+                publication = publisherNode.newPublication("ticks");
+                publish(publication, 0, MESSAGES / 2, first);
+                workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
+            }
+            try (var segments = Files.list(dir)) {
+                for (Path segment : segments.filter(path -> path.getFileName().toString().startsWith("0-")).toList()) {
+                    try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+                        channel.write(ByteBuffer.allocate(8), 0);
+                    }
+                }
+            }
+            try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                new SystemEpochNanoClock())) {
+                publish(publication, MESSAGES / 2, MESSAGES, second);
+                publication.close();
+                workUntil(second,
+                    () -> only(second).recordingId() == 1 && only(second).state() == RecordingState.ENDED);
+                final List<RecordingDescriptor> recordings = second.recordings();
+                assertThat(recordings).hasSize(2);
+                assertThat(recordings.get(0).state()).as("the damaged one, left as it was").isEqualTo(
+                    RecordingState.STOPPED);
+                assertThat(recordings.get(1).firstMessageIndex()).as("from the first message the node delivered again")
+                    .isLessThanOrEqualTo(MESSAGES / 2);
+                assertThat(recordings.get(1).nextMessageIndex()).isEqualTo(MESSAGES);
+                assertThat(recordings.get(1).holeMessages()).isZero();
+            }
+        }
     }
 
     private Replayed replay(long from) throws IOException {

@@ -18,6 +18,7 @@ import java.util.zip.CRC32C;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.config.RecorderConfig;
 
 /**
  * The recordings of one directory: a memory-mapped file of fixed-length descriptors, written by
@@ -66,8 +67,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 public final class Catalog implements AutoCloseable {
     /** The catalog's file name in its directory. */
     public static final String FILE_NAME = "recordings.catalog";
-    /** The longest topic name a descriptor holds, in UTF-8 bytes. */
-    public static final int MAX_TOPIC_NAME_BYTES = 160;
     /** "NAKCATL1" as a little-endian long. */
     static final long MAGIC = 0x314C_5441_434B_414EL;
     static final int LAYOUT_VERSION = 1;
@@ -168,14 +167,15 @@ public final class Catalog implements AutoCloseable {
      * Adds a recording, in state {@link RecordingState#RECORDING}.
      *
      * @return its id
-     * @throws IllegalArgumentException if the topic's name is longer than {@link #MAX_TOPIC_NAME_BYTES}
+     * @throws IllegalArgumentException if the topic's name is longer than
+     *     {@link RecorderConfig#MAX_TOPIC_NAME_BYTES}
      */
     public long add(int topicId, String topicName, int sessionId, long publisherId, long firstMessageIndex,
         long startEpochMs, SegmentGeometry geometry) throws IOException {
         final byte[] name = topicName.getBytes(StandardCharsets.UTF_8);
-        if (name.length > MAX_TOPIC_NAME_BYTES) {
+        if (name.length > RecorderConfig.MAX_TOPIC_NAME_BYTES) {
             throw new IllegalArgumentException("topic name '" + topicName + "' is " + name.length
-                + " bytes in UTF-8; a catalog holds at most " + MAX_TOPIC_NAME_BYTES);
+                + " bytes in UTF-8; a catalog holds at most " + RecorderConfig.MAX_TOPIC_NAME_BYTES);
         }
         final int id = buffer.getInt(COUNT_OFFSET, ORDER);
         if (id == buffer.getInt(CAPACITY_OFFSET, ORDER)) {
@@ -352,7 +352,7 @@ public final class Catalog implements AutoCloseable {
         final int at = offsetOf(id);
         final RecordingState state = RecordingState.of(view.getInt(at + STATE, ORDER));
         final int nameLength = view.getInt(at + NAME_LENGTH, ORDER);
-        if (state == null || nameLength < 0 || nameLength > MAX_TOPIC_NAME_BYTES) {
+        if (state == null || nameLength < 0 || nameLength > RecorderConfig.MAX_TOPIC_NAME_BYTES) {
             throw new CorruptCatalogException(path, "has recording " + id + " with a state or name it cannot read");
         }
         final SegmentGeometry geometry;
