@@ -92,15 +92,17 @@ final class ReplayCommand implements Callable<Integer> {
                 if (frames > 0) {
                     lastHeardNs = System.nanoTime();
                 } else if (System.nanoTime() - lastHeardNs > (long) (timeout * 1e9)) {
-                    printer.fail("TIMEOUT", "the recorder at " + endpoint + " sent nothing for " + timeout + " s");
+                    printer.fail("TIMEOUT", "the recorder at " + written(endpoint) + " sent nothing for " + timeout
+                        + " s");
                 }
                 idle.idle(frames);
             }
         } catch (EOFException closed) {
-            printer.fail("CLOSED", "the recorder at " + endpoint + " closed the connection before the replay ended");
+            printer.fail("CLOSED", "the recorder at " + written(endpoint) + " closed the connection before the replay"
+                + " ended");
         }
         final JsonResult result = new JsonResult().put("command", "replay").put("topic", topic)
-            .put("session", session).put("recorder", endpoint.toString()).put("first", printer.first)
+            .put("session", session).put("recorder", written(endpoint)).put("first", printer.first)
             .put("last", printer.last).put("messages", printer.messages).put("holes", printer.holes)
             .put("holeMessages", printer.holeMessages).put("next", printer.next).put("ok", printer.refusal == null);
         if (printer.refusal != null) {
@@ -112,6 +114,11 @@ final class ReplayCommand implements Callable<Integer> {
         }
         out.println(result);
         return printer.refusal == null ? 0 : 1;
+    }
+
+    /** {@code 127.0.0.1:40480}, as a config writes it. */
+    private static String written(InetSocketAddress endpoint) {
+        return new Endpoint(endpoint.getAddress(), endpoint.getPort()).toString();
     }
 
     /** Prints each answer as a JSON line, and keeps the figures of the result. */

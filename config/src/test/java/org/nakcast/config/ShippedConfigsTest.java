@@ -57,6 +57,18 @@ class ShippedConfigsTest {
     }
 
     @Test
+    void theRecoveryExampleIsTheDefaultWithItsOrdersRecordedOnThisHost() {
+        final NodeConfig recovery = NodeConfig.load(DEFAULT_FILE.resolveSibling("recovery-example.yaml"));
+        final NodeConfig defaults = NodeConfig.load(DEFAULT_FILE);
+
+        assertThat(recovery.transports()).isEqualTo(defaults.transports());
+        assertThat(recovery.recordedTopics()).extracting(TopicConfig::name).containsExactly("orders");
+        assertThat(recovery.topics()).extracting(topic -> topic.withRecord(false)).isEqualTo(defaults.topics());
+        assertThat(recovery.recorder().replayEndpoint().address().isLoopbackAddress()).isTrue();
+        assertThat(recovery.recorder().dir()).isEqualTo(Path.of("recordings").toAbsolutePath());
+    }
+
+    @Test
     void theEmbeddedDefaultIsTheDefaultFile() {
         assertThat(NodeConfig.embeddedDefault()).isEqualTo(NodeConfig.load(DEFAULT_FILE));
     }

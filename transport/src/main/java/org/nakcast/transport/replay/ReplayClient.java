@@ -27,16 +27,14 @@ public final class ReplayClient implements AutoCloseable {
     private static final int INITIAL_READ_BUFFER = 256 * 1024;
 
     private final SocketChannel channel;
-    private final String endpoint;
     private final ReplayFrameReader reader = new ReplayFrameReader(INITIAL_READ_BUFFER);
     private final ByteBuffer requestBytes = ByteBuffer.allocateDirect(ReplayFrame.REQUEST_LENGTH);
     private final UnsafeBuffer request = new UnsafeBuffer(requestBytes);
     private long nextRequestId = 1;
     private ReplayHandler handler;
 
-    private ReplayClient(SocketChannel channel, String endpoint) {
+    private ReplayClient(SocketChannel channel) {
         this.channel = channel;
-        this.endpoint = endpoint;
     }
 
     /**
@@ -51,7 +49,7 @@ public final class ReplayClient implements AutoCloseable {
             socket.connect(recorder, timeoutMs);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
-            return new ReplayClient(channel, recorder.toString());
+            return new ReplayClient(channel);
         } catch (IOException e) {
             channel.close();
             throw new IOException("cannot reach the recorder at " + recorder + ": " + e.getMessage(), e);
@@ -88,11 +86,6 @@ public final class ReplayClient implements AutoCloseable {
     public int poll(ReplayHandler answers, int limit) throws IOException {
         this.handler = answers;
         return reader.poll(channel, this::dispatch, limit);
-    }
-
-    /** The recorder's endpoint, as connected to. */
-    public String endpoint() {
-        return endpoint;
     }
 
     @Override
