@@ -44,10 +44,17 @@ final class RecordingsCommand implements Callable<Integer> {
     Path config;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
         final PrintWriter out = spec.commandLine().getOut();
         final Path directory = directory();
-        final List<RecordingDescriptor> recordings = Catalog.read(directory);
+        final List<RecordingDescriptor> recordings;
+        try {
+            recordings = Catalog.read(directory);
+        } catch (IOException e) {
+            spec.commandLine().getErr().println("recordings: cannot read the catalog of " + directory + ": "
+                + e.getMessage());
+            return 1;
+        }
         final List<Map<String, Object>> listed = new ArrayList<>();
         if (recordings.isEmpty()) {
             out.printf("no recordings in %s%n", directory);
