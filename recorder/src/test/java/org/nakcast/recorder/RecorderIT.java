@@ -124,13 +124,7 @@ class RecorderIT {
     void aRecorderRestartedMidStreamGoesOnInTheSameRecordingFromThePublishersHistory() throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
-            final RawPublication publication;
-            try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"),
-                new SystemEpochNanoClock())) {
-                publication = publisherNode.newPublication("ticks");
-                publish(publication, 0, MESSAGES / 2, first);
-                workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
-            }
+            final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
                 new SystemEpochNanoClock())) {
                 publish(publication, MESSAGES / 2, MESSAGES, second);
@@ -150,13 +144,7 @@ class RecorderIT {
     void aStoppedRecordingThatCannotBeResumedStaysAndANewOneTakesTheStream() throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
-            final RawPublication publication;
-            try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"),
-                new SystemEpochNanoClock())) {
-                publication = publisherNode.newPublication("ticks");
-                publish(publication, 0, MESSAGES / 2, first);
-                workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
-            }
+            final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (var segments = Files.list(dir)) {
                 for (Path segment : segments.filter(path -> path.getFileName().toString().startsWith("0-")).toList()) {
                     try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
@@ -179,6 +167,19 @@ class RecorderIT {
                 assertThat(recordings.get(1).nextMessageIndex()).isEqualTo(MESSAGES);
                 assertThat(recordings.get(1).holeMessages()).isZero();
             }
+        }
+    }
+
+    /**
+     * A publication of its first half of the messages, of which a first recorder recorded at least a
+     * quarter before it stopped; the publication stays open.
+     */
+    private RawPublication firstHalfByAFirstRecorder(Node publisherNode, Node recorderNode) throws IOException {
+        try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"), new SystemEpochNanoClock())) {
+            final RawPublication publication = publisherNode.newPublication("ticks");
+            publish(publication, 0, MESSAGES / 2, first);
+            workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
+            return publication;
         }
     }
 

@@ -4,7 +4,7 @@ package org.nakcast.transport.replay;
  * Why a recording has a hole: the messages of a hole were never stored, for this reason. A recording
  * stores the code in its HOLE frames, and a replay sends it to the asker with the hole.
  */
-public enum HoleCause {
+public enum HoleCause implements WireCode {
     /** The transport gave them up: the publisher no longer held them when the recorder asked. */
     LOST_IN_TRANSPORT(1, "lost in transport before the recorder had them"),
     /** The recorder had them but could not store them (disk full, a file that could not be made). */
@@ -25,6 +25,7 @@ public enum HoleCause {
     }
 
     /** The code stored in a HOLE frame. */
+    @Override
     public int code() {
         return code;
     }
@@ -36,11 +37,6 @@ public enum HoleCause {
 
     /** The cause of {@code code}; {@link #UNKNOWN} for a code this version does not know. */
     public static HoleCause of(int code) {
-        for (HoleCause cause : ALL) {
-            if (cause.code == code) {
-                return cause;
-            }
-        }
-        return UNKNOWN;
+        return WireCode.of(ALL, code, UNKNOWN);
     }
 }

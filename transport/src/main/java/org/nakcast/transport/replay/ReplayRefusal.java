@@ -4,7 +4,7 @@ package org.nakcast.transport.replay;
  * Why a recorder refused a replay request, or a connection: sent in a REFUSED frame with a
  * sentence that names the request's figures.
  */
-public enum ReplayRefusal {
+public enum ReplayRefusal implements WireCode {
     /** The recorder holds no recording of that topic and session. */
     NO_RECORDING(1, "no recording of that topic and session"),
     /** The recording does not hold the first message asked for: it begins later, or ends before it. */
@@ -33,6 +33,7 @@ public enum ReplayRefusal {
     }
 
     /** The code sent in a REFUSED frame. */
+    @Override
     public int code() {
         return code;
     }
@@ -44,11 +45,6 @@ public enum ReplayRefusal {
 
     /** The refusal of {@code code}; {@link #UNKNOWN} for a code this version does not know. */
     public static ReplayRefusal of(int code) {
-        for (ReplayRefusal refusal : ALL) {
-            if (refusal.code == code) {
-                return refusal;
-            }
-        }
-        return UNKNOWN;
+        return WireCode.of(ALL, code, UNKNOWN);
     }
 }
