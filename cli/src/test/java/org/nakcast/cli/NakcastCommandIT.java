@@ -150,6 +150,7 @@ class NakcastCommandIT {
                 codec: flyweight
                 record: true
                 max-message: 64k
+                close-linger: 10s
             recorder:
               segment-length: 1m
             """);

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
@@ -51,8 +52,10 @@ class RecorderIT {
 
     private static NodeConfig config(LateJoinPolicy lateJoin) {
         final TransportConfig lo = new TransportConfig("local", "lo", "239.255.77.21", 40510);
+        // A closed publication answers NAKs for 10 s: a recorder starved of the CPU for a while on a
+        // busy machine still repairs its tail and sees the end, rather than the publisher falling silent.
         final TopicConfig ticks = new TopicConfig("ticks", 1, "local", "jdk").withFlowControl(FlowControlMode.MAX)
-            .withLateJoin(lateJoin);
+            .withLateJoin(lateJoin).withCloseLinger(Duration.ofSeconds(10));
         return new NodeConfig(null, List.of(lo), List.of(ticks)).conclude();
     }
 
@@ -77,21 +80,34 @@ class RecorderIT {
         }
     }
 
+    /**
+     * Runs the recorder until {@code done}, leaving the CPU to the nodes' threads when it has nothing
+     * to do; fails, naming the recordings, after 30 s (a busy loop is beyond the reach of
+     * {@code @Timeout}).
+     */
     private static void workUntil(Recorder recorder, BooleanSupplier done) {
+        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadlineNs) {
+                throw new AssertionError("not done after 30 s; the recordings: " + recordingsOf(recorder));
+            }
             if (recorder.doWork() == 0) {
-                Thread.onSpinWait();
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
             }
         }
     }
 
-    private static RecordingDescriptor only(Recorder recorder) {
+    private static List<RecordingDescriptor> recordingsOf(Recorder recorder) {
         try {
-            final List<RecordingDescriptor> recordings = recorder.recordings();
-            return recordings.isEmpty() ? null : recordings.get(recordings.size() - 1);
+            return recorder.recordings();
         } catch (IOException e) {
             throw new AssertionError(e);
         }
+    }
+
+    private static RecordingDescriptor only(Recorder recorder) {
+        final List<RecordingDescriptor> recordings = recordingsOf(recorder);
+        return recordings.isEmpty() ? null : recordings.get(recordings.size() - 1);
     }
 
     @Test

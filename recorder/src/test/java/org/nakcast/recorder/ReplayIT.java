@@ -138,10 +138,7 @@ class ReplayIT {
             client.request(TOPIC, SESSION, 100, ReplayFrame.TO_WHAT_IS_HELD);
             final long second = client.request(TOPIC, SESSION, 100, 110);
             Thread.sleep(50);
-            while (!answers.done) {
-                recorder.doWork();
-                client.poll(answers, 1_000);
-            }
+            untilDone(recorder, client, answers, 1_000);
             assertThat(answers.events).contains("refused " + second + " BUSY");
             assertThat(answers.messages).hasSize(4_890).isSorted();
             assertThat(answers.events).last().isEqualTo("done 5000");
@@ -210,11 +207,19 @@ class ReplayIT {
         throws IOException {
         final Answers answers = new Answers();
         client.request(TOPIC, session, from, to);
-        while (!answers.done) {
-            recorder.doWork();
-            client.poll(answers, 256);
-        }
+        untilDone(recorder, client, answers, 256);
         return answers;
+    }
+
+    /** Serves and reads answers until the replay is done or refused; fails after 30 s rather than hang. */
+    private static void untilDone(Recorder recorder, ReplayClient client, Answers answers, int limit)
+        throws IOException {
+        final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!answers.done) {
+            assertThat(System.nanoTime()).as("answers so far: %s", answers.events).isLessThan(deadline);
+            recorder.doWork();
+            client.poll(answers, limit);
+        }
     }
 
     private static String refusal(Recorder recorder, ReplayClient client, int session, long from, long to)
