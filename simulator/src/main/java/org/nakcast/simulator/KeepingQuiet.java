@@ -38,7 +38,10 @@ import org.nakcast.transport.status.StreamCounters;
  * <p>A suppression is seen as the node's {@code NAKs suppressed} counter moving on, looked at before
  * each datagram the node reads and after each round, so the model is as the receiver saw it then.
  * It is justified when some started stream's lowest missing datagram lies in a NAK heard within the
- * window. A stream whose start is not decided yet asks for nothing, so it keeps nothing back.
+ * window. A stream event judges it too, before the model changes; the datagram read last is then
+ * unsettled (the event may come while it is read, or in the round after, as an end the receiver's
+ * timers decide), so either way counts: with it missing, or taken. A stream whose start is not
+ * decided yet asks for nothing, so it keeps nothing back.
  */
 final class KeepingQuiet {
     /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
@@ -161,7 +164,7 @@ final class KeepingQuiet {
                 continue;
             }
             final long lowestMissing = stream.contiguous + 1;
-            if (covered(stream.sessionId, lowestMissing, nowNs)) {
+            if (covered(stream.sessionId, lowestMissing, nowNs) || coveredOnceTaken(stream, nowNs)) {
                 return null;
             }
             missing.append(missing.isEmpty() ? "" : ", ").append("session ").append(stream.sessionId).append(": ")
@@ -169,6 +172,16 @@ final class KeepingQuiet {
         }
         return ("kept a NAK back though no NAK it heard in the last %d us asked for the lowest datagram it misses"
             + " of any stream (%s)").formatted(windowNs / 1_000, missing);
+    }
+
+    /**
+     * Whether a NAK heard within the window asked for the lowest datagram the stream would miss had
+     * the node taken the datagram read last, still unsettled: a stream event judged before the next
+     * look (one the receiver decides in the round after a read) cannot tell whether it was taken.
+     */
+    private boolean coveredOnceTaken(Stream stream, long nowNs) {
+        return pendingSequence != NONE && pendingSession == stream.sessionId
+            && covered(stream.sessionId, stream.lowestMissingTaking(pendingSequence), nowNs);
     }
 
     /** Whether a NAK heard within the window asked for {@code sequence}: the newest first, back to the edge. */
@@ -236,6 +249,18 @@ final class KeepingQuiet {
             if (sequence >= firstHeld && sequence - firstHeld < slots.length) {
                 hold(sequence);
             }
+        }
+
+        /** The lowest datagram it would miss after taking {@code sequence}, leaving the model as it is. */
+        long lowestMissingTaking(long sequence) {
+            long next = contiguous + 1;
+            if (started && sequence == next) {
+                next++;
+                while (holds(next)) {
+                    next++;
+                }
+            }
+            return next;
         }
 
         void startAt(long firstSequence) {

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
+import org.agrona.collections.LongArrayList;
 import org.nakcast.transport.protocol.FrameType;
 
 /**
@@ -54,6 +55,13 @@ final class PublishedSession {
     long highestHandedData = -1;
     /** When its publisher's node last read a STATUS of each receiver id, off the wire. */
     final Long2LongHashMap statusReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /**
+     * When its publisher's node first read a STATUS of each receiver id: flow control waits for a
+     * receiver from then on, not before.
+     */
+    final Long2LongHashMap firstStatusReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** When each DATA sequence was first sent, by sequence. */
+    private final LongArrayList dataFirstSentNs = new LongArrayList();
     /**
      * The receivers its publisher dropped from flow control when none of their STATUS had reached it
      * for the flow-control timeout: what was sent past them may be lost to them.
@@ -128,6 +136,21 @@ final class PublishedSession {
         return Math.max(0, highestHandedData + packedAhead + 1 - historyDatagrams);
     }
 
+    /**
+     * Whether datagram {@code sequence} may have left the history before flow control waited for
+     * {@code receiverId}: before its publisher's node first read a STATUS of that receiver, DATA had
+     * gone out far enough past {@code sequence} for the history to let it go (see
+     * {@link #surelyHeldFrom()}). Until its first STATUS arrives a receiver holds nobody back.
+     */
+    boolean mayHaveLeftBeforeHeard(long sequence, int receiverId) {
+        final long evictingSequence = sequence + historyDatagrams - packedAhead;
+        if (evictingSequence < 0 || evictingSequence >= dataFirstSentNs.size()) {
+            return false;
+        }
+        final long firstHeardNs = firstStatusReadNs.get(receiverId);
+        return firstHeardNs == Long.MIN_VALUE || firstHeardNs > dataFirstSentNs.getLong((int) evictingSequence);
+    }
+
     /** Counts one datagram this session sent. */
     void sent(int type, int length, long sequence, long nowNs) {
         if (firstSendNs < 0) {
@@ -135,6 +158,9 @@ final class PublishedSession {
         }
         lastSendNs = nowNs;
         if (type == FrameType.DATA.code()) {
+            while (dataFirstSentNs.size() <= sequence) {
+                dataFirstSentNs.addLong(nowNs);
+            }
             dataBytes += length;
             highestDataSequence = Math.max(highestDataSequence, sequence);
         } else if (type == FrameType.RETRANSMIT.code() || type == FrameType.UNRECOVERABLE.code()) {

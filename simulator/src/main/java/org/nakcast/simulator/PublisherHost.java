@@ -240,6 +240,9 @@ final class PublisherHost extends NodeHost {
             if (header.sequence() <= session.highestHandedData + 1) {
                 status.wrap(header.buffer(), header.offset());
                 session.statusReadNs.put(status.receiverId(), scheduler.nowNs());
+                if (!session.firstStatusReadNs.containsKey(status.receiverId())) {
+                    session.firstStatusReadNs.put(status.receiverId(), scheduler.nowNs());
+                }
             }
             return;
         }

@@ -82,6 +82,15 @@ final class SubscriberHost extends NodeHost {
     /** Guarantee 17: what this process may keep quiet about, from what it read. */
     private final KeepingQuiet quiet;
     private boolean toldKeptQuiet;
+    /**
+     * The sessions this process's node turned away for want of room ({@code max-publishers}): such a
+     * session is owed only what its publisher still holds once room is made.
+     */
+    private final IntHashSet refusedSessions = new IntHashSet();
+    /** The session of the datagram read last, until the node's refusal count has been looked at after it. */
+    private int sessionReadLast;
+    private boolean readSinceLook;
+    private long refusedSeen;
     /** The states the receiver reached, over its incarnations: see {@link StreamWatch}. */
     final StreamWatch.Reached reached = new StreamWatch.Reached();
     private StreamWatch watch;
@@ -162,6 +171,7 @@ final class SubscriberHost extends NodeHost {
             subscribed.clear();
             return 0;
         }
+        noteRefusal();
         judgeKeptQuiet(true);
         int work = 0;
         for (int i = 0; i < subscribed.size(); i++) {
@@ -216,7 +226,10 @@ final class SubscriberHost extends NodeHost {
                 .formatted(length, nakRead ? " from receiver %d: %s".formatted(heardNak.receiverId(), ranges(heardNak))
                     : ""));
         }
+        noteRefusal();
         judgeKeptQuiet(true);
+        sessionReadLast = header.sessionId();
+        readSinceLook = true;
         if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode())) {
             noteRead(header.sessionId(), scheduler.nowNs());
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
@@ -232,9 +245,9 @@ final class SubscriberHost extends NodeHost {
      * Guarantee 17, looked at before each datagram the node reads, after each round, and before a
      * stream event changes the model: a NAK kept back since the last look was justified by the NAKs
      * heard (told once per process). Before a read and after a round, the datagram read last is
-     * settled first: taken unless the node counted it dropped. A stream event comes while a datagram
-     * is being read, and no NAK is kept back while a DATA or RETRANSMIT is read, so then the model
-     * goes without it.
+     * settled first: taken unless the node counted it dropped. A stream event may come while a
+     * datagram is read or in the round after it, before the node's counters tell whether it was
+     * taken: then the model judges with it unsettled, either way (see {@link KeepingQuiet}).
      */
     private void judgeKeptQuiet(boolean settle) {
         final SystemCounters counters = node.counters();
@@ -305,6 +318,32 @@ final class SubscriberHost extends NodeHost {
         return ranges.toString();
     }
 
+    /**
+     * Looked at before each datagram read and after each round: if the node's count of datagrams of
+     * refused publisher streams moved since the last look, the datagram read last was one of them.
+     */
+    private void noteRefusal() {
+        final long refused = counter(SystemCounter.PUBLISHER_STREAMS_REFUSED);
+        if (refused != refusedSeen && readSinceLook) {
+            refusedSessions.add(sessionReadLast);
+        }
+        refusedSeen = refused;
+        readSinceLook = false;
+    }
+
+    /**
+     * Whether datagram {@code sequence} of the session may have left its publisher's history before
+     * any STATUS of this process's receiver reached the publisher: flow control did not wait for it yet.
+     */
+    private boolean lostBeforeHeard(PublishedSession session, long sequence) {
+        for (IntHashSet.IntIterator ids = receiverIds.iterator(); ids.hasNext(); ) {
+            if (!session.mayHaveLeftBeforeHeard(sequence, ids.nextValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether the session's publisher dropped this process's receiver from flow control, as it may. */
     private boolean droppedFromFlowControl(PublishedSession session) {
         for (IntHashSet.IntIterator ids = receiverIds.iterator(); ids.hasNext(); ) {
@@ -361,7 +400,8 @@ final class SubscriberHost extends NodeHost {
                 return;
             }
             final long nowNs = scheduler.nowNs();
-            if (scenario.repairableByConstruction() && !droppedFromFlowControl(session)) {
+            if (scenario.repairableByConstruction() && !droppedFromFlowControl(session)
+                && !refusedSessions.contains(session.sessionId) && !lostBeforeHeard(session, event.fromSequence())) {
                 violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s gave up datagrams %d..%d of session %d (%s) in a"
                     + " seed where every loss can be repaired").formatted(name, event.fromSequence(),
                     event.toSequence(), session.sessionId, event.cause()));

@@ -182,6 +182,29 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).as("the stream still holds from 18: 13 is missing").contains("session 7: 13");
     }
 
+    /**
+     * Seed 99645: a stream ended in the round after the node read the datagram another stream needed
+     * next (352), while the model had not settled that read; the NAK heard asked for 354, the lowest
+     * that stream missed once 352 was in, and the model judged 352 missing.
+     */
+    @Test
+    void aStreamEventBeforeTheReadIsSettledCountsTheDatagramReadLastEitherWay() {
+        startAndTake(350, 351, 353);
+        hear(0, 354, 356);
+        quiet.reading(SESSION, 352);
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
+    @Test
+    void anUnsettledDatagramAheadOfTheGapJustifiesNothing() {
+        startAndTake(350, 351, 354);
+        hear(0, 355, 356);
+        quiet.reading(SESSION, 353);
+
+        assertThat(suppressAt(10)).contains("session 7: 352");
+    }
+
     @Test
     void withoutAKnownReorderWindowNothingIsJudged() {
         final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
