@@ -13,6 +13,7 @@ import org.nakcast.recorder.store.CorruptSegmentException;
 import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.recorder.store.SegmentsRemovedException;
 import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.transport.replay.ReplayFrame;
 import org.nakcast.transport.replay.ReplayFrameReader;
@@ -193,6 +194,12 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
             closeReader();
             refuse(requestId, ReplayRefusal.DAMAGED, "the recording is damaged at message " + at
                 + "; the messages before it were sent: " + e.getMessage());
+            return frames;
+        } catch (SegmentsRemovedException e) {
+            final long at = next;
+            closeReader();
+            refuse(requestId, ReplayRefusal.NOT_HELD, "retention removed what follows message " + (at - 1)
+                + " while it was replayed; the messages before " + at + " were sent: " + e.getMessage());
             return frames;
         }
         if (next > last || reader.isEnded()) {

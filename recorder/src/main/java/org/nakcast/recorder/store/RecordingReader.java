@@ -10,8 +10,9 @@ import java.nio.file.Path;
  * written returns 0 and can be polled again). A frame is handed out only when it is intact:
  * damage is reported as a {@link CorruptSegmentException}, never served.
  *
- * <p>One thread per reader; many readers may read one recording. Segments removed by retention
- * before a reader reached them make {@link #poll} report the rest as not held.
+ * <p>One thread per reader; many readers may read one recording. A segment removed by retention
+ * while a reader was still before it ends that reader: {@link #poll} throws
+ * {@link SegmentsRemovedException} when it reaches the gap, never waits at it.
  */
 public final class RecordingReader implements AutoCloseable {
     private final Path dir;
@@ -49,6 +50,7 @@ public final class RecordingReader implements AutoCloseable {
      *
      * @return how many were handed out; 0 at the end of what is written so far, or after the END frame
      * @throws CorruptSegmentException if a frame or segment is damaged
+     * @throws SegmentsRemovedException if retention removed the next segment while this one was read
      */
     public int poll(RecordHandler handler, int limit) throws IOException {
         int handed = 0;
@@ -118,10 +120,20 @@ public final class RecordingReader implements AutoCloseable {
         }
     }
 
-    /** Moves to the next segment if it exists; false if the writer has not made it yet. */
+    /**
+     * Moves to the next segment if it exists; false if the writer has not made it yet.
+     *
+     * @throws SegmentsRemovedException if it is gone though a later one exists: retention removed it
+     */
     private boolean nextSegment() throws IOException {
         final Path next = SegmentFile.pathOf(dir, recordingId, segment.number() + 1);
-        if (!Files.exists(next) || SegmentFile.isUnfinished(next)) {
+        if (!Files.exists(next)) {
+            if (hasSegmentAfter(segment.number() + 1)) {
+                throw new SegmentsRemovedException(recordingId, segment.number(), nextIndexAtPosition());
+            }
+            return false;
+        }
+        if (SegmentFile.isUnfinished(next)) {
             return false;
         }
         final SegmentFile opened = SegmentFile.open(next, false);
@@ -129,6 +141,17 @@ public final class RecordingReader implements AutoCloseable {
         use(opened);
         position = segment.dataOffset();
         return true;
+    }
+
+    /** Whether the recording has a segment numbered above {@code number}: segments are made in order. */
+    private boolean hasSegmentAfter(int number) throws IOException {
+        final int[] numbers = SegmentFile.numbersOf(dir, recordingId);
+        return numbers.length > 0 && numbers[numbers.length - 1] > number;
+    }
+
+    /** The message the frame at the read position begins with, where the reader stands. */
+    private long nextIndexAtPosition() {
+        return frame.messageIndex() + (frame.type() == RecordFrame.PADDING ? 0 : frame.messagesCovered());
     }
 
     private boolean seek(long messageIndex) throws IOException {

@@ -1,14 +1,19 @@
 package org.nakcast.recorder.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
+import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.transport.replay.HoleCause;
 
 class RetentionTest {
     private static final SegmentGeometry SMALL = new SegmentGeometry(64 * 1024, 4096);
@@ -64,6 +69,40 @@ class RetentionTest {
             assertThat(catalog.get(stopped).firstMessageIndex()).isEqualTo(200);
             assertThat(SegmentFile.numbersOf(dir, recording)).as("the active segment stays").hasSize(1);
             assertThat(RecordingReader.openAt(dir, recording, 119)).isNotNull().satisfies(reader -> reader.close());
+        }
+    }
+
+    @Test
+    void aReaderThatRetentionOvertookEndsAtTheGapInsteadOfWaitingThere() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final long id = record(catalog, 300, true);
+            final List<Long> read = new ArrayList<>();
+            final RecordHandler handler = new RecordHandler() {
+                @Override
+                public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long atNs) {
+                    read.add(messageIndex);
+                }
+
+                @Override
+                public void onHole(long firstMessage, long count, HoleCause cause) {
+                    throw new AssertionError("no hole was recorded");
+                }
+            };
+            try (RecordingReader reader = RecordingReader.openAt(dir, id, 0)) {
+                assertThat(reader.poll(handler, 1)).isOne();
+
+                new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND);
+                assertThat(catalog.get(id).firstMessageIndex()).as("its next segments are gone").isGreaterThan(100);
+
+                assertThatThrownBy(() -> {
+                    for (int poll = 0; poll < 1_000; poll++) {
+                        reader.poll(handler, 64);
+                    }
+                }).isInstanceOfSatisfying(SegmentsRemovedException.class,
+                    removed -> assertThat(removed.nextMessageIndex()).isEqualTo(read.size()));
+                assertThat(read).as("its first segment, read to its end from the mapping").hasSizeGreaterThan(1)
+                    .isEqualTo(LongStream.range(0, read.size()).boxed().toList());
+            }
         }
     }
 

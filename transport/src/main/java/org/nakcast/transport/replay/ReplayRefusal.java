@@ -7,8 +7,11 @@ package org.nakcast.transport.replay;
 public enum ReplayRefusal implements WireCode {
     /** The recorder holds no recording of that topic and session. */
     NO_RECORDING(1, "no recording of that topic and session"),
-    /** The recording does not hold the first message asked for: it begins later, or ends before it. */
-    NOT_HELD(2, "the recording does not hold the first message asked for"),
+    /**
+     * The recording does not hold the first message asked for (it begins later, or ends before it),
+     * or retention removed what came next while the request was answered (after what was sent).
+     */
+    NOT_HELD(2, "the recording does not hold what was asked for"),
     /** The request asks for more messages than one request may: ask in parts. */
     TOO_LONG(3, "more messages than one request may ask for"),
     /** A request came while the connection's last one was still being answered: one at a time. */
