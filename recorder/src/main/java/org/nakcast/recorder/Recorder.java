@@ -17,6 +17,7 @@ import org.nakcast.recorder.store.RecordingEnd;
 import org.nakcast.recorder.store.RecordingRecovery;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.Retention;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
@@ -55,6 +56,8 @@ public final class Recorder implements AutoCloseable {
     private final Catalog catalog;
     private final EpochNanoClock clock;
     private final RecorderCounters counters;
+    /** Makes segments ahead of need, and forces and closes full ones, off the recording thread. */
+    private final SegmentMaker segments = SegmentMaker.ahead();
     private final List<TopicRecorder> topics = new ArrayList<>();
     private ReplayServer replay;
     private long epochNs;
@@ -81,6 +84,7 @@ public final class Recorder implements AutoCloseable {
         final Recorder recorder = new Recorder(settings, catalog, clock, new RecorderCounters(node.counters()));
         try {
             recorder.epochNs = clock.nanoTime();
+            SegmentMaker.deleteLeftovers(settings.dir());
             recorder.recoverInterrupted();
             if (settings.replay() != null) {
                 final RecorderSettings.Replay replay = settings.replay();
@@ -160,6 +164,7 @@ public final class Recorder implements AutoCloseable {
                 topic.close();
             }
         } finally {
+            segments.close();
             catalog.close();
         }
     }
@@ -256,15 +261,15 @@ public final class Recorder implements AutoCloseable {
             final RecordingDescriptor stopped = stoppedRecordingOf(subscription.topicId(), sessionId);
             if (stopped != null) {
                 try {
-                    return SessionRecording.resume(catalog, settings, counters, stopped, epochNs);
+                    return SessionRecording.resume(catalog, settings, segments, counters, stopped, epochNs);
                 } catch (IOException e) {
                     LOG.warn("topic {}, session {}: recording {} cannot be resumed ({}); it stays as it is, and a new"
                         + " recording begins at message {}", topicName, sessionId, stopped.recordingId(), e.toString(),
                         firstMessageIndex);
                 }
             }
-            return SessionRecording.begin(catalog, settings, counters, subscription.topicId(), topicName, sessionId,
-                firstMessageIndex, epochNs);
+            return SessionRecording.begin(catalog, settings, segments, counters, subscription.topicId(), topicName,
+                sessionId, firstMessageIndex, epochNs);
         }
 
         void close() throws IOException {

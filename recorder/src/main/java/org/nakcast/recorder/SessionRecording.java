@@ -10,6 +10,7 @@ import org.nakcast.recorder.store.RecordingEnd;
 import org.nakcast.recorder.store.RecordingRecovery;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.RecordingWriter;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,6 +27,7 @@ final class SessionRecording {
 
     private final long recordingId;
     private final RecorderSettings settings;
+    private final SegmentMaker segments;
     private final Catalog catalog;
     private final long firstMessageIndex;
     private final RecorderCounters counters;
@@ -38,10 +40,11 @@ final class SessionRecording {
     private boolean refusingReported;
     private long skipped;
 
-    private SessionRecording(long recordingId, RecorderSettings settings, Catalog catalog, long firstMessageIndex,
-        RecorderCounters counters, RecordingWriter writer) {
+    private SessionRecording(long recordingId, RecorderSettings settings, SegmentMaker segments, Catalog catalog,
+        long firstMessageIndex, RecorderCounters counters, RecordingWriter writer) {
         this.recordingId = recordingId;
         this.settings = settings;
+        this.segments = segments;
         this.catalog = catalog;
         this.firstMessageIndex = firstMessageIndex;
         this.counters = counters;
@@ -50,27 +53,29 @@ final class SessionRecording {
     }
 
     /** A new recording of a stream whose first message heard is {@code firstMessageIndex}. */
-    static SessionRecording begin(Catalog catalog, RecorderSettings settings, RecorderCounters counters, int topicId,
-        String topicName, int sessionId, long firstMessageIndex, long epochNs) throws IOException {
+    static SessionRecording begin(Catalog catalog, RecorderSettings settings, SegmentMaker segments,
+        RecorderCounters counters, int topicId, String topicName, int sessionId, long firstMessageIndex, long epochNs)
+        throws IOException {
         final long id = catalog.add(topicId, topicName, sessionId, 0, firstMessageIndex, epochNs / 1_000_000,
             settings.geometry());
-        final SessionRecording recording = new SessionRecording(id, settings, catalog, firstMessageIndex, counters,
-            null);
+        final SessionRecording recording = new SessionRecording(id, settings, segments, catalog, firstMessageIndex,
+            counters, null);
         recording.openWriter(epochNs);
         return recording;
     }
 
     /** Goes on with a recording its recorder stopped: from where it ends. */
-    static SessionRecording resume(Catalog catalog, RecorderSettings settings, RecorderCounters counters,
-        RecordingDescriptor stopped, long epochNs) throws IOException {
+    static SessionRecording resume(Catalog catalog, RecorderSettings settings, SegmentMaker segments,
+        RecorderCounters counters, RecordingDescriptor stopped, long epochNs) throws IOException {
         final RecordingEnd end = RecordingRecovery.recover(settings.dir(), stopped.recordingId(),
             stopped.firstMessageIndex());
         final RecordingWriter writer = end.segmentNumber() < 0
             ? RecordingWriter.start(settings.dir(), stopped.recordingId(), end.nextMessageIndex(), stopped.geometry(),
-                settings.sync(), settings.retryIntervalNs(), epochNs)
-            : RecordingWriter.resume(settings.dir(), end, settings.sync(), settings.retryIntervalNs(), epochNs);
+                settings.sync(), settings.retryIntervalNs(), segments, epochNs)
+            : RecordingWriter.resume(settings.dir(), end, settings.sync(), settings.retryIntervalNs(), segments,
+                epochNs);
         catalog.resume(stopped.recordingId());
-        final SessionRecording recording = new SessionRecording(stopped.recordingId(), settings, catalog,
+        final SessionRecording recording = new SessionRecording(stopped.recordingId(), settings, segments, catalog,
             stopped.firstMessageIndex(), counters, writer);
         recording.bytesBefore = stopped.bytes();
         recording.holesBefore = stopped.holeMessages();
@@ -188,7 +193,7 @@ final class SessionRecording {
         }
         try {
             writer = RecordingWriter.start(settings.dir(), recordingId, firstMessageIndex, settings.geometry(),
-                settings.sync(), settings.retryIntervalNs(), epochNs);
+                settings.sync(), settings.retryIntervalNs(), segments, epochNs);
             return true;
         } catch (IOException e) {
             counters.segmentRefused();

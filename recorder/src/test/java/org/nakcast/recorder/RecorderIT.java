@@ -163,8 +163,9 @@ class RecorderIT {
             final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (var segments = Files.list(dir)) {
                 for (Path segment : segments.filter(path -> path.getFileName().toString().startsWith("0-")).toList()) {
+                    // a damaged header (not a zeroed magic, which is a segment whose making was cut short)
                     try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.WRITE)) {
-                        channel.write(ByteBuffer.allocate(8), 0);
+                        channel.write(ByteBuffer.wrap(new byte[] {-1, -1, -1, -1}), 8);
                     }
                 }
             }

@@ -23,6 +23,7 @@ import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.recorder.store.Catalog;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.transport.replay.ReplayClient;
@@ -50,7 +51,7 @@ class ReplayIT {
         try (Catalog catalog = Catalog.openForRecording(dir);
              Node node = Node.launch(config())) {
             final RecorderSettings settings = settings(16, 1_000_000);
-            final SessionRecording recording = SessionRecording.begin(catalog, settings,
+            final SessionRecording recording = SessionRecording.begin(catalog, settings, SegmentMaker.inline(),
                 new RecorderCounters(node.counters()), TOPIC, "orders", SESSION, 100, 0);
             messages(recording, 100, 150);
             recording.lost(150, 10, 0);

@@ -19,6 +19,7 @@ import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -51,13 +52,15 @@ class SessionRecordingTest {
     @Test
     void whatAResumedRecordingHoldsIsNotWrittenAgainAndWhatItMissedIsAHoleOfItsOwn() throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir)) {
-            final SessionRecording first = SessionRecording.begin(catalog, settings(), counters, 1, "t", 9, 100, 0);
+            final SessionRecording first = SessionRecording.begin(catalog, settings(), SegmentMaker.inline(), counters,
+                1, "t", 9, 100, 0);
             messages(first, 100, 150);
             first.lost(150, 10, 0);
             messages(first, 160, 200);
             first.stop(0);
 
-            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), counters, catalog.get(0), 0);
+            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), SegmentMaker.inline(),
+                counters, catalog.get(0), 0);
             messages(resumed, 180, 200);
             resumed.lost(195, 10, 0);
             messages(resumed, 220, 230);

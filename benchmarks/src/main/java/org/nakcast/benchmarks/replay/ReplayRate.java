@@ -22,6 +22,7 @@ import org.nakcast.recorder.store.Catalog;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.RecordingWriter;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.recorder.store.SyncPolicy;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.replay.HoleCause;
@@ -96,11 +97,11 @@ public final class ReplayRate implements Callable<Integer> {
     private long record(Path recordings) throws IOException {
         final UnsafeBuffer message = new UnsafeBuffer(new byte[size]);
         final long startMs = System.currentTimeMillis();
-        try (Catalog catalog = Catalog.openForRecording(recordings)) {
+        try (Catalog catalog = Catalog.openForRecording(recordings); SegmentMaker segments = SegmentMaker.ahead()) {
             final long id = catalog.add(TOPIC, "replay-rate", SESSION, 0, 0, startMs, SegmentGeometry.DEFAULT);
             final long startNs = System.nanoTime();
             try (RecordingWriter writer = RecordingWriter.start(recordings, id, 0, SegmentGeometry.DEFAULT,
-                SyncPolicy.NONE, TimeUnit.SECONDS.toNanos(1), startMs * 1_000_000)) {
+                SyncPolicy.NONE, TimeUnit.SECONDS.toNanos(1), segments, startMs * 1_000_000)) {
                 for (long index = 0; index < messages; index++) {
                     message.putLong(0, index);
                     if (!writer.appendMessage(message, 0, size, index, startMs * 1_000_000)) {

@@ -21,7 +21,8 @@ import org.nakcast.transport.replay.HoleCause;
  *
  * <p>Single-threaded: one writer per recording. Readers on other threads may read what it has
  * written (frame lengths are written last, with release order). Appending allocates nothing;
- * making a segment does.
+ * changing segments does. Segments are made, and full ones forced and closed, by its
+ * {@link SegmentMaker}: ahead of need, off the recording thread, in a recorder.
  */
 public final class RecordingWriter implements AutoCloseable {
     private static final long NONE = -1;
@@ -32,6 +33,7 @@ public final class RecordingWriter implements AutoCloseable {
     private final SegmentGeometry geometry;
     private final SyncPolicy sync;
     private final long retryIntervalNs;
+    private final SegmentMaker segments;
     private final RecordFrame frame = new RecordFrame();
     private SegmentFile active;
     private int nextSegmentNumber;
@@ -52,12 +54,13 @@ public final class RecordingWriter implements AutoCloseable {
     private long segmentsRefused;
 
     private RecordingWriter(Path dir, long recordingId, SegmentGeometry geometry, SyncPolicy sync,
-        long retryIntervalNs, long nextMessageIndex) {
+        long retryIntervalNs, SegmentMaker segments, long nextMessageIndex) {
         this.dir = dir;
         this.recordingId = recordingId;
         this.geometry = geometry;
         this.sync = sync;
         this.retryIntervalNs = retryIntervalNs;
+        this.segments = segments;
         this.nextMessageIndex = nextMessageIndex;
     }
 
@@ -66,14 +69,15 @@ public final class RecordingWriter implements AutoCloseable {
      *
      * @param firstMessageIndex the index of the first message it will hold
      * @param retryIntervalNs how long to wait before making a segment again after a failure
+     * @param segments where its segments are made and its full ones forced and closed
      * @param epochNs now, epoch nanoseconds
      * @throws IOException if the first segment cannot be made (the recording does not start)
      */
     public static RecordingWriter start(Path dir, long recordingId, long firstMessageIndex, SegmentGeometry geometry,
-        SyncPolicy sync, long retryIntervalNs, long epochNs) throws IOException {
+        SyncPolicy sync, long retryIntervalNs, SegmentMaker segments, long epochNs) throws IOException {
         final RecordingWriter writer = new RecordingWriter(dir, recordingId, geometry, sync, retryIntervalNs,
-            firstMessageIndex);
-        writer.activate(SegmentFile.create(dir, recordingId, 0, geometry), geometry.dataOffset(), epochNs);
+            segments, firstMessageIndex);
+        writer.activate(segments.take(dir, recordingId, 0, geometry), geometry.dataOffset(), epochNs);
         writer.segmentsMade++;
         return writer;
     }
@@ -83,18 +87,20 @@ public final class RecordingWriter implements AutoCloseable {
      * last intact frame of its last segment.
      *
      * @param end where the recovered recording ends; it must not have ended with an END frame
+     * @param segments where its next segments are made and its full ones forced and closed
      * @throws IOException if the last segment cannot be opened for writing
      */
     public static RecordingWriter resume(Path dir, RecordingEnd end, SyncPolicy sync, long retryIntervalNs,
-        long epochNs) throws IOException {
+        SegmentMaker segments, long epochNs) throws IOException {
         if (end.ended()) {
             throw new IllegalArgumentException("recording " + end.recordingId() + " ended; it cannot be resumed");
         }
         final SegmentFile last = SegmentFile.open(SegmentFile.pathOf(dir, end.recordingId(), end.segmentNumber()),
             true);
         final RecordingWriter writer = new RecordingWriter(dir, end.recordingId(), last.geometry(), sync,
-            retryIntervalNs, end.nextMessageIndex());
+            retryIntervalNs, segments, end.nextMessageIndex());
         writer.activate(last, end.endOffset(), epochNs);
+        segments.prepare(dir, end.recordingId(), last.number() + 1, last.geometry());
         return writer;
     }
 
@@ -238,9 +244,13 @@ public final class RecordingWriter implements AutoCloseable {
         return messagesNotStored;
     }
 
-    /** Closes the active segment, forcing it first unless the policy is {@link SyncPolicy#NONE}. */
+    /**
+     * Closes the active segment, forcing it first unless the policy is {@link SyncPolicy#NONE}, and
+     * lets go of the segment made ahead for it.
+     */
     @Override
     public void close() throws IOException {
+        segments.release(recordingId);
         if (active != null) {
             if (sync.forcesClosedSegments()) {
                 active.force();
@@ -295,7 +305,7 @@ public final class RecordingWriter implements AutoCloseable {
             closeFull(epochNs);
         }
         try {
-            activate(SegmentFile.create(dir, recordingId, nextSegmentNumber, geometry), geometry.dataOffset(), epochNs);
+            activate(segments.take(dir, recordingId, nextSegmentNumber, geometry), geometry.dataOffset(), epochNs);
             segmentsMade++;
             return true;
         } catch (IOException e) {
@@ -314,11 +324,8 @@ public final class RecordingWriter implements AutoCloseable {
             frame.commit(RecordFrame.PADDING, padIndex, epochNs, RecordFrame.payloadLength(rest));
             bytesStored += rest;
         }
-        try {
-            close();
-        } catch (IOException e) {
-            lastError = e;
-        }
+        segments.retire(active, sync.forcesClosedSegments());
+        active = null;
     }
 
     private void activate(SegmentFile segment, int startOffset, long epochNs) {

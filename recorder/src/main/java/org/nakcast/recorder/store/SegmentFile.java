@@ -7,6 +7,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
@@ -59,6 +60,8 @@ final class SegmentFile implements AutoCloseable {
     static final long MAGIC = 0x3130_4745_534B_414EL;
     static final int LAYOUT_VERSION = 1;
     private static final String SUFFIX = ".seg";
+    /** The suffix of a segment made ahead under a name no reader, retention or recovery takes for a segment. */
+    private static final String PREPARED_SUFFIX = ".prepared";
     private static final int MAGIC_OFFSET = 0;
     private static final int VERSION_OFFSET = 8;
     private static final int LENGTH_OFFSET = 12;
@@ -70,7 +73,7 @@ final class SegmentFile implements AutoCloseable {
     private static final int ZERO_CHUNK = 64 * 1024;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
 
-    private final Path path;
+    private Path path;
     private final FileChannel channel;
     private final MappedByteBuffer mapped;
     private final AtomicBuffer buffer;
@@ -127,7 +130,50 @@ final class SegmentFile implements AutoCloseable {
      * cannot be made whole (a full disk) is removed, and the error thrown.
      */
     static SegmentFile create(Path dir, long recordingId, int number, SegmentGeometry geometry) throws IOException {
-        final Path path = pathOf(dir, recordingId, number);
+        return createAt(pathOf(dir, recordingId, number), recordingId, number, geometry);
+    }
+
+    /**
+     * Makes a segment file as {@link #create} does, under its prepared name ({@code <name>.prepared}):
+     * nothing takes it for a segment until {@link #publish()} gives it its name.
+     */
+    static SegmentFile createPrepared(Path dir, long recordingId, int number, SegmentGeometry geometry)
+        throws IOException {
+        return createAt(preparedPathOf(dir, recordingId, number), recordingId, number, geometry);
+    }
+
+    /** Where a segment made ahead waits for its turn. */
+    static Path preparedPathOf(Path dir, long recordingId, int number) {
+        return dir.resolve(fileName(recordingId, number) + PREPARED_SUFFIX);
+    }
+
+    /**
+     * Deletes the segments made ahead that a recorder left in {@code dir} when it stopped without
+     * taking them (killed while making one, say): none ever held a frame.
+     *
+     * @return how many were deleted
+     */
+    static int deletePrepared(Path dir) throws IOException {
+        int deleted = 0;
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                if (file.getFileName().toString().endsWith(SUFFIX + PREPARED_SUFFIX) && Files.deleteIfExists(file)) {
+                    deleted++;
+                }
+            }
+        }
+        return deleted;
+    }
+
+    /** Gives a segment made ahead its own name, at once: from then on it is the recording's next segment. */
+    void publish() throws IOException {
+        final Path published = pathOf(path.getParent(), recordingId, number);
+        Files.move(path, published, StandardCopyOption.ATOMIC_MOVE);
+        path = published;
+    }
+
+    private static SegmentFile createAt(Path path, long recordingId, int number, SegmentGeometry geometry)
+        throws IOException {
         final FileChannel channel = FileChannel.open(path,
             StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {

@@ -45,7 +45,8 @@ class RecordingStoreTest {
     }
 
     private RecordingWriter start(long firstIndex) throws IOException {
-        return RecordingWriter.start(dir, RECORDING, firstIndex, SMALL, SyncPolicy.NONE, RETRY_NS, 0);
+        return RecordingWriter.start(dir, RECORDING, firstIndex, SMALL, SyncPolicy.NONE, RETRY_NS,
+            SegmentMaker.inline(), 0);
     }
 
     private void append(RecordingWriter writer, long from, long to) {
@@ -76,6 +77,43 @@ class RecordingStoreTest {
             assertThat(reads.indexes).as("from %d", from).hasSize((int) expectedMessages);
             assertThat(reads.indexes.get(0)).isEqualTo(from < 600 ? from : firstMessage);
         }
+    }
+
+    @Test
+    void segmentsMadeAheadHoldTheSameAndNoneIsLeftPreparedOrTakenForASegmentEarly() throws IOException {
+        try (SegmentMaker ahead = SegmentMaker.ahead()) {
+            try (RecordingWriter writer = RecordingWriter.start(dir, RECORDING, 0, SMALL, SyncPolicy.PER_SEGMENT,
+                RETRY_NS, ahead, 0)) {
+                append(writer, 0, 300);
+                final int[] numbers = SegmentFile.numbersOf(dir, RECORDING);
+                assertThat(numbers).as("only the segments written to have a segment's name").hasSizeGreaterThan(1)
+                    .endsWith(numbers.length - 1);
+                assertThat(RecordingRecovery.recover(dir, RECORDING, 0).segmentNumber())
+                    .isEqualTo(numbers.length - 1);
+                append(writer, 300, 1000);
+                assertThat(writer.end(1000)).isTrue();
+            }
+        }
+        final Reads reads = readAll(0);
+        assertThat(reads.ended).isTrue();
+        assertThat(reads.indexes).hasSize(1000).startsWith(0L).endsWith(999L);
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                .as("the segment made ahead for the recording that ended is gone").noneMatch(name -> name
+                    .endsWith(".prepared"));
+        }
+    }
+
+    @Test
+    void aSegmentLeftPreparedByAKilledRecorderIsDeletedAndNeverRead() throws IOException {
+        try (RecordingWriter writer = start(0)) {
+            append(writer, 0, 10);
+        }
+        SegmentFile.createPrepared(dir, RECORDING, 1, SMALL).close();
+
+        assertThat(SegmentFile.numbersOf(dir, RECORDING)).containsExactly(0);
+        assertThat(SegmentMaker.deleteLeftovers(dir)).isOne();
+        assertThat(Files.exists(SegmentFile.preparedPathOf(dir, RECORDING, 1))).isFalse();
     }
 
     @Test
@@ -133,7 +171,8 @@ class RecordingStoreTest {
         assertThat(recovered.endOffset()).isEqualTo(end[1]);
         assertThat(recovered.cutBytes()).isEqualTo(24);
         assertThat(recovered.ended()).isFalse();
-        try (RecordingWriter resumed = RecordingWriter.resume(dir, recovered, SyncPolicy.NONE, RETRY_NS, 0)) {
+        try (RecordingWriter resumed = RecordingWriter.resume(dir, recovered, SyncPolicy.NONE, RETRY_NS,
+            SegmentMaker.inline(), 0)) {
             append(resumed, 300, 400);
         }
         final Reads reads = readAll(0);
@@ -222,7 +261,7 @@ class RecordingStoreTest {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         try (RecordingWriter writer = RecordingWriter.start(dir, RECORDING, 0, new SegmentGeometry(64 << 20, 64 << 10),
-            SyncPolicy.NONE, RETRY_NS, 0)) {
+            SyncPolicy.NONE, RETRY_NS, SegmentMaker.inline(), 0)) {
             final UnsafeBuffer seventy = new UnsafeBuffer(new byte[70]);
             long index = 0;
             for (; index < 200_000; index++) {

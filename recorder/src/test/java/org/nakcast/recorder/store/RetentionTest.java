@@ -26,7 +26,8 @@ class RetentionTest {
     private long record(Catalog catalog, int messages, boolean stop) throws IOException {
         final long id = catalog.add(1, "t", 5, 0, 0, 0, SMALL);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[1_000]);
-        try (RecordingWriter writer = RecordingWriter.start(dir, id, 0, SMALL, SyncPolicy.NONE, 1, 0)) {
+        try (RecordingWriter writer = RecordingWriter.start(dir, id, 0, SMALL, SyncPolicy.NONE, 1,
+            SegmentMaker.inline(), 0)) {
             for (int i = 0; i < messages; i++) {
                 writer.appendMessage(message, 0, 1_000, i, i * SECOND);
             }
