@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.function.LongSupplier;
 
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
@@ -52,7 +53,7 @@ public final class CheckedSubscriber {
         ChildProtocol.say(ChildProtocol.READY);
         final long offered = Long.parseLong(ChildProtocol.await(in, ChildProtocol.EXPECT));
         final long drainStartNs = System.nanoTime();
-        drain(offered);
+        drain(this::accounted, offered);
         final long drainNs = System.nanoTime() - drainStartNs;
         final PerSecondCounts perSecond = sampler.stop();
         return new Figures()
@@ -74,18 +75,22 @@ public final class CheckedSubscriber {
         return checker.delivered() + checker.lost() + checker.skipped();
     }
 
-    private void drain(long offered) throws InterruptedException {
+    /**
+     * Waits until {@code accounted} reaches {@code offered}, or stops moving for {@value #STALL_SECONDS} s,
+     * or {@value #MAX_DRAIN_SECONDS} s have passed.
+     */
+    static void drain(LongSupplier accounted, long offered) throws InterruptedException {
         final long deadlineNs = System.nanoTime() + MAX_DRAIN_SECONDS * 1_000_000_000L;
         long lastProgress = -1;
         long lastProgressNs = System.nanoTime();
         while (true) {
-            final long accounted = accounted();
+            final long now = accounted.getAsLong();
             final long nowNs = System.nanoTime();
-            if (accounted >= offered || nowNs >= deadlineNs) {
+            if (now >= offered || nowNs >= deadlineNs) {
                 return;
             }
-            if (accounted != lastProgress) {
-                lastProgress = accounted;
+            if (now != lastProgress) {
+                lastProgress = now;
                 lastProgressNs = nowNs;
             } else if (nowNs - lastProgressNs >= STALL_SECONDS * 1_000_000_000L) {
                 return;

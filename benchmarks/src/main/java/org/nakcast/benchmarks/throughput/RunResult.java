@@ -15,19 +15,20 @@ import org.nakcast.benchmarks.child.Figures;
  * @param strangerNaksSent forged NAKs the run's stranger sent ({@link StrangerNaks}); 0 without one
  * @param loadBefore the host's one-minute load average when the run started ({@link HostLoad})
  * @param failure why the run failed, or null
+ * @param recorder the recorder's figures ({@link RecorderMain}); null without a recorder, or if the run failed
  */
 record RunResult(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops, long lossDropped,
-    long strangerNaksSent, double loadBefore, String failure) {
+    long strangerNaksSent, double loadBefore, String failure, Figures recorder) {
 
     static RunResult of(RunSettings settings, Figures publisher, Figures subscriber, long kernelDrops,
-        long lossDropped, long strangerNaksSent, double loadBefore) {
+        long lossDropped, long strangerNaksSent, double loadBefore, Figures recorder) {
         return new RunResult(settings, publisher, subscriber, kernelDrops, lossDropped, strangerNaksSent, loadBefore,
-            null);
+            null, recorder);
     }
 
     static RunResult failed(RunSettings settings, double loadBefore, String failure) {
         return new RunResult(settings, new Figures(), new Figures(), KernelUdpDrops.UNKNOWN, 0, 0, loadBefore,
-            failure == null ? "unknown failure" : failure);
+            failure == null ? "unknown failure" : failure, null);
     }
 
     boolean isFailed() {
@@ -43,12 +44,23 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
     }
 
     /**
-     * Whether nakcast broke its contract: a sequence error or a message gone without a loss event.
-     * A peer keeps no such contract: what it loses is a result.
+     * Offered messages the run's recorder neither recorded nor recorded as a hole: gone from the
+     * recording without a word; 0 without a recorder.
+     */
+    long unrecorded() {
+        return recorder == null ? 0
+            : publisher.longValue("offered") - recorder.longValue("recordedMessages")
+                - recorder.longValue("holeMessages");
+    }
+
+    /**
+     * Whether nakcast broke its contract: a sequence error, a message gone without a loss event, or
+     * one its recorder neither recorded nor recorded as a hole. A peer keeps no such contract: what
+     * it loses is a result.
      */
     boolean brokeContract() {
         return !isFailed() && settings.system() == Contender.NAKCAST
-            && (subscriber.longValue("sequenceErrors") != 0 || unaccounted() != 0);
+            && (subscriber.longValue("sequenceErrors") != 0 || unaccounted() != 0 || unrecorded() != 0);
     }
 
     /** The run as one JSON object: the headline figures, then each side's figures in full. */
@@ -81,6 +93,10 @@ record RunResult(RunSettings settings, Figures publisher, Figures subscriber, lo
         appendObject(json, publisher.asMap());
         json.append(", \"subscriber\": ");
         appendObject(json, subscriber.asMap());
+        if (recorder != null) {
+            json.append(", \"unrecorded\": ").append(unrecorded()).append(", \"recorder\": ");
+            appendObject(json, recorder.asMap());
+        }
         return json.append('}').toString();
     }
 

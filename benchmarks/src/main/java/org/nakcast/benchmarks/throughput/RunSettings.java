@@ -23,7 +23,8 @@ import org.nakcast.transport.NodeContext;
  * messages are (raw bytes of a size, or the sample price update of a codec), how large a datagram
  * each system sends, the loss the kernel applies to every datagram, the loss injected in process at
  * a nakcast subscriber, and nakcast's send-rate cap, how often a stranger NAKs the whole history
- * ({@link StrangerNaks}), whether the topic travels on one line or two, and nakcast's media. The orchestrator
+ * ({@link StrangerNaks}), whether the topic travels on one line or two, nakcast's media, and whether a
+ * recorder records the topic as one more subscriber ({@link RecorderMain}). The orchestrator
  * hands it to both child JVMs as {@code key=value} arguments.
  *
  * @param system the system the run measures: nakcast or a peer
@@ -50,10 +51,12 @@ import org.nakcast.transport.NodeContext;
  *     it as line B, {@link SecondLines}), each losing {@code loss} on its own; 1 for a peer
  * @param media how nakcast's nodes move datagrams to and from the kernel ({@code node.media}); {@code NIO}
  *     for a peer. A node that cannot have the media asked for stops the run (it does not fall back here)
+ * @param recorder whether a recorder JVM records the topic beside the subscriber ({@link RecorderMain}),
+ *     held to like any receiver under flow control {@code min}; false for a peer
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength,
     ByteSize datagramSize, double loss, double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed,
-    String codec, Duration strangerNaks, int lines, MediaType media) {
+    String codec, Duration strangerNaks, int lines, MediaType media, boolean recorder) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -89,9 +92,9 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             throw new IllegalArgumentException("--lines must be 1 or 2, was " + lines);
         }
         if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec)
-            || !strangerNaks.isZero() || lines != 1 || media != MediaType.NIO)) {
+            || !strangerNaks.isZero() || lines != 1 || media != MediaType.NIO || recorder)) {
             throw new IllegalArgumentException(system.label()
-                + " runs carry raw bytes on one line with kernel loss only");
+                + " runs carry raw bytes on one line with kernel loss only, and no recorder");
         }
     }
 
@@ -130,11 +133,11 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /**
      * The same run for a peer: raw bytes of the same length in datagrams of the same size, the same
      * duration and kernel loss, no injected loss, no send-rate cap (each peer paces itself), no
-     * stranger, one line.
+     * stranger, one line, no recorder.
      */
     RunSettings forPeer(Contender peer) {
         return new RunSettings(peer, seconds, warmupSeconds, messageLength, datagramSize, loss, 0, new ByteSize(0),
-            flowControl, seed, Payload.RAW, Duration.ZERO, 1, MediaType.NIO);
+            flowControl, seed, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false);
     }
 
     /**
@@ -199,7 +202,13 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /** The same run without a stranger. */
     RunSettings withoutStranger() {
         return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
-            sendRate, flowControl, seed, codec, Duration.ZERO, lines, media);
+            sendRate, flowControl, seed, codec, Duration.ZERO, lines, media, recorder);
+    }
+
+    /** The same run without a recorder. */
+    RunSettings withoutRecorder() {
+        return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
+            sendRate, flowControl, seed, codec, strangerNaks, lines, media, false);
     }
 
     /** This run as arguments for a child JVM. */
@@ -218,7 +227,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "codec=" + codec,
             "strangerNaks=" + strangerNaks.toNanos(),
             "lines=" + lines,
-            "media=" + media);
+            "media=" + media,
+            "recorder=" + recorder);
     }
 
     /**
@@ -249,7 +259,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             required(values, "codec"),
             Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))),
             Integer.parseInt(required(values, "lines")),
-            MediaType.valueOf(required(values, "media")));
+            MediaType.valueOf(required(values, "media")),
+            Boolean.parseBoolean(required(values, "recorder")));
     }
 
     private static String required(Map<String, String> values, String key) {

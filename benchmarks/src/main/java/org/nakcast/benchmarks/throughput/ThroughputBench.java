@@ -33,7 +33,8 @@ import picocli.CommandLine.Option;
  * at each loss level, and a second table gives the ratio nakcast/peer ({@link PeerComparison}).
  * With {@code --stranger-naks}, a stranger NAKs the stream's whole history every interval
  * ({@link StrangerNaks}), and a table gives each flooded run against its clean twin
- * ({@link StrangerComparison}).
+ * ({@link TwinComparison}). With {@code --recorder}, each nakcast run also runs with a recorder of
+ * the topic as one more subscriber ({@link RecorderMain}), and a table gives it against its twin.
  * With a codec, the codec's own encode and decode rates are measured first
  * ({@link CodecSpeedMain}). The last line on standard output is a JSON object with every figure.
  *
@@ -146,6 +147,13 @@ public final class ThroughputBench implements Callable<Integer> {
             + " each in turn, e.g. 0,1ms, and compares each flooded run with its clean one (default: ${DEFAULT-VALUE})")
     private List<Duration> strangerNaks;
 
+    @Option(names = "--recorder",
+        description = "nakcast only: each run once without and once with a recorder JVM recording the topic (late-join"
+            + " oldest, 128 MiB segments synced per segment, in a temporary directory) as one more subscriber, held"
+            + " to like any receiver under flow control min; a table compares each run with its twin, and a message"
+            + " the recorder neither recorded nor recorded as a hole breaks the contract")
+    private boolean recorder;
+
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
         description = "seeds the injected loss pattern (default: ${DEFAULT-VALUE})")
     private long seed;
@@ -199,11 +207,12 @@ public final class ThroughputBench implements Callable<Integer> {
         for (int i = 0; i < runs.size(); i++) {
             final RunSettings run = runs.get(i);
             log.printf(Locale.ROOT, "run %d/%d: %s, %s, media %s, rate %s, kernel loss %.1f%%, injected loss %.1f%%,"
-                    + " stranger NAKs %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n",
+                    + " stranger NAKs %s, %s, %d s warm-up + %d s measured, %s in datagrams of %s, host load %.2f%n",
                 i + 1, runs.size(), run.system().label(), run.lines() == 1 ? "one line" : "two lines",
                 ThroughputTable.media(run), run.rateText(),
                 run.loss() * 100, run.injectedLoss() * 100,
-                run.strangerText(), run.warmupSeconds(), run.seconds(), run.messagesText(), run.datagramSize(),
+                run.strangerText(), run.recorder() ? "a recorder" : "no recorder", run.warmupSeconds(), run.seconds(),
+                run.messagesText(), run.datagramSize(),
                 HostLoad.oneMinute());
             final RunResult result = ThroughputRun.run(run, log);
             results.add(result);
@@ -212,12 +221,16 @@ public final class ThroughputBench implements Callable<Integer> {
         }
         final List<PeerComparison.Row> comparison = PeerComparison.rows(results);
         out.print(PeerComparison.table(comparison));
-        final List<StrangerComparison.Row> strangerComparison = StrangerComparison.rows(results);
-        out.print(StrangerComparison.table(strangerComparison));
+        final List<List<TwinComparison.Row>> twinComparisons = new ArrayList<>();
+        for (TwinComparison.Addition addition : TwinComparison.Addition.values()) {
+            final List<TwinComparison.Row> rows = TwinComparison.rows(results, addition);
+            out.print(TwinComparison.table(rows));
+            twinComparisons.add(rows);
+        }
         if (codecSpeed != null) {
             out.print(codecNote(runs.get(0).codec(), codecSpeed, results));
         }
-        out.println(ThroughputTable.json(runs.get(0), codecSpeed, results, comparison, strangerComparison));
+        out.println(ThroughputTable.json(runs.get(0), codecSpeed, results, comparison, twinComparisons));
         out.flush();
         return exitStatus(results);
     }
@@ -241,12 +254,14 @@ public final class ThroughputBench implements Callable<Integer> {
                     for (ByteSize rate : rates) {
                         for (double injected : injectedLosses) {
                             for (Duration stranger : strangerNaks) {
-                                final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
-                                    datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount,
-                                    mediaType);
-                                checkNakcastConfig(run);
-                                runs.add(run);
-                                first = first == null ? run : first;
+                                for (boolean recorded : recorder ? List.of(false, true) : List.of(false)) {
+                                    final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
+                                        datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount,
+                                        mediaType, recorded);
+                                    checkNakcastConfig(run);
+                                    runs.add(run);
+                                    first = first == null ? run : first;
+                                }
                             }
                         }
                     }

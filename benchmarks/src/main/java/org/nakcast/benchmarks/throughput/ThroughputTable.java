@@ -113,7 +113,7 @@ final class ThroughputTable {
      * @param strangerComparison each run with a stranger against the same run without, or empty
      */
     static String json(RunSettings base, Figures codecSpeed, List<RunResult> results,
-        List<PeerComparison.Row> comparison, List<StrangerComparison.Row> strangerComparison) {
+        List<PeerComparison.Row> comparison, List<List<TwinComparison.Row>> twinComparisons) {
         final StringBuilder json = new StringBuilder("{\"system\": \"nakcast\"")
             .append(", \"codec\": \"").append(base.codec()).append('"')
             .append(", \"seconds\": ").append(base.seconds())
@@ -141,10 +141,13 @@ final class ThroughputTable {
             }
             json.append(']');
         }
-        if (!strangerComparison.isEmpty()) {
-            json.append(", \"strangerComparison\": [");
-            for (int i = 0; i < strangerComparison.size(); i++) {
-                json.append(i == 0 ? "" : ", ").append(strangerComparison.get(i).toJson());
+        for (List<TwinComparison.Row> rows : twinComparisons) {
+            if (rows.isEmpty()) {
+                continue;
+            }
+            json.append(", \"").append(rows.get(0).addition().jsonKey()).append("\": [");
+            for (int i = 0; i < rows.size(); i++) {
+                json.append(i == 0 ? "" : ", ").append(rows.get(i).toJson());
             }
             json.append(']');
         }

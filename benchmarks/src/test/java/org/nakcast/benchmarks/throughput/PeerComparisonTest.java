@@ -15,10 +15,10 @@ import org.nakcast.config.TransportConfig;
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1, MediaType.NIO);
+        Duration.ZERO, 1, MediaType.NIO, false);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1, MediaType.NIO);
+        Duration.ZERO, 1, MediaType.NIO, false);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -52,7 +52,7 @@ class PeerComparisonTest {
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
-            Payload.RAW, Duration.ZERO, 1, MediaType.NIO);
+            Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();
@@ -67,6 +67,6 @@ class PeerComparisonTest {
     private static RunResult run(RunSettings settings, double perSecond, long missing) {
         final long delivered = 10_000_000;
         return RunResult.of(settings, new Figures().put("offered", delivered + missing),
-            new Figures().put("deliveredPerSecond", perSecond).put("delivered", delivered), 0, 0, 0, 1.0);
+            new Figures().put("deliveredPerSecond", perSecond).put("delivered", delivered), 0, 0, 0, 1.0, null);
     }
 }

@@ -15,7 +15,7 @@ import org.nakcast.config.TransportConfig;
 class QuickstartTableTest {
     private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MIN, 42, "kryo", Duration.ZERO,
-        1, MediaType.NIO);
+        1, MediaType.NIO, false);
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {
@@ -60,7 +60,7 @@ class QuickstartTableTest {
         final Figures lossy = subscriber(900_000, 3_990_000).put("lost", 10_000);
         final List<QuickstartRow> rows = List.of(
             row("flyweight", 6e7, 8e7, delivered(10_000_000, 40_000_000)),
-            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 0, 0, 1.0)),
+            row("fst", 8e6, 4e6, RunResult.of(SETTINGS, publisher(4_000_000), lossy, 0, 0, 0, 1.0, null)),
             new QuickstartRow("jdk", new Figures(), "codec-speed ended before RESULT",
                 RunResult.failed(SETTINGS, 1.0, "publisher exited with status 1")));
 
@@ -81,9 +81,9 @@ class QuickstartTableTest {
     @Test
     void aRowThatLostMessagesOrBrokeTheOrderIsNotAFailedOne() {
         final QuickstartRow lossy = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 0, 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 90).put("lost", 10), 0, 0, 0, 1.0, null));
         final QuickstartRow outOfOrder = row("fst", 1e6, 1e6,
-            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 0, 0, 1.0));
+            RunResult.of(SETTINGS, publisher(100), subscriber(10, 100).put("sequenceErrors", 1), 0, 0, 0, 1.0, null));
         final QuickstartRow clean = row("fst", 1e6, 1e6, delivered(10, 100));
 
         assertThat(lossy.lostOrBroken()).isTrue();
@@ -98,7 +98,7 @@ class QuickstartTableTest {
     }
 
     private static RunResult delivered(long perSecond, long messages) {
-        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 0, 0, 1.0);
+        return RunResult.of(SETTINGS, publisher(messages), subscriber(perSecond, messages), 0, 0, 0, 1.0, null);
     }
 
     private static Figures publisher(long offered) {

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine;
@@ -25,7 +26,7 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
         assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables",
-            "--stranger-naks", "--datagram-size", "--lines");
+            "--stranger-naks", "--datagram-size", "--lines", "--recorder");
     }
 
     @Test
@@ -86,6 +87,22 @@ class ThroughputOptionsTest {
         assertThat(runs.get(1).withoutStranger()).isEqualTo(runs.get(0));
         assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
         assertThat(plan().get(0).strangerNaks()).as("none unless asked").isZero();
+    }
+
+    @Test
+    void withARecorderEachNakcastRunRunsWithoutThenWithOneAndPeersNever() {
+        final List<RunSettings> runs = plan("--peers", "--recorder", "--loss", "0,0.01");
+
+        assertThat(runs).extracting(RunSettings::system, RunSettings::recorder, RunSettings::loss)
+            .containsExactly(tuple(Contender.NAKCAST, false, 0.0), tuple(Contender.NAKCAST, true, 0.0),
+                tuple(Contender.AERON, false, 0.0), tuple(Contender.FAST_CAST, false, 0.0),
+                tuple(Contender.NAKCAST, false, 0.01), tuple(Contender.NAKCAST, true, 0.01),
+                tuple(Contender.AERON, false, 0.01), tuple(Contender.FAST_CAST, false, 0.01));
+        assertThat(runs.get(1).withoutRecorder()).isEqualTo(runs.get(0));
+        assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
+        assertThat(RecorderMain.recorderConfig(runs.get(1).nodeConfig()).topic(RunSettings.TOPIC).lateJoin())
+            .as("a recorder records a stream met mid-way from its oldest").isEqualTo(LateJoinPolicy.OLDEST);
+        assertThat(plan().get(0).recorder()).as("none unless asked").isFalse();
     }
 
     @Test
