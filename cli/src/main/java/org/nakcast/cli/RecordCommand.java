@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochNanoClock;
-import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.recorder.Recorder;
@@ -122,14 +121,14 @@ final class RecordCommand implements Callable<Integer> {
         return result;
     }
 
-    /** The config as a recorder runs it: recorded topics from the oldest datagram held, {@code --dir} applied. */
+    /** The config as a recorder runs it: recorded topics as {@link Recorder#asRecorded} has them, {@code --dir} too. */
     private NodeConfig forRecording(NodeConfig loaded) {
         if (loaded.recordedTopics().isEmpty()) {
             throw new IllegalArgumentException("no topic of " + config + " is marked record: true: mark the topics to"
                 + " record (config/README.md, key record)");
         }
         final List<TopicConfig> topics = loaded.topics().stream()
-            .map(topic -> topic.record() ? topic.withLateJoin(LateJoinPolicy.OLDEST) : topic).toList();
+            .map(topic -> topic.record() ? Recorder.asRecorded(topic) : topic).toList();
         final NodeConfig recording = new NodeConfig(loaded.node(), loaded.transports(), topics,
             dir == null ? loaded.recorder() : loaded.recorder().withDir(dir));
         return recording.conclude();

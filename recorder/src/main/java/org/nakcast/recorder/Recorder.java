@@ -11,6 +11,9 @@ import org.agrona.DirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.EpochNanoClock;
+import org.nakcast.config.LateJoinPolicy;
+import org.nakcast.config.LossPolicy;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.recorder.store.Catalog;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingEnd;
@@ -36,8 +39,10 @@ import org.slf4j.LoggerFactory;
  * refuses is a hole; a stream heard again, after a silence or a restart of the recorder, goes on
  * in the recording it had. Its publisher's end ends the recording.
  *
- * <p>Give the node's topics {@code late-join: oldest}, so that a stream met mid-way is recorded
- * from the oldest datagram its publisher still holds. Call {@link #doWork} from one thread: it
+ * <p>Give the node its topics as {@link #asRecorded} has them: a stream met mid-way is then recorded
+ * from the oldest datagram its publisher still holds, and a loss is a hole the recording goes on
+ * after (a topic's {@code loss-policy: drop} would end the recorder's subscription at its first
+ * loss, and with it the recording of every later message). Call {@link #doWork} from one thread: it
  * polls the subscriptions, writes each recording's progress to the catalog, and answers replay
  * requests at its endpoint ({@link ReplayServer}).
  *
@@ -69,6 +74,14 @@ public final class Recorder implements AutoCloseable {
         this.catalog = catalog;
         this.clock = clock;
         this.counters = counters;
+    }
+
+    /**
+     * A topic as a recorder's node subscribes to it, whatever the file says: {@code late-join: oldest}
+     * and {@code loss-policy: continue}.
+     */
+    public static TopicConfig asRecorded(TopicConfig topic) {
+        return topic.withLateJoin(LateJoinPolicy.OLDEST).withLossPolicy(LossPolicy.CONTINUE);
     }
 
     /**

@@ -17,7 +17,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
-import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.recorder.Recorder;
 import org.nakcast.recorder.RecorderSettings;
@@ -28,7 +27,7 @@ import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The recorder JVM of a throughput run with {@code --recorder}: a node with the run's config (the
- * topic on late-join {@code oldest}, as a recorder has it) and a {@link Recorder} of the topic in a
+ * topic as a recorder has it, {@link Recorder#asRecorded}) and a {@link Recorder} of the topic in a
  * temporary directory (the recorder's defaults: 128 MiB segments synced per segment, no replay
  * endpoint), its duty cycle on a thread of its own. The protocol, as the subscriber's:
  *
@@ -98,10 +97,10 @@ public final class RecorderMain {
         }
     }
 
-    /** The run's config with the topic on late-join {@code oldest}: a stream met mid-way is recorded from there. */
+    /** The run's config with the topic as a recorder has it ({@link Recorder#asRecorded}). */
     static NodeConfig recorderConfig(NodeConfig config) {
         return new NodeConfig(config.node(), config.transports(), config.topics().stream()
-            .map(topic -> RunSettings.TOPIC.equals(topic.name()) ? topic.withLateJoin(LateJoinPolicy.OLDEST) : topic)
+            .map(topic -> RunSettings.TOPIC.equals(topic.name()) ? Recorder.asRecorded(topic) : topic)
             .toList()).conclude();
     }
 
