@@ -61,8 +61,8 @@ public final class Recorder implements AutoCloseable {
     private final Catalog catalog;
     private final EpochNanoClock clock;
     private final RecorderCounters counters;
-    /** Makes segments ahead of need, and forces and closes full ones, off the recording thread. */
-    private final SegmentMaker segments = SegmentMaker.ahead();
+    /** Makes segments ahead of need, and forces and closes full ones, off the recording thread (unless told not to). */
+    private final SegmentMaker segments;
     private final List<TopicRecorder> topics = new ArrayList<>();
     private ReplayServer replay;
     private long epochNs;
@@ -71,6 +71,7 @@ public final class Recorder implements AutoCloseable {
 
     private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock, RecorderCounters counters) {
         this.settings = settings;
+        this.segments = settings.segmentsAhead() ? SegmentMaker.ahead() : SegmentMaker.inline();
         this.catalog = catalog;
         this.clock = clock;
         this.counters = counters;
@@ -165,6 +166,23 @@ public final class Recorder implements AutoCloseable {
         return catalog.list();
     }
 
+    /**
+     * Lets go of the directory as a killed process does: nothing more is written or forced, no
+     * recording is stopped; the replay endpoint closes and the directory's lock is released, so that
+     * a recorder started after it finds the directory as a crash leaves it (and recovers it). For a
+     * supervisor whose recording thread died, and for the simulation's crashes.
+     */
+    public void abandon() throws IOException {
+        try {
+            if (replay != null) {
+                replay.close();
+            }
+        } finally {
+            segments.close();
+            catalog.close();
+        }
+    }
+
     /** Stops recording: every open recording is stopped (it may be resumed), the directory let go. */
     @Override
     public void close() throws IOException {
@@ -239,6 +257,11 @@ public final class Recorder implements AutoCloseable {
 
         @Override
         public void onLoss(LossEvent event) {
+            if (event.lostMessages() == 0) {
+                // datagrams given up before the stream knew a message index (a late start from the
+                // oldest held, overtaken): no message to record as lost, and no index to begin at
+                return;
+            }
             final SessionRecording recording = recordingOf(event.sessionId(), event.firstMessage());
             if (recording != null) {
                 recording.lost(event.firstMessage(), event.lostMessages(), epochNs);

@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.nakcast.config.RecorderConfig;
 import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.recorder.store.SyncPolicy;
 
 /**
@@ -21,9 +22,12 @@ import org.nakcast.recorder.store.SyncPolicy;
  * @param pollLimit the most messages one {@link Recorder#doWork} takes from each subscription
  * @param retention what the directory keeps, applied once per {@link #RETENTION_INTERVAL_NS}
  * @param replay where and how replay requests are answered; null: they are not
+ * @param segmentsAhead whether segments are made ahead, and full ones forced and closed, on a thread
+ *     of the recorder's own ({@link SegmentMaker#ahead()}, the default); false: on the recording
+ *     thread when needed, for a simulation that runs no threads of its own
  */
 public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sync, long retryIntervalNs,
-    long progressIntervalNs, int pollLimit, Retention retention, Replay replay) {
+    long progressIntervalNs, int pollLimit, Retention retention, Replay replay, boolean segmentsAhead) {
     /** How often retention is applied: every ten seconds. */
     public static final long RETENTION_INTERVAL_NS = 10_000_000_000L;
     /** One second between attempts to make a segment the disk refused. */
@@ -71,7 +75,7 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
         return new RecorderSettings(dir, SegmentGeometry.DEFAULT, SyncPolicy.PER_SEGMENT, DEFAULT_RETRY_INTERVAL_NS,
             DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, Retention.FOREVER,
             new Replay(RecorderConfig.DEFAULT_REPLAY_ENDPOINT.socketAddress(), RecorderConfig.DEFAULT_REPLAY_CLIENTS,
-                RecorderConfig.DEFAULT_REPLAY_REQUEST_LIMIT));
+                RecorderConfig.DEFAULT_REPLAY_REQUEST_LIMIT), true);
     }
 
     /**
@@ -94,28 +98,36 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
             SegmentGeometry.DEFAULT.indexInterval());
         return new RecorderSettings(config.dir(), geometry, sync, DEFAULT_RETRY_INTERVAL_NS,
             DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, retention, new Replay(
-                config.replayEndpoint().socketAddress(), config.replayClients(), config.replayRequestLimit()));
+                config.replayEndpoint().socketAddress(), config.replayClients(), config.replayRequestLimit()), true);
     }
 
     /** These settings with segments of {@code segmentGeometry}. */
     public RecorderSettings withGeometry(SegmentGeometry segmentGeometry) {
         return new RecorderSettings(dir, segmentGeometry, sync, retryIntervalNs, progressIntervalNs, pollLimit,
-            retention, replay);
+            retention, replay, segmentsAhead);
     }
 
     /** These settings with the catalog brought up to date every {@code intervalNs}. */
     public RecorderSettings withProgressInterval(long intervalNs) {
-        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, intervalNs, pollLimit, retention, replay);
+        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, intervalNs, pollLimit, retention, replay,
+            segmentsAhead);
     }
 
     /** These settings keeping what {@code kept} says. */
     public RecorderSettings withRetention(Retention kept) {
-        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, kept, replay);
+        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, kept, replay,
+            segmentsAhead);
     }
 
     /** These settings answering replay requests as {@code answered} says; null: not at all. */
     public RecorderSettings withReplay(Replay answered) {
         return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, retention,
-            answered);
+            answered, segmentsAhead);
+    }
+
+    /** These settings making segments ahead on a thread of the recorder's own, or not ({@link #segmentsAhead}). */
+    public RecorderSettings withSegmentsAhead(boolean ahead) {
+        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, retention,
+            replay, ahead);
     }
 }

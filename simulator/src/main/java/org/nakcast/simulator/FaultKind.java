@@ -66,7 +66,14 @@ enum FaultKind {
      * Processes whose application closes their node along the way (a publisher's publications end
      * as a closed publication's do), then exits; some start again later with a new node.
      */
-    NODE_CLOSE;
+    NODE_CLOSE,
+    /**
+     * A recorder process ({@code org.nakcast.recorder.Recorder} on a node of its own) recording every
+     * topic into a directory of its own, an ordinary receiver to the publishers; paused, started
+     * late, and killed and started again (recovering its directory) as the seed's subscriber faults
+     * say. Its recordings are checked at the end of the run ({@link Invariant#RECORDING}).
+     */
+    RECORDER;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

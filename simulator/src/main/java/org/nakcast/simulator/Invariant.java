@@ -40,6 +40,12 @@ enum Invariant {
     REPAIR_SWEEP("repair-sweep"),
     /** 17. A receiver keeps its NAK back only when a NAK it heard lately asks for the lowest datagram it misses. */
     SUPPRESSION("suppression"),
+    /**
+     * 18. A recorder's recording of a session holds its messages with their published bytes, in
+     * order, once, every index from its first to its end a message or a hole, nothing past what was
+     * published, and an end only if the publication ended.
+     */
+    RECORDING("recording"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

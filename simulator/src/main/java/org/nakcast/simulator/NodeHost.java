@@ -5,11 +5,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
@@ -56,12 +58,13 @@ abstract class NodeHost extends SimHost {
     /** This incarnation's strays, by the cause they must be counted under. */
     private final Map<DatagramCheck, Long> straysByCause = new EnumMap<>(DatagramCheck.class);
 
+    /** @param topicAsRun how this process runs each topic of the scenario's config (a recorder its own way) */
     NodeHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, Scenario scenario,
-        String nodeName, SplittableRandom random, Violations violations) {
+        String nodeName, SplittableRandom random, Violations violations, UnaryOperator<TopicConfig> topicAsRun) {
         super(scheduler, lines, name, shape);
         this.template = scenario.context();
         this.config = new NodeConfig(scenario.config().node().withName(nodeName).withThreading(ThreadingMode.INVOKER),
-            scenario.config().transports(), scenario.config().topics()).conclude();
+            scenario.config().transports(), scenario.config().topics().stream().map(topicAsRun).toList()).conclude();
         this.lineGroups = config.transports().stream().map(transport -> transport.group()).toList();
         this.random = random;
         this.violations = violations;

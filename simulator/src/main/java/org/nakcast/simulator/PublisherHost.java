@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 import org.agrona.DirectBuffer;
 import org.nakcast.config.TopicConfig;
@@ -94,7 +95,8 @@ final class PublisherHost extends NodeHost {
     PublisherHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
         Scenario.PublisherPlan plan, Map<Integer, PublishedSession> sessions, SplittableRandom random,
         Violations violations, Liveness liveness) {
-        super(scheduler, lines, name, plan.shape(), scenario, plan.nodeName(), random, violations);
+        super(scheduler, lines, name, plan.shape(), scenario, plan.nodeName(), random, violations,
+            UnaryOperator.identity());
         this.settings = new SettingsResolver(config, scenario.context());
         this.topics = plan.topics();
         this.sessions = sessions;

@@ -19,6 +19,8 @@ import org.nakcast.transport.NodeContext;
  * @param context the knobs beside the configuration
  * @param publishers the publishing processes
  * @param subscribers the subscribing processes
+ * @param recorders the recorder processes ({@link FaultKind#RECORDER}): each records every topic; its
+ *     plan has no subscriptions of an application's
  * @param faults what the network (line A's, with two lines) does wrong until it heals; it says how
  *     often a send is refused, too
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
@@ -30,7 +32,8 @@ import org.nakcast.transport.NodeContext;
  *     has to arrive anywhere for the run to end; then every live subscriber must have everything
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
-    List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, NetworkFaults faults, long strangerIntervalNs,
+    List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, List<SubscriberPlan> recorders,
+    NetworkFaults faults, long strangerIntervalNs,
     SecondLine secondLine, long faultPhaseNs, long settleNs) {
 
     /**
@@ -47,7 +50,7 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
     private static final Set<FaultKind> REPAIRABLE_KINDS = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
         FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.OVERFLOW, FaultKind.PARTITION,
         FaultKind.STALL, FaultKind.SEND_REFUSAL, FaultKind.PUBLISHER_PAUSE, FaultKind.SUBSCRIBER_PAUSE,
-        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES);
+        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES, FaultKind.RECORDER);
 
     /** The topic of id {@code topicId}. */
     TopicConfig topic(int topicId) {
@@ -76,6 +79,9 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
             atNs = Math.max(atNs, plan.lastStopEndNs());
         }
         for (SubscriberPlan plan : subscribers) {
+            atNs = Math.max(atNs, plan.lastStopEndNs());
+        }
+        for (SubscriberPlan plan : recorders) {
             atNs = Math.max(atNs, plan.lastStopEndNs());
         }
         return atNs;
@@ -175,6 +181,11 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
             }
         }
         for (SubscriberPlan plan : subscribers) {
+            if (plan.pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
+                return false;
+            }
+        }
+        for (SubscriberPlan plan : recorders) {
             if (plan.pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
                 return false;
             }

@@ -1,7 +1,9 @@
 package org.nakcast.simulator;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -11,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.ToLongFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.nakcast.config.FlowControlMode;
@@ -37,6 +40,8 @@ final class Simulation {
     private static final int NAKS_PER_SHARED_LOSS = 4;
     /** Salts line B's segment's own random stream, so that line A's draws stay those of one line. */
     private static final long LINE_B_NETWORK = 0x11_4E_B0_5EEDL;
+    /** Salts a recorder process's own random: the other processes draw as they did without it. */
+    private static final long RECORDER_RANDOM = 0x5E0C_0DE5_5EEDL;
 
     private final Scenario scenario;
     private final Scheduler scheduler = new Scheduler();
@@ -46,7 +51,9 @@ final class Simulation {
     private final Violations violations = new Violations();
     private final SubscriptionProbe.Tally tally = new SubscriptionProbe.Tally();
     private final List<PublisherHost> publishers = new ArrayList<>();
+    /** The subscribing processes, the recorders among them: each is a receiver to the publishers. */
     private final List<SubscriberHost> subscribers = new ArrayList<>();
+    private final List<RecorderHost> recorders = new ArrayList<>();
     private final String traced;
     private final WireWatch wire;
     private final RepairDemand demand = new RepairDemand();
@@ -84,7 +91,7 @@ final class Simulation {
         for (int i = 0; i < scenario.subscribers().size(); i++) {
             final Scenario.SubscriberPlan plan = scenario.subscribers().get(i);
             final SubscriberHost host = new SubscriberHost(scheduler, lines, "sub" + i, scenario, plan, sessions, wire,
-                violations, tally, random.split(), traced);
+                violations, tally, random.split(), traced, UnaryOperator.identity());
             subscribers.add(host);
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.stop());
@@ -98,6 +105,21 @@ final class Simulation {
             stranger = new StrangerHost(scheduler, lines, new HostShape(4096, 1_000, 100_000), random.split(),
                 scenario.strangerIntervalNs(), topicIds, sessions);
             stranger.startAt(0);
+        }
+        for (int i = 0; i < scenario.recorders().size(); i++) {
+            final Scenario.SubscriberPlan plan = scenario.recorders().get(i);
+            final RecorderHost host;
+            try {
+                host = new RecorderHost(scheduler, lines, "rec" + i, scenario, plan, sessions, wire, violations, tally,
+                    new SplittableRandom(scenario.seed() ^ RECORDER_RANDOM ^ i), RecorderHost.newDirectory());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            recorders.add(host);
+            subscribers.add(host);
+            host.startAt(plan.joinAtNs());
+            schedule(host, plan.pauses(), plan.stop());
+            watchMemory(host, streamBound);
         }
     }
 
@@ -199,6 +221,8 @@ final class Simulation {
             ex.printStackTrace(new PrintWriter(trace));
             simulation.violations.add(simulation.scheduler.nowNs(), Invariant.ERRORS, "the run threw " + trace);
             return simulation.result();
+        } finally {
+            simulation.recorders.forEach(RecorderHost::deleteDirectory);
         }
     }
 
@@ -221,6 +245,7 @@ final class Simulation {
         checkRepairsPerLoss();
         checkNakVolume();
         checkNoNakWhileALineIsHealthy();
+        recorders.forEach(recorder -> recorder.checkRecordings(scheduler.nowNs()));
         nodeHosts().forEach(NodeHost::finish);
         if (traced != null) {
             nodeHosts().forEach(host -> {
@@ -547,6 +572,7 @@ final class Simulation {
             .flatMap(plan -> plan.subscriptions().stream())
             .filter(subscription -> subscription.closeAtNs() != Long.MAX_VALUE).count());
         injected.put(FaultKind.NODE_CLOSE, nodeHosts().stream().mapToLong(host -> host.nodesClosed).sum());
+        injected.put(FaultKind.RECORDER, recorders.stream().mapToLong(host -> host.recordingsChecked).sum());
         return injected;
     }
 

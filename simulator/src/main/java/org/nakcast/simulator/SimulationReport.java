@@ -37,7 +37,8 @@ final class SimulationReport {
         Map.entry(FaultKind.PUBLICATION_CLOSE, "publications closed once they had offered everything"),
         Map.entry(FaultKind.REDUNDANT_LINES, "lines a stream called down (nothing lost by it)"),
         Map.entry(FaultKind.SUBSCRIPTION_CLOSE, "subscriptions closed by their application"),
-        Map.entry(FaultKind.NODE_CLOSE, "nodes closed by their application")));
+        Map.entry(FaultKind.NODE_CLOSE, "nodes closed by their application"),
+        Map.entry(FaultKind.RECORDER, "recordings read back and checked")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);

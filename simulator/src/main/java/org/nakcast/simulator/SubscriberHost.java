@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.UnaryOperator;
 
 import org.agrona.collections.IntHashSet;
 import org.agrona.collections.Long2LongHashMap;
@@ -45,7 +46,7 @@ import org.nakcast.transport.status.SystemCounters;
  * had not heard the stream for two heartbeats; no stream for a session that never sent to a data
  * port (a stray made it).
  */
-final class SubscriberHost extends NodeHost {
+class SubscriberHost extends NodeHost {
     /**
      * One subscription this process makes.
      *
@@ -106,10 +107,12 @@ final class SubscriberHost extends NodeHost {
     private record Subscribed(Subscription subscription, SubscriptionPlan plan, SubscriptionProbe probe) {
     }
 
+    /** @param topicAsRun how this process runs each topic of the scenario's config */
     SubscriberHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
         Scenario.SubscriberPlan plan, Map<Integer, PublishedSession> sessions, WireWatch wire,
-        Violations violations, SubscriptionProbe.Tally tally, SplittableRandom random, String traced) {
-        super(scheduler, lines, name, plan.shape(), scenario, name, random, violations);
+        Violations violations, SubscriptionProbe.Tally tally, SplittableRandom random, String traced,
+        UnaryOperator<TopicConfig> topicAsRun) {
+        super(scheduler, lines, name, plan.shape(), scenario, name, random, violations, topicAsRun);
         this.scenario = scenario;
         this.plans = plan.subscriptions();
         this.sessions = sessions;

@@ -26,7 +26,8 @@ import org.nakcast.transport.NodeContext;
  * publisher id, which throwing handlers are queued) is drawn from a second stream of the seed, so
  * that every earlier seed still draws the network, processes and timings it was kept for; whether
  * topics travel on two lines, and line B's faults, from a third; subscriptions and nodes closed
- * along the way from a fourth.
+ * along the way from a fourth; a recorder and what happens to it from a sixth (a seed that draws
+ * one runs differently from then on: one more receiver on the segment).
  */
 final class Swarm {
     private static final long MS = 1_000_000;
@@ -38,6 +39,8 @@ final class Swarm {
     private static final long CLOSE_DRAWS = 0x3C10_5ED5_5EEDL;
     /** Salts the seed's fifth stream: whether it is a big group losing shared datagrams alone. */
     private static final long GROUP_DRAWS = 0x4D06_A55E_5EEDL;
+    /** Salts the seed's sixth stream: whether it runs a recorder, and what happens to it. */
+    private static final long RECORDER_DRAWS = 0x5E0C_04DE_5EEDL;
     /**
      * The share of seeds (allowed shared loss) that are a big group of subscribers losing datagrams
      * before they fan out, and nothing else: where NAK suppression shows, or its absence.
@@ -71,7 +74,7 @@ final class Swarm {
         final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (FaultKind kind : allowed) {
             final SplittableRandom draws = CLOSES.contains(kind) ? closes : ADDED_LATER.contains(kind) ? later : random;
-            if (kind != FaultKind.REDUNDANT_LINES && draws.nextInt(100) < 35) {
+            if (kind != FaultKind.REDUNDANT_LINES && kind != FaultKind.RECORDER && draws.nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
@@ -179,8 +182,34 @@ final class Swarm {
             secondLine = new Scenario.SecondLine(lineB, false);
         }
         final long settleNs = Math.max(4 * context.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
-        return new Scenario(seed, kinds, config, context, publishers, subscribers, faults, strangerIntervalNs,
-            secondLine, faultPhaseNs, settleNs);
+        final SplittableRandom recorderDraws = new SplittableRandom(seed ^ RECORDER_DRAWS);
+        final List<Scenario.SubscriberPlan> recorders = new ArrayList<>();
+        if (allowed.contains(FaultKind.RECORDER) && !sharedLossGroup && !healthyLineB
+            && recorderDraws.nextInt(100) < 35) {
+            kinds.add(FaultKind.RECORDER);
+            recorders.add(recorder(recorderDraws, kinds, timing));
+        }
+        return new Scenario(seed, kinds, config, context, publishers, subscribers, recorders, faults,
+            strangerIntervalNs, secondLine, faultPhaseNs, settleNs);
+    }
+
+    /**
+     * A recorder's process: started late, paused, and killed and started again as the seed's subscriber
+     * faults say, from the recorder's stream; always started again after a crash.
+     */
+    private static Scenario.SubscriberPlan recorder(SplittableRandom draws, Set<FaultKind> kinds, Timing timing) {
+        final long joinAt = kinds.contains(FaultKind.LATE_JOIN) && draws.nextBoolean()
+            ? draws.nextLong(timing.faultPhaseNs()) : 0;
+        final List<Scenario.Pause> pauses = new ArrayList<>();
+        if (kinds.contains(FaultKind.SUBSCRIBER_PAUSE) && draws.nextBoolean()) {
+            pauses.add(pause(draws, timing));
+        }
+        Scenario.Stop stop = Scenario.Stop.NEVER;
+        if (kinds.contains(FaultKind.SUBSCRIBER_RESTART) && draws.nextBoolean()) {
+            final long crashAt = draws.nextLong(timing.faultPhaseNs() / 2, timing.faultPhaseNs());
+            stop = new Scenario.Stop(crashAt, false, crashAt + draws.nextLong(1, 3 * timing.heartbeatNs()));
+        }
+        return new Scenario.SubscriberPlan(shape(draws, kinds, true), List.of(), joinAt, pauses, stop);
     }
 
     /**

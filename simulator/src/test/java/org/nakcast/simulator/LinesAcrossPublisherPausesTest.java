@@ -82,7 +82,7 @@ class LinesAcrossPublisherPausesTest {
                 Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)),
             0, List.of(), Scenario.Stop.NEVER);
         return new Scenario(1, EnumSet.of(FaultKind.PUBLISHER_PAUSE, FaultKind.LOSS, FaultKind.REDUNDANT_LINES),
-            config, context, List.of(publisher), List.of(subscriber), lossy(pausedUntilNs), 0,
+            config, context, List.of(publisher), List.of(subscriber), List.of(), lossy(pausedUntilNs), 0,
             new Scenario.SecondLine(lossy(pausedUntilNs), false), pausedUntilNs, 50 * MS);
     }
 

@@ -95,13 +95,14 @@ class PlantedBugListTest {
     }
 
     @Test
-    void theKeptListReadsAndPlantsInTheProtocolsSources() {
+    void theKeptListReadsAndPlantsInTheProtocolsAndTheRecordersSources() {
         final List<PlantedBug> bugs = PlantedBugList.load();
 
         assertThat(bugs).hasSizeGreaterThanOrEqualTo(18);
         assertThat(new HashSet<>(bugs.stream().map(PlantedBug::id).toList())).hasSameSizeAs(bugs);
-        assertThat(bugs).allSatisfy(bug -> assertThat(bug.file())
-            .startsWith("transport/src/main/java/org/nakcast/transport/").endsWith(".java"));
+        assertThat(bugs).allSatisfy(bug -> assertThat(bug.file()).matches(
+            "(transport/src/main/java/org/nakcast/transport|recorder/src/main/java/org/nakcast/recorder)/.*\\.java"));
+        assertThat(bugs).anySatisfy(bug -> assertThat(bug.file()).startsWith("recorder/"));
         final Path root = Path.of("").toAbsolutePath().getParent();
         assertThat(bugs).allSatisfy(bug -> {
             final String source = Files.readString(root.resolve(bug.file()));

@@ -1,0 +1,298 @@
+package org.nakcast.simulator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.codecs.CodecException;
+import org.nakcast.recorder.Recorder;
+import org.nakcast.recorder.RecorderSettings;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.recorder.store.Retention;
+import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SyncPolicy;
+import org.nakcast.transport.LineDown;
+import org.nakcast.transport.LineUp;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.replay.HoleCause;
+
+/**
+ * A simulated recorder process: a real {@link Recorder} on the process's real node, recording every
+ * topic of the seed (each as {@link Recorder#asRecorded} has it) into a directory of its own, its
+ * duty cycle run in each round after the node's agents, on the simulation's clock. To the
+ * publishers it is one more receiver, checked as every subscriber's node is (its streams, losses,
+ * NAKs). A crash abandons it as a killed process leaves its files ({@link Recorder#abandon}); a
+ * start recovers the directory and goes on. Segments are small (64 KiB) so that recordings span
+ * several, and made on the recording thread (the simulation runs no thread of its own).
+ *
+ * <p>At the end of the run its recordings are read back ({@link #checkRecordings}): guarantee 18.
+ */
+final class RecorderHost extends SubscriberHost {
+    private static final SegmentGeometry SEGMENTS = new SegmentGeometry(64 * 1024, 4096);
+
+    private final Path dir;
+    private final List<String> topicNames;
+    private final Map<Integer, PublishedSession> sessions;
+    private Recorder recorder;
+    /** Per session, the message ranges its node gave up ({from, end}), over its incarnations. */
+    private final Map<Integer, List<long[]>> givenUp = new HashMap<>();
+    /** Recordings read back at the end of the run, and the messages and hole messages in them. */
+    long recordingsChecked;
+    long messagesChecked;
+    long holeMessagesChecked;
+
+    RecorderHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
+        Scenario.SubscriberPlan plan, Map<Integer, PublishedSession> sessions, WireWatch wire, Violations violations,
+        SubscriptionProbe.Tally tally, SplittableRandom random, Path dir) {
+        super(scheduler, lines, name, scenario, plan, sessions, wire, violations, tally, random, null,
+            Recorder::asRecorded);
+        this.dir = dir;
+        this.sessions = sessions;
+        this.topicNames = scenario.config().topics().stream().map(topic -> topic.name()).toList();
+    }
+
+    /** A directory of its own for one run's recorder, under {@code /dev/shm} where there is one. */
+    static Path newDirectory() throws IOException {
+        final Path shared = Path.of("/dev/shm");
+        return Files.isDirectory(shared) && Files.isWritable(shared)
+            ? Files.createTempDirectory(shared, "nakcast-sim-recorder-")
+            : Files.createTempDirectory("nakcast-sim-recorder-");
+    }
+
+    /** The node's decisions, checked as every subscriber's are; its losses noted to judge the recorded holes by. */
+    @Override
+    StreamEventListener decisions() {
+        final StreamEventListener checked = super.decisions();
+        return new StreamEventListener() {
+            @Override
+            public void onStreamStarted(StreamStarted event) {
+                checked.onStreamStarted(event);
+            }
+
+            @Override
+            public void onPublisherGone(PublisherGone event) {
+                checked.onPublisherGone(event);
+            }
+
+            @Override
+            public void onLoss(LossEvent event) {
+                givenUp.computeIfAbsent(event.sessionId(), session -> new ArrayList<>())
+                    .add(new long[] {event.firstMessage(), event.firstMessage() + event.lostMessages()});
+                checked.onLoss(event);
+            }
+
+            @Override
+            public void onLineDown(LineDown event) {
+                checked.onLineDown(event);
+            }
+
+            @Override
+            public void onLineUp(LineUp event) {
+                checked.onLineUp(event);
+            }
+
+            @Override
+            public void onUndecodable(MessageHeader header, CodecException error) {
+                checked.onUndecodable(header, error);
+            }
+        };
+    }
+
+    @Override
+    void started(long nowNs) {
+        super.started(nowNs);
+        final RecorderSettings settings = new RecorderSettings(dir, SEGMENTS, SyncPolicy.NONE,
+            RecorderSettings.DEFAULT_RETRY_INTERVAL_NS, RecorderSettings.DEFAULT_PROGRESS_INTERVAL_NS,
+            RecorderSettings.DEFAULT_POLL_LIMIT, Retention.FOREVER, null, false);
+        try {
+            recorder = Recorder.start(node, settings, topicNames, scheduler::nowNs);
+        } catch (IOException e) {
+            violations.add(nowNs, Invariant.ERRORS, name + "'s recorder could not start: " + e);
+        }
+    }
+
+    @Override
+    int work(long nowNs) {
+        final int work = super.work(nowNs);
+        return recorder == null ? work : work + recorder.doWork();
+    }
+
+    @Override
+    void onCrash(long nowNs) {
+        if (recorder != null) {
+            try {
+                recorder.abandon();
+            } catch (IOException e) {
+                violations.add(nowNs, Invariant.ERRORS, name + "'s recorder could not be abandoned: " + e);
+            }
+            recorder = null;
+        }
+        super.onCrash(nowNs);
+    }
+
+    /**
+     * Guarantee 18, at the end of the run: each recording of a published session, read back from its
+     * first message, holds every index once and in order, each message with its published bytes,
+     * nothing past what was published, and an end only if its publication was closed. Recordings
+     * of sessions nobody published (a stranger's) are not judged.
+     */
+    void checkRecordings(long nowNs) {
+        if (recorder == null) {
+            return;
+        }
+        try {
+            for (RecordingDescriptor recording : recorder.recordings()) {
+                final PublishedSession session = sessions.get(recording.sessionId());
+                if (session != null) {
+                    check(recording, session, nowNs);
+                }
+            }
+        } catch (IOException e) {
+            violations.add(nowNs, Invariant.RECORDING, name + "'s recordings could not be read back: " + e);
+        }
+    }
+
+    private void check(RecordingDescriptor recording, PublishedSession session, long nowNs) throws IOException {
+        recordingsChecked++;
+        final ReadBack read = new ReadBack(recording, session, givenUp.getOrDefault(session.sessionId, List.of()),
+            incarnation > 1);
+        try (RecordingReader reader = RecordingReader.openAt(dir, recording.recordingId(),
+            recording.firstMessageIndex())) {
+            if (reader == null) {
+                read.wrong("could not be opened at its first message " + recording.firstMessageIndex());
+            } else {
+                while (read.problem == null && reader.poll(read, 256) > 0) {
+                    // read to what is written
+                }
+                if (read.problem == null && reader.isEnded() && !session.isClosed()) {
+                    read.wrong("ends at " + read.next + " though its publication was never closed");
+                }
+            }
+        }
+        if (read.problem == null && read.next > session.published) {
+            read.wrong("reaches message " + (read.next - 1) + " though " + session.published + " were published");
+        }
+        if (read.problem != null) {
+            violations.add(nowNs, Invariant.RECORDING, "%s's recording %d of session %d %s".formatted(name,
+                recording.recordingId(), session.sessionId, read.problem));
+        }
+        messagesChecked += read.messages;
+        holeMessagesChecked += read.holeMessages;
+    }
+
+    /** Deletes the recorder's directory: the run is over. */
+    void deleteDirectory() {
+        try (Stream<Path> files = Files.walk(dir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            violations.add(scheduler.nowNs(), Invariant.ERRORS, name + "'s directory " + dir
+                + " could not be deleted: " + e);
+        }
+    }
+
+    /** One recording read back: the index it must hold next, and the first thing found wrong. */
+    private static final class ReadBack implements RecordHandler {
+        private final PublishedSession session;
+        private final List<long[]> givenUp;
+        private final boolean restarted;
+        long next;
+        long messages;
+        long holeMessages;
+        String problem;
+
+        /**
+         * @param givenUp the message ranges the recorder's node gave up of the session: where a hole
+         *     lost in transport may lie
+         * @param restarted whether the recorder was ever killed: only then may a hole be one of what
+         *     came while it was down
+         */
+        ReadBack(RecordingDescriptor recording, PublishedSession session, List<long[]> givenUp, boolean restarted) {
+            this.session = session;
+            this.givenUp = givenUp;
+            this.restarted = restarted;
+            this.next = recording.firstMessageIndex();
+        }
+
+        @Override
+        public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+            if (problem != null) {
+                return;
+            }
+            if (messageIndex != next) {
+                wrong("holds message %d where %d was next".formatted(messageIndex, next));
+            } else if (length != session.messageLength(messageIndex) || !MessageContent.intact(buffer, offset, length)
+                || MessageContent.sessionIdOf(buffer, offset) != session.sessionId
+                || MessageContent.indexOf(buffer, offset) != messageIndex) {
+                wrong("holds message %d of %d bytes that are not the ones published".formatted(messageIndex, length));
+            } else {
+                next++;
+                messages++;
+            }
+        }
+
+        @Override
+        public void onHole(long firstMessage, long count, HoleCause cause) {
+            if (problem != null) {
+                return;
+            }
+            if (firstMessage != next || count < 1) {
+                wrong("holds a hole of %d at %d where %d was next".formatted(count, firstMessage, next));
+            } else if (cause == HoleCause.LOST_IN_TRANSPORT && !covered(firstMessage, firstMessage + count)) {
+                wrong("holds messages %d..%d as lost in transport, though its node gave up no such message"
+                    .formatted(firstMessage, firstMessage + count - 1));
+            } else if (cause == HoleCause.RECORDER_DOWN && !restarted) {
+                wrong("holds messages %d..%d as sent while the recorder was down, though it never was"
+                    .formatted(firstMessage, firstMessage + count - 1));
+            } else if (cause != HoleCause.LOST_IN_TRANSPORT && cause != HoleCause.RECORDER_DOWN) {
+                wrong("holds messages %d..%d as a hole of cause %s, which nothing here brings about"
+                    .formatted(firstMessage, firstMessage + count - 1, cause));
+            } else {
+                next += count;
+                holeMessages += count;
+            }
+        }
+
+        /** Whether the node's losses cover every message of [from, end). */
+        private boolean covered(long from, long end) {
+            long at = from;
+            boolean moved = true;
+            while (at < end && moved) {
+                moved = false;
+                for (long[] range : givenUp) {
+                    if (range[0] <= at && at < range[1]) {
+                        at = range[1];
+                        moved = true;
+                    }
+                }
+            }
+            return at >= end;
+        }
+
+        void wrong(String what) {
+            if (problem == null) {
+                problem = what;
+            }
+        }
+    }
+}
