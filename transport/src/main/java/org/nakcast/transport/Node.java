@@ -58,6 +58,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class Node implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Node.class);
+    /** How often the log says how many more times an error already logged came: every ten seconds at most. */
+    private static final long ERROR_LINE_INTERVAL_NS = 10_000_000_000L;
 
     private final NodeContext context;
     private final NodeConfig config;
@@ -75,6 +77,8 @@ public final class Node implements AutoCloseable {
     private final TopicCodecs topicCodecs;
     /** Errors met on an application's thread (a message its codec cannot encode): counted, logged, recorded. */
     private final ErrorHandler applicationErrors;
+    /** The node's errors in its log: each distinct one with its trace once, then counted. */
+    private final ThrottledErrorLog errorLines;
     private final PublisherIds publisherIds = new PublisherIds();
     /** The offer buffers of the publications made, until their memory is freed. */
     private final Set<OfferBuffer> liveOffers = ConcurrentHashMap.newKeySet();
@@ -101,8 +105,10 @@ public final class Node implements AutoCloseable {
         this.sender = new SenderAgent(context.clock(), media, counters, context.sendLoss(), this.context::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();
+        this.errorLines = new ThrottledErrorLog(settings.name(), this.context.clock()::nanoTime, ERROR_LINE_INTERVAL_NS,
+            (line, error) -> LOG.error(line, error));
         final ErrorHandler errorHandler = error -> {
-            LOG.error("node {}: {}", settings.name(), error.toString(), error);
+            errorLines.log(error);
             errorLog.record(error);
             applications.onError(error);
         };
@@ -383,6 +389,7 @@ public final class Node implements AutoCloseable {
             awaitPublicationsFinished();
             // The counters stay allocated in the file: read after the node stopped, they tell how it ended.
             CloseHelper.closeAll(threads, countersFile);
+            errorLines.flush();
         }
     }
 
