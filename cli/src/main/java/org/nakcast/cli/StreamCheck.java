@@ -18,6 +18,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.StreamEventListener;
 
 /**
@@ -28,8 +29,12 @@ import org.nakcast.transport.StreamEventListener;
  * received message whose number is below one already received is also out of order.
  *
  * <p>Every publisher stream that ends ({@link PublisherGone}: silent past the topic's
- * {@code publisher-timeout}, or restarted) is kept and reported; when it is the checked session's,
- * nothing more will come, so the wait ends and, if messages are missing, that is the reason.
+ * {@code publisher-timeout}, restarted, or ended by its publisher) is kept and reported. When the
+ * checked session restarted or ended, nothing more will come, so the wait ends and, if messages
+ * are missing, that is the reason. When it fell silent, it may be heard again (a publisher paused
+ * past the timeout, by a long collection say): the transport resumes it where it left off, which is
+ * counted ({@link #resumes()}), and the wait goes on until the caller's timeout of silence; if it
+ * never comes back, the silence is the reason.
  *
  * <p>On a topic of two lines, every {@link LineDown} and {@link LineUp} is kept and reported: a line
  * that went down costs no message, so it is a figure, not a problem.
@@ -66,7 +71,11 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
     private volatile long unrecoverable;
     private volatile long gaps;
     private volatile boolean dropped;
+    /** The checked session's end for good: restarted, or ended by its publisher; null while it may go on. */
     private volatile PublisherGone checkedPublisherGone;
+    /** The checked session's silence past the publisher timeout, while it has not been heard again. */
+    private volatile PublisherGone checkedPublisherSilent;
+    private volatile long resumes;
     private volatile long firstNs;
     private volatile long lastNs;
 
@@ -141,8 +150,25 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             publishersGone.add(event);
         }
         if (sessionKnown && event.sessionId() == sessionId) {
-            checkedPublisherGone = event;
+            if (event.cause() == PublisherGone.Cause.SILENT) {
+                checkedPublisherSilent = event;
+            } else {
+                checkedPublisherGone = event;
+            }
         }
+    }
+
+    @Override
+    public void onStreamStarted(StreamStarted event) {
+        if (sessionKnown && event.sessionId() == sessionId && checkedPublisherSilent != null) {
+            checkedPublisherSilent = null;
+            resumes++;
+        }
+    }
+
+    /** Times the checked session was heard again after it had fallen silent past the publisher timeout. */
+    long resumes() {
+        return resumes;
     }
 
     @Override
@@ -174,7 +200,7 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
 
     /**
      * Whether nothing more will come of the checked stream: the topic's loss policy dropped it, or
-     * its publisher is gone.
+     * its publisher restarted or ended it (a silent one may come back).
      */
     boolean ended() {
         return dropped || checkedPublisherGone != null;
@@ -241,8 +267,11 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             problems.add("the stream was dropped (loss policy drop)");
         }
         final PublisherGone gone = checkedPublisherGone;
+        final PublisherGone silent = checkedPublisherSilent;
         if (gone != null && missing > 0) {
             problems.add("publisher gone before the last message: " + describe(gone));
+        } else if (silent != null && missing > 0) {
+            problems.add("publisher gone before the last message and not heard again: " + describe(silent));
         }
         if (timedOut) {
             problems.add(received == 0
@@ -328,6 +357,7 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             .put("otherSessions", otherSessions)
             .put("streamDropped", dropped)
             .put("publishersGone", publishersGoneFigures())
+            .put("resumes", resumes)
             .put("lineEvents", lineEventFigures())
             .put("seconds", JsonResult.seconds(lastNs - firstNs))
             .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));

@@ -32,12 +32,15 @@ import picocli.CommandLine.Spec;
             + "order, gaps (loss events), messages per second. The last line of stdout is one JSON object: "
             + "expected, received, missing, lost, gaps, duplicates, outOfOrder, outOfRange, tooShort, "
             + "otherSessions, streamDropped, publishersGone (each publisher stream that ended: session, cause "
-            + "SILENT or RESTARTED, silentMs, newSession), lineEvents (on a topic of two lines, each line that went "
+            + "SILENT, RESTARTED or ENDED, silentMs, newSession), resumes (times the checked session was heard again "
+            + "after falling silent), lineEvents (on a topic of two lines, each line that went "
             + "down or came up again: line, state, forMs), seconds and msgsPerSecond (first to last message), ok, "
             + "reason.",
         "",
-        "It stops waiting as soon as the checked publisher is gone (silent past the topic's publisher-timeout, "
-            + "or restarted under a new session): messages still missing then fail the check with that reason.",
+        "It stops waiting as soon as the checked publisher restarted under a new session or ended its stream: "
+            + "messages still missing then fail the check with that reason. A publisher silent past the topic's "
+            + "publisher-timeout (paused, say) is reported and waited for until --timeout without a new message: "
+            + "the transport resumes its stream where it left off when it is heard again.",
         "",
         "Messages lost because the publisher no longer held them are laid at the topic's flow control, and the "
             + "reason says which: under max the publisher does not wait for receivers and outran this one (use min, "
@@ -113,6 +116,10 @@ final class SubCommand implements Callable<Integer> {
             : String.join("; ", problems);
         check.lossDescriptions().forEach(description -> err.println("sub: loss: " + description));
         check.publisherGoneDescriptions().forEach(description -> err.println("sub: publisher gone: " + description));
+        if (check.resumes() > 0) {
+            err.println("sub: the publisher was heard again " + check.resumes() + " times after falling silent, and"
+                + " its stream went on where it left off");
+        }
         check.lineEventDescriptions().forEach(description -> err.println("sub: line event: " + description));
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);

@@ -15,6 +15,7 @@ import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamStarted;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -141,7 +142,7 @@ class StreamCheckTest {
     }
 
     @Test
-    void aPublisherGoneBeforeTheLastMessageEndsTheWaitAndIsTheReason() {
+    void aSilentPublisherIsWaitedForAndIfNeverHeardAgainItsSilenceIsTheReason() {
         final StreamCheck check = check(10);
         for (long number = 0; number < 6; number++) {
             deliver(check, SESSION, number);
@@ -149,9 +150,10 @@ class StreamCheckTest {
 
         check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.SILENT, 2_003_400_000L, 0));
 
-        assertThat(check.ended()).isTrue();
-        assertThat(check.problems(false, 10)).containsExactly("missing 4 of 10 messages",
-            "publisher gone before the last message: session 77 silent for 2003 ms (publisher-timeout)");
+        assertThat(check.ended()).as("a silent publisher may come back").isFalse();
+        assertThat(check.problems(true, 10)).containsExactly("missing 4 of 10 messages",
+            "publisher gone before the last message and not heard again: session 77 silent for 2003 ms"
+                + " (publisher-timeout)", "no new message for 10.0 s");
         assertThat(check.publisherGoneDescriptions())
             .containsExactly("session 77 silent for 2003 ms (publisher-timeout)");
         final JsonNode gone = figures(check).get("publishersGone");
@@ -160,6 +162,24 @@ class StreamCheckTest {
         assertThat(gone.get(0).get("cause").asString()).isEqualTo("SILENT");
         assertThat(gone.get(0).get("silentMs").asLong()).isEqualTo(2003);
         assertThat(gone.get(0).get("newSession").asInt()).isZero();
+    }
+
+    @Test
+    void aSilentPublisherHeardAgainResumesAndIsCountedNotBlamed() {
+        final StreamCheck check = check(4);
+        deliver(check, SESSION, 0);
+        deliver(check, SESSION, 1);
+        check.onPublisherGone(new PublisherGone(1, SESSION, PublisherGone.Cause.SILENT, 3_000_000_000L, 0));
+
+        check.onStreamStarted(new StreamStarted(1, SESSION, 9));
+        deliver(check, SESSION, 2);
+        deliver(check, SESSION, 3);
+
+        assertThat(check.complete()).isTrue();
+        assertThat(check.resumes()).isOne();
+        assertThat(check.problems(false, 10)).isEmpty();
+        assertThat(figures(check).get("resumes").asLong()).isOne();
+        assertThat(figures(check).get("publishersGone")).hasSize(1);
     }
 
     @Test
