@@ -7,6 +7,7 @@ import org.agrona.DirectBuffer;
 import org.agrona.concurrent.status.CountersReader;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.status.CounterTypeIds;
+import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -37,6 +38,10 @@ record CounterMeter(CounterSlot slot, String name, String description, Tags tags
         if (system != null) {
             return new CounterMeter(slot, NakcastMetrics.meterName(system), system.label(), node, true);
         }
+        final LineCounter line = LineCounter.ofTypeId(typeId);
+        if (line != null) {
+            return line(node, slot, line, key, label);
+        }
         return switch (typeId) {
             case CounterTypeIds.MALFORMED_BY_CAUSE -> malformed(node, slot, key.getInt(0), label);
             case CounterTypeIds.PUBLISHER_POSITION -> stream(node, slot, NakcastMetrics.PUBLISHER_POSITION,
@@ -45,6 +50,8 @@ record CounterMeter(CounterSlot slot, String name, String description, Tags tags
                 "the sequence of the next datagram the receiver delivers of the stream", key, label);
             case CounterTypeIds.RECEIVER_LAG -> stream(node, slot, NakcastMetrics.RECEIVER_LAG,
                 "datagrams of the stream known to exist that the receiver has not delivered yet", key, label);
+            case CounterTypeIds.GAPS_BOTH_LINES_MISSED -> counted(stream(node, slot,
+                NakcastMetrics.GAPS_BOTH_LINES_MISSED, "gaps both lines of the stream missed", key, label));
             default -> null;
         };
     }
@@ -82,5 +89,25 @@ record CounterMeter(CounterSlot slot, String name, String description, Tags tags
                 .and(NakcastMetrics.TOPIC_ID_TAG, Integer.toString(topicId))
                 .and(NakcastMetrics.SESSION_TAG, Integer.toString(sessionId)),
             false);
+    }
+
+    /**
+     * One line's meter of a stream heard on two lines, tagged as a stream's and with its line's name
+     * (its index where the label has no room for the name): copies and misses are counted, the lag
+     * and whether the line is down are gauges.
+     */
+    private static CounterMeter line(Tags node, CounterSlot slot, LineCounter kind, DirectBuffer key, String label) {
+        final String lineName = StreamCounters.lineName(label, kind);
+        final CounterMeter stream = stream(node, slot, NakcastMetrics.lineMeterName(kind), "line " + kind.label(),
+            key, label);
+        final CounterMeter tagged = new CounterMeter(slot, stream.name(), stream.description(), stream.tags().and(
+            NakcastMetrics.LINE_TAG, lineName == null ? Integer.toString(key.getInt(StreamCounters.KEY_LINE_OFFSET))
+                : lineName), false);
+        return kind == LineCounter.LAG_NS || kind == LineCounter.DOWN ? tagged : counted(tagged);
+    }
+
+    /** The same meter as a counter: what it reads only goes up. */
+    private static CounterMeter counted(CounterMeter meter) {
+        return new CounterMeter(meter.slot(), meter.name(), meter.description(), meter.tags(), true);
     }
 }

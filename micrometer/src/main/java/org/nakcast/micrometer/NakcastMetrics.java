@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import org.agrona.concurrent.status.CountersReader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.status.CountersFile;
+import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.SystemCounter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,12 @@ public final class NakcastMetrics implements MeterBinder, AutoCloseable {
     public static final String RECEIVER_POSITION = "nakcast.stream.receiver.position";
     /** A receiver's lag in a stream: datagrams known to exist that it has not delivered yet. */
     public static final String RECEIVER_LAG = "nakcast.stream.receiver.lag";
+    /** The gaps both lines of a stream heard on two lines missed (each NAKed). */
+    public static final String GAPS_BOTH_LINES_MISSED = "nakcast.stream.gaps.both.lines.missed";
+    /** What the meters of one line of a stream heard on two lines start with ({@link #lineMeterName}). */
+    public static final String LINE_METER_PREFIX = "nakcast.stream.line.";
+    /** The tag of a line meter: the line's name (its transport's). */
+    public static final String LINE_TAG = "line";
     /** The tag of every meter: the node's name. */
     public static final String NODE_TAG = "node";
     /** The tag of the malformed datagrams' cause: a {@code DatagramCheck} constant in lower case. */
@@ -129,6 +136,14 @@ public final class NakcastMetrics implements MeterBinder, AutoCloseable {
     public static NakcastMetrics open(Path countersFile) {
         final CountersFile.View view = CountersFile.open(countersFile);
         return new NakcastMetrics(view.counters(), view.header().nodeName(), view);
+    }
+
+    /**
+     * The name of a line counter's meter: {@value #LINE_METER_PREFIX} and its constant's name in lower
+     * case, with dots for underscores ({@code FIRST_COPIES}: {@code nakcast.stream.line.first.copies}).
+     */
+    public static String lineMeterName(LineCounter counter) {
+        return LINE_METER_PREFIX + counter.name().toLowerCase(Locale.ROOT).replace('_', '.');
     }
 
     /**

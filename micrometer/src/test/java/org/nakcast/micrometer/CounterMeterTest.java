@@ -13,6 +13,7 @@ import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -71,6 +72,24 @@ class CounterMeterTest {
                 "session", "-7"),
             NakcastMetrics.RECEIVER_LAG + " " + Tags.of("node", "n1", "topic", "orders", "topic.id", "2",
                 "session", "-7"));
+    }
+
+    @Test
+    void eachLineOfAStreamOnTwoLinesIsTaggedWithItsLineAndCopiesAreCountedLagAndDownGauged() {
+        for (LineCounter kind : LineCounter.values()) {
+            counters.streams().line(kind, "md-b", 1, "prices", 1, 42);
+        }
+        counters.streams().gapsBothLinesMissed("prices", 1, 42);
+
+        final Tags line = Tags.of("node", "n1", "topic", "prices", "topic.id", "1", "session", "42", "line", "md-b");
+        assertThat(meters()).extracting(meter -> meter.name() + " " + meter.tags() + " " + meter.monotonic())
+            .contains(NakcastMetrics.lineMeterName(LineCounter.FIRST_COPIES) + " " + line + " true",
+                "nakcast.stream.line.second.copies " + line + " true",
+                "nakcast.stream.line.missed.alone " + line + " true",
+                "nakcast.stream.line.lag.ns " + line + " false",
+                "nakcast.stream.line.down " + line + " false",
+                NakcastMetrics.GAPS_BOTH_LINES_MISSED + " " + Tags.of("node", "n1", "topic", "prices", "topic.id", "1",
+                    "session", "42") + " true");
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.SystemCounter;
 
 /** micrometer/README.md names every meter and cause tag this module exports (tests run in the module's directory). */
@@ -25,6 +26,9 @@ class ReadmeTest {
             }
         }
         assertThat(readme).contains(NakcastMetrics.MALFORMED_BY_CAUSE, NakcastMetrics.PUBLISHER_POSITION,
-            NakcastMetrics.RECEIVER_POSITION, NakcastMetrics.RECEIVER_LAG);
+            NakcastMetrics.RECEIVER_POSITION, NakcastMetrics.RECEIVER_LAG, NakcastMetrics.GAPS_BOTH_LINES_MISSED);
+        for (LineCounter counter : LineCounter.values()) {
+            assertThat(readme).contains("| `" + NakcastMetrics.lineMeterName(counter) + "` |");
+        }
     }
 }
