@@ -259,7 +259,8 @@ public final class Recorder implements AutoCloseable {
         public void onLoss(LossEvent event) {
             if (event.lostMessages() == 0) {
                 // datagrams given up before the stream knew a message index (a late start from the
-                // oldest held, overtaken): no message to record as lost, and no index to begin at
+                // oldest held, overtaken): no message to record as lost; the recording begins with
+                // the first message that comes
                 return;
             }
             final SessionRecording recording = recordingOf(event.sessionId(), event.firstMessage());

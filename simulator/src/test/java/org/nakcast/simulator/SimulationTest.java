@@ -204,7 +204,8 @@ class SimulationTest {
      *       stream from the oldest datagram held, which its publisher let go before the repair came,
      *       and gave up datagrams 251..264 in a loss event of no message (its first message -1, the
      *       stream knowing no index yet); the recorder began a recording at -1 on it and wrote
-     *       -1..371 as a hole of the recorder being down. A loss of no message records nothing now.
+     *       -1..371 as a hole of the recorder being down. A loss of no message records nothing now,
+     *       and names the next message delivered (372) as its first, as the event's contract says.
      *       Reaches: recordings read back.</li>
      * </ul>
      */

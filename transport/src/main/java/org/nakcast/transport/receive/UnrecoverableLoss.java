@@ -94,7 +94,9 @@ final class UnrecoverableLoss {
     /** Gives up [next, {@code lastLost}]: one loss event, then the loss policy. */
     private void giveUp(long lastLost, long firstMessageAfter, long nowNs) {
         final long lostFrom = sequencer.next();
-        final long firstLost = delivery.isIndexKnown() ? delivery.nextMessageIndex() : -1;
+        // a stream that knows no message index yet (a late start overtaken) gives up no message it
+        // can name: none lost, and the next delivered is the first after the gap
+        final long firstLost = delivery.isIndexKnown() ? delivery.nextMessageIndex() : firstMessageAfter;
         final long lost = delivery.isIndexKnown() ? Math.max(0, firstMessageAfter - delivery.nextMessageIndex()) : 0;
         unrecoverableRanges.increment();
         lostMessages.getAndAdd(lost);

@@ -898,12 +898,13 @@ class InboundStreamTest {
         }
 
         @Test
-        void aStreamStartedByAHeartbeatThatLosesItsFirstDatagramsCannotCountTheMessages() {
+        void aStreamStartedByAHeartbeatThatLosesItsFirstDatagramsCannotCountTheMessagesAndNamesTheNext() {
             h.heartbeat(9).data(12, 30, "m30");
 
             h.stream.onUnrecoverable(10, 11, 30, h.nowNs);
 
-            assertThat(h.losses()).containsExactly(lost(10, 11, -1, 0));
+            assertThat(h.losses()).as("no message it can name, and the next delivered is 30")
+                .containsExactly(lost(10, 11, 30, 0));
             assertThat(h.delivered()).containsExactly(new Delivered(30, TOPIC, SESSION, "m30"));
         }
     }
