@@ -61,7 +61,9 @@ public record NodeSettings(
      * @return these settings with that name
      */
     public NodeSettings withName(String newName) {
-        return new NodeSettings(newName, threading, idleStrategy, media, countersFile, keepCountersFile);
+        // a counters file derived from the old name is derived again from the new one at conclude()
+        final Path file = countersFile != null && countersFile.equals(defaultCountersFile(name)) ? null : countersFile;
+        return new NodeSettings(newName, threading, idleStrategy, media, file, keepCountersFile);
     }
 
     /**

@@ -205,6 +205,20 @@ class NodeConfigTest {
     }
 
     @Test
+    void aConcludedConfigRenamedForASecondNodeHasTheCountersFileOfItsNewNameUnlessOneWasSet() {
+        final NodeConfig first = parse(VALID);
+        final NodeConfig second = new NodeConfig(first.node().withName("second-node"), first.transports(),
+            first.topics()).conclude(FAKE_CONTEXT);
+
+        assertThat(second.node().countersFile())
+            .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "nakcast", "second-node.counters"));
+        final NodeConfig set = parse(
+            VALID.replace("name: test-node", "name: test-node\n  counters-file: /dev/shm/n.counters"));
+        assertThat(set.node().withName("second-node").countersFile()).as("a file set by hand stays")
+            .isEqualTo(Path.of("/dev/shm/n.counters"));
+    }
+
+    @Test
     void theCountersFileIsDerivedFromTheNodeNameUnlessSet() {
         assertThat(parse(VALID).node().countersFile())
             .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "nakcast", "test-node.counters"));
