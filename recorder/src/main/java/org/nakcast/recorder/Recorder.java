@@ -20,6 +20,7 @@ import org.nakcast.recorder.store.RecordingEnd;
 import org.nakcast.recorder.store.RecordingRecovery;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.Retention;
+import org.nakcast.recorder.store.SegmentCensus;
 import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
@@ -64,6 +65,8 @@ public final class Recorder implements AutoCloseable {
     /** Makes segments ahead of need, and forces and closes full ones, off the recording thread (unless told not to). */
     private final SegmentMaker segments;
     private final List<TopicRecorder> topics = new ArrayList<>();
+    /** What retention learned of the directory's segments: a full one is read once. */
+    private final SegmentCensus census = new SegmentCensus();
     private ReplayServer replay;
     private long epochNs;
     private long nextDutyNs;
@@ -145,7 +148,7 @@ public final class Recorder implements AutoCloseable {
 
     private int applyRetention() {
         try {
-            final List<Path> removed = settings.retention().apply(settings.dir(), catalog, epochNs);
+            final List<Path> removed = settings.retention().apply(settings.dir(), catalog, epochNs, census);
             if (!removed.isEmpty()) {
                 LOG.info("retention removed {} segment files, the oldest {}", removed.size(), removed.get(0));
             }

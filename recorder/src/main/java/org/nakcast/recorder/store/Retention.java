@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How long a recording directory keeps what it recorded: by age and by size, a whole segment at a
@@ -35,47 +36,42 @@ public record Retention(long maxAgeNs, long maxBytes) {
      *
      * @param catalog the directory's catalog, held by its recorder
      * @param epochNs now, epoch nanoseconds
+     * @param census what the sweeps before this one learned of the directory's segments
      * @return the segment files removed
      */
-    public List<Path> apply(Path dir, Catalog catalog, long epochNs) throws IOException {
+    public List<Path> apply(Path dir, Catalog catalog, long epochNs, SegmentCensus census) throws IOException {
+        final Map<Long, int[]> listed = census.list(dir);
         final List<Segment> segments = new ArrayList<>();
         long bytes = 0;
         for (RecordingDescriptor recording : catalog.list()) {
-            final int[] numbers = SegmentFile.numbersOf(dir, recording.recordingId());
+            final int[] numbers = listed.getOrDefault(recording.recordingId(), new int[0]);
             for (int i = 0; i < numbers.length; i++) {
                 final boolean last = i == numbers.length - 1;
-                final Segment segment = Segment.of(dir, recording, numbers[i], last);
-                bytes += segment.bytes;
+                final SegmentCensus.Summary summary = census.summary(dir, recording, numbers[i], last);
+                bytes += summary.bytes();
                 if (!last || recording.state() != RecordingState.RECORDING) {
-                    segments.add(segment);
+                    segments.add(new Segment(SegmentFile.pathOf(dir, recording.recordingId(), numbers[i]),
+                        recording.recordingId(), summary));
                 }
             }
         }
-        segments.sort(Comparator.comparingLong(segment -> segment.lastFrameNs));
+        segments.sort(Comparator.comparingLong(segment -> segment.summary.lastFrameNs()));
         final List<Path> removed = new ArrayList<>();
         for (Segment segment : segments) {
-            final boolean tooOld = maxAgeNs != Long.MAX_VALUE && segment.lastFrameNs < epochNs - maxAgeNs;
+            final boolean tooOld = maxAgeNs != Long.MAX_VALUE && segment.summary.lastFrameNs() < epochNs - maxAgeNs;
             if (!tooOld && bytes <= maxBytes) {
                 break;
             }
             Files.delete(segment.path);
+            census.removed(segment.path);
             removed.add(segment.path);
-            bytes -= segment.bytes;
-            catalog.trimmed(segment.recordingId, segment.nextMessageIndex);
+            bytes -= segment.summary.bytes();
+            catalog.trimmed(segment.recordingId, segment.summary.nextMessageIndex());
         }
         return removed;
     }
 
-    /** One segment that may be removed: when its last frame was stored, and what follows it. */
-    private record Segment(Path path, long recordingId, long bytes, long lastFrameNs, long nextMessageIndex) {
-        static Segment of(Path dir, RecordingDescriptor recording, int number, boolean last) throws IOException {
-            final Path path = SegmentFile.pathOf(dir, recording.recordingId(), number);
-            try (SegmentFile segment = SegmentFile.open(path, false)) {
-                final SegmentEnd end = SegmentEnd.of(segment,
-                    new RecordFrame().segment(segment.buffer(), segment.newView()));
-                final long next = last || end.isEmpty() ? recording.nextMessageIndex() : end.nextMessageIndex();
-                return new Segment(path, recording.recordingId(), Files.size(path), end.lastRecordedAtNs(), next);
-            }
-        }
+    /** One segment that may be removed, and what retention judges it by. */
+    private record Segment(Path path, long recordingId, SegmentCensus.Summary summary) {
     }
 }

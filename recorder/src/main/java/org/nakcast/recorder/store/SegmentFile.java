@@ -112,6 +112,20 @@ final class SegmentFile implements AutoCloseable {
         return Integer.parseInt(digits);
     }
 
+    /** The recording id of a segment's file name; -1 if {@code fileName} is not a segment's. */
+    static long recordingIdOf(String fileName) {
+        final int dash = fileName.indexOf('-');
+        if (dash < 1 || dash > 19 || !fileName.endsWith(SUFFIX)) {
+            return -1;
+        }
+        final String digits = fileName.substring(0, dash);
+        if (!digits.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        final long recordingId = Long.parseLong(digits);
+        return numberOf(fileName, recordingId) >= 0 ? recordingId : -1;
+    }
+
     /** The numbers of the recording's segment files in {@code dir}, lowest first. */
     static int[] numbersOf(Path dir, long recordingId) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {

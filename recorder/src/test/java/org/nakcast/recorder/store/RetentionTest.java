@@ -46,7 +46,8 @@ class RetentionTest {
             final int segments = SegmentFile.numbersOf(dir, id).length;
             assertThat(segments).isGreaterThan(4);
 
-            final List<Path> removed = new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND);
+            final List<Path> removed = new Retention(100 * SECOND, Long.MAX_VALUE)
+                .apply(dir, catalog, 250 * SECOND, new SegmentCensus());
 
             assertThat(removed).isNotEmpty().hasSizeLessThan(segments);
             final long first = catalog.get(id).firstMessageIndex();
@@ -64,7 +65,7 @@ class RetentionTest {
             final long stopped = record(catalog, 200, true);
             final long recording = record(catalog, 120, false);
 
-            new Retention(Long.MAX_VALUE, 1).apply(dir, catalog, 0);
+            new Retention(Long.MAX_VALUE, 1).apply(dir, catalog, 0, new SegmentCensus());
 
             assertThat(SegmentFile.numbersOf(dir, stopped)).as("a stopped recording may go whole").isEmpty();
             assertThat(catalog.get(stopped).firstMessageIndex()).isEqualTo(200);
@@ -92,7 +93,7 @@ class RetentionTest {
             try (RecordingReader reader = RecordingReader.openAt(dir, id, 0)) {
                 assertThat(reader.poll(handler, 1)).isOne();
 
-                new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND);
+                new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND, new SegmentCensus());
                 assertThat(catalog.get(id).firstMessageIndex()).as("its next segments are gone").isGreaterThan(100);
 
                 assertThatThrownBy(() -> {
@@ -108,12 +109,32 @@ class RetentionTest {
     }
 
     @Test
+    void aFullSegmentIsReadOnceAndForgottenWhenRemoved() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final long id = record(catalog, 300, true);
+            final int segments = SegmentFile.numbersOf(dir, id).length;
+            final SegmentCensus census = new SegmentCensus();
+            final Retention keepAll = new Retention(1_000 * SECOND, Long.MAX_VALUE);
+
+            assertThat(keepAll.apply(dir, catalog, 300 * SECOND, census)).isEmpty();
+            assertThat(census.known()).as("every segment but the last, which may grow").isEqualTo(segments - 1);
+            final List<Path> removed = new Retention(100 * SECOND, Long.MAX_VALUE).apply(dir, catalog, 250 * SECOND,
+                census);
+
+            assertThat(census.known()).isEqualTo(segments - 1 - removed.size());
+            assertThat(removed).as("the same as a census that knew nothing decides").isNotEmpty();
+            assertThat(catalog.get(id).firstMessageIndex()).isBetween(100L, 150L);
+        }
+    }
+
+    @Test
     void withinItsLimitsNothingGoes() throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir)) {
             record(catalog, 100, true);
 
-            assertThat(Retention.FOREVER.apply(dir, catalog, Long.MAX_VALUE)).isEmpty();
-            assertThat(new Retention(1_000 * SECOND, 1L << 30).apply(dir, catalog, 200 * SECOND)).isEmpty();
+            assertThat(Retention.FOREVER.apply(dir, catalog, Long.MAX_VALUE, new SegmentCensus())).isEmpty();
+            assertThat(new Retention(1_000 * SECOND, 1L << 30).apply(dir, catalog, 200 * SECOND, new SegmentCensus()))
+                .isEmpty();
         }
     }
 }
