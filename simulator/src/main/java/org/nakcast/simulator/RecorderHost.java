@@ -1,18 +1,16 @@
 package org.nakcast.simulator;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
 
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.nakcast.codecs.CodecException;
 import org.nakcast.recorder.Recorder;
 import org.nakcast.recorder.RecorderSettings;
@@ -197,15 +195,9 @@ final class RecorderHost extends SubscriberHost {
 
     /** Deletes the recorder's directory: the run is over. */
     void deleteDirectory() {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
+        try {
+            IoUtil.delete(dir.toFile(), false);
+        } catch (RuntimeException e) {
             violations.add(scheduler.nowNs(), Invariant.ERRORS, name + "'s directory " + dir
                 + " could not be deleted: " + e);
         }

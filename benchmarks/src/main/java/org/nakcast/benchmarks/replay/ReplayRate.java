@@ -1,18 +1,16 @@
 package org.nakcast.benchmarks.replay;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import org.agrona.DirectBuffer;
+import org.agrona.IoUtil;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.NodeConfig;
@@ -88,7 +86,7 @@ public final class ReplayRate implements Callable<Integer> {
             return replayed.count == messages && replayed.outOfOrder == 0 ? 0 : 1;
         } finally {
             if (temporary) {
-                removeAll(recordings);
+                IoUtil.delete(recordings.toFile(), false);
             }
         }
     }
@@ -148,18 +146,6 @@ public final class ReplayRate implements Callable<Integer> {
                 serving.interrupt();
                 serving.join();
             }
-        }
-    }
-
-    private static void removeAll(Path recordings) throws IOException {
-        try (Stream<Path> paths = Files.walk(recordings)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
         }
     }
 

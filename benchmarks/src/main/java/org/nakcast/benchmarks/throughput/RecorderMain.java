@@ -3,15 +3,13 @@ package org.nakcast.benchmarks.throughput;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 
+import org.agrona.IoUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.SystemEpochNanoClock;
@@ -54,7 +52,7 @@ public final class RecorderMain {
         try {
             record(run, dir);
         } finally {
-            deleteTree(dir);
+            IoUtil.delete(dir.toFile(), false);
         }
     }
 
@@ -108,17 +106,5 @@ public final class RecorderMain {
     private static long recorded(SystemCounters counters) {
         return counters.get(SystemCounter.RECORDED_MESSAGES).get()
             + counters.get(SystemCounter.RECORDED_HOLE_MESSAGES).get();
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.delete(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        }
     }
 }
