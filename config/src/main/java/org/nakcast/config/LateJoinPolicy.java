@@ -7,5 +7,10 @@ public enum LateJoinPolicy {
     /** At the live edge: the next message sent, the default. Nothing is replayed. */
     NOW,
     /** At the oldest message still in the publisher's history, which is then replayed to it. */
-    OLDEST
+    OLDEST,
+    /**
+     * At the session's first message: what the publisher no longer holds is fetched from the
+     * topic's {@code recorders} (without them, a loss event tells what was missed).
+     */
+    SESSION_START
 }

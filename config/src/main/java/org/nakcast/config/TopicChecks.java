@@ -98,6 +98,7 @@ final class TopicChecks {
                     "max-publishers must be at least 1 (was " + topic.maxPublishers() + ")");
             }
             checkClassNames(topic.allowedClasses(), KeyPaths.child(path, "allowed-classes"));
+            checkRecorders(topic.recorders(), KeyPaths.child(path, "recorders"));
             checkBuffers(topic, path);
         }
     }
@@ -311,6 +312,22 @@ final class TopicChecks {
             problems.add(historyPath, "history " + history + " is smaller than one datagram of transport '"
                 + transport.name() + "' (" + transport.datagramSize() + ")",
                 "history must hold at least one datagram to answer a NAK");
+        }
+    }
+
+    /** Checks {@code recorders}: at most two (A and B), each given once. */
+    private void checkRecorders(List<Endpoint> recorders, String path) {
+        if (recorders.size() > TopicConfig.MAX_RECORDERS) {
+            problems.add(path, "recorders names at most two recorders, A and B (was " + recorders.size() + ")",
+                "a subscriber asks recorder A, then B: list the two that record this topic");
+        }
+        for (int i = 0; i < recorders.size(); i++) {
+            if (recorders.get(i) == null) {
+                problems.add(KeyPaths.element(path, i), "empty entry in recorders", "write address:port");
+            } else if (recorders.indexOf(recorders.get(i)) < i) {
+                problems.add(KeyPaths.element(path, i), "recorder " + recorders.get(i) + " is listed twice",
+                    "list each recorder once: B is asked what A cannot serve");
+            }
         }
     }
 

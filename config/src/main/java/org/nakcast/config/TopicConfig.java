@@ -109,7 +109,8 @@ public record TopicConfig(
     @JsonProperty("max-message") ByteSize maxMessage,
     @JsonProperty("reorder-window") Integer reorderWindow,
     @JsonProperty("linger") Duration linger,
-    @JsonProperty("record") Boolean record) {
+    @JsonProperty("record") Boolean record,
+    @JsonProperty("recorders") List<Endpoint> recorders) {
 
     /** The default history per topic. */
     public static final ByteSize DEFAULT_HISTORY = ByteSize.parse("16m");
@@ -128,6 +129,8 @@ public record TopicConfig(
     public static final Duration DEFAULT_LINE_TIMEOUT = Duration.ofMillis(10);
     /** The most lines a topic travels on: line A and line B. */
     public static final int MAX_LINES = 2;
+    /** The most recorders a topic names: A and B. */
+    public static final int MAX_RECORDERS = 2;
 
     /** The default publisher timeout. */
     public static final Duration DEFAULT_PUBLISHER_TIMEOUT = Duration.ofSeconds(2);
@@ -170,6 +173,7 @@ public record TopicConfig(
         reorderWindow = reorderWindow == null ? DEFAULT_REORDER_WINDOW : reorderWindow;
         linger = linger == null ? DEFAULT_LINGER : linger;
         record = record != null && record;
+        recorders = Lists.copyOf(recorders);
     }
 
     /**
@@ -182,7 +186,7 @@ public record TopicConfig(
      */
     public TopicConfig(String name, int id, String transport, String codec) {
         this(name, id, transport == null ? List.of() : List.of(transport), codec, null, null, null, null, null, null,
-            null, null, null, null, null, null, null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** @return true if the topic travels on two lines */
@@ -227,6 +231,11 @@ public record TopicConfig(
     /** @return this topic with that loss policy */
     public TopicConfig withLossPolicy(LossPolicy policy) {
         return RecordKeys.with(this, "loss-policy", policy);
+    }
+
+    /** @return this topic with those recorders (A, then B) to recover from */
+    public TopicConfig withRecorders(List<Endpoint> endpoints) {
+        return RecordKeys.with(this, "recorders", endpoints);
     }
 
     /** @return this topic with that late-join policy */

@@ -179,6 +179,26 @@ class NodeConfigTest {
     }
 
     @Test
+    void aTopicNamesAtMostTwoRecordersEachOnce() {
+        final Endpoint a = Endpoint.parse("10.0.0.7:40480");
+        final Endpoint b = Endpoint.parse("10.0.0.8:40480");
+        NodeConfig three = new NodeConfig(null, List.of(LOCAL),
+            List.of(PRICES.withRecorders(List.of(a, b, Endpoint.parse("10.0.0.9:40480")))));
+        NodeConfig twice = new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withRecorders(List.of(a, a))));
+
+        assertThat(failure(() -> three.conclude(FAKE_CONTEXT)).problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].recorders");
+            assertThat(problem.message()).isEqualTo("recorders names at most two recorders, A and B (was 3)");
+        });
+        assertThat(failure(() -> twice.conclude(FAKE_CONTEXT)).problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.path()).isEqualTo("topics[0].recorders[1]");
+            assertThat(problem.message()).isEqualTo("recorder 10.0.0.7:40480 is listed twice");
+        });
+        assertThat(new NodeConfig(null, List.of(LOCAL), List.of(PRICES.withRecorders(List.of(a, b))))
+            .conclude(FAKE_CONTEXT).topic("prices").recorders()).containsExactly(a, b);
+    }
+
+    @Test
     void timeoutsShorterThanTwoHeartbeatsAreProblems() {
         NodeConfig config = new NodeConfig(null, List.of(LOCAL),
             List.of(PRICES.withHeartbeat(Duration.ofMillis(100)).withPublisherTimeout(Duration.ofMillis(150))

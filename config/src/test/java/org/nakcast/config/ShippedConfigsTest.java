@@ -63,7 +63,10 @@ class ShippedConfigsTest {
 
         assertThat(recovery.transports()).isEqualTo(defaults.transports());
         assertThat(recovery.recordedTopics()).extracting(TopicConfig::name).containsExactly("orders");
-        assertThat(recovery.topics()).extracting(topic -> topic.withRecord(false)).isEqualTo(defaults.topics());
+        assertThat(recovery.topics()).extracting(topic -> topic.withRecord(false).withRecorders(List.of()))
+            .isEqualTo(defaults.topics());
+        assertThat(recovery.topics()).filteredOn(TopicConfig::record).singleElement()
+            .satisfies(orders -> assertThat(orders.recorders()).containsExactly(recovery.recorder().replayEndpoint()));
         assertThat(recovery.recorder().replayEndpoint().address().isLoopbackAddress()).isTrue();
         assertThat(recovery.recorder().dir()).isEqualTo(Path.of("recordings").toAbsolutePath());
     }
