@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * <p>Give the node its topics as {@link #asRecorded} has them: a stream met mid-way is then recorded
  * from the oldest datagram its publisher still holds, and a loss is a hole the recording goes on
  * after (a topic's {@code loss-policy: drop} would end the recorder's subscription at its first
- * loss, and with it the recording of every later message). Call {@link #doWork} from one thread: it
+ * loss, and with it the recording of every later message); it recovers from no recorder (a
+ * recorder's holes are its own, never another's copy). Call {@link #doWork} from one thread: it
  * polls the subscriptions, writes each recording's progress to the catalog, and answers replay
  * requests at its endpoint ({@link ReplayServer}).
  *
@@ -81,11 +82,11 @@ public final class Recorder implements AutoCloseable {
     }
 
     /**
-     * A topic as a recorder's node subscribes to it, whatever the file says: {@code late-join: oldest}
-     * and {@code loss-policy: continue}.
+     * A topic as a recorder's node subscribes to it, whatever the file says: {@code late-join: oldest},
+     * {@code loss-policy: continue} and no {@code recorders}.
      */
     public static TopicConfig asRecorded(TopicConfig topic) {
-        return topic.withLateJoin(LateJoinPolicy.OLDEST).withLossPolicy(LossPolicy.CONTINUE);
+        return topic.withLateJoin(LateJoinPolicy.OLDEST).withLossPolicy(LossPolicy.CONTINUE).withRecorders(List.of());
     }
 
     /**

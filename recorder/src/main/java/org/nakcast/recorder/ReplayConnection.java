@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Path;
-import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -137,7 +136,7 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
     }
 
     private void accept(long id, int topicId, int sessionId, long from, long to) throws IOException {
-        final RecordingDescriptor recording = recordingOf(topicId, sessionId, from);
+        final RecordingDescriptor recording = RecordingDescriptor.find(catalog.list(), topicId, sessionId, from);
         final String asked = "topic " + topicId + ", session " + sessionId + ", messages " + from + ".."
             + (to == ReplayFrame.TO_WHAT_IS_HELD ? "(what is held)" : String.valueOf(to));
         if (recording == null) {
@@ -209,18 +208,6 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
             closeReader();
         }
         return frames;
-    }
-
-    private RecordingDescriptor recordingOf(int topicId, int sessionId, long from) throws IOException {
-        final List<RecordingDescriptor> recordings = catalog.list();
-        RecordingDescriptor found = null;
-        for (RecordingDescriptor recording : recordings) {
-            if (recording.topicId() == topicId && recording.sessionId() == sessionId
-                && (found == null || recording.firstMessageIndex() <= from)) {
-                found = recording;
-            }
-        }
-        return found;
     }
 
     private static String held(RecordingDescriptor recording) {

@@ -2,7 +2,10 @@ package org.nakcast.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.Endpoint;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
@@ -12,13 +15,16 @@ class AsRecordedTest {
     @Test
     void aRecordedTopicStartsFromTheOldestHeldAndGoesOnAfterEveryLossWhateverItsKeysSay() {
         final TopicConfig strict = NodeConfig.embeddedDefault().topics().get(0)
-            .withLateJoin(LateJoinPolicy.NOW).withLossPolicy(LossPolicy.DROP);
+            .withLateJoin(LateJoinPolicy.NOW).withLossPolicy(LossPolicy.DROP)
+            .withRecorders(List.of(Endpoint.parse("127.0.0.1:40480")));
 
         final TopicConfig recorded = Recorder.asRecorded(strict);
 
         assertThat(recorded.lateJoin()).isEqualTo(LateJoinPolicy.OLDEST);
         assertThat(recorded.lossPolicy()).as("drop would end the recording at the first loss")
             .isEqualTo(LossPolicy.CONTINUE);
-        assertThat(recorded.withLateJoin(LateJoinPolicy.NOW).withLossPolicy(LossPolicy.DROP)).isEqualTo(strict);
+        assertThat(recorded.recorders()).as("a recorder's holes are its own").isEmpty();
+        assertThat(recorded.withLateJoin(LateJoinPolicy.NOW).withLossPolicy(LossPolicy.DROP)
+            .withRecorders(strict.recorders())).isEqualTo(strict);
     }
 }

@@ -1,5 +1,7 @@
 package org.nakcast.transport;
 
+import java.util.List;
+
 /**
  * Messages of a stream that one subscription will never get, and why. Raised once per lost run,
  * in order with the messages around it; never a silent skip. The messages given up are exactly
@@ -17,9 +19,24 @@ package org.nakcast.transport;
  * @param cause why they were lost
  * @param streamDropped true if the topic's loss policy dropped the stream; false if delivery goes
  *     on after the gap
+ * @param recordersAsked for messages the publisher no longer held on a topic with recorders: each
+ *     recorder asked for them, with its answer (e.g. {@code 10.0.0.7:40480: messages 5..9 not
+ *     recorded, sent while the recorder was down}); empty when no recorder was asked
  */
 public record LossEvent(int topicId, int sessionId, long fromSequence, long toSequence, long firstMessage,
-    long lostMessages, Cause cause, boolean streamDropped) {
+    long lostMessages, Cause cause, boolean streamDropped, List<String> recordersAsked) {
+
+    /** Copies the recorders' answers. */
+    public LossEvent {
+        recordersAsked = List.copyOf(recordersAsked);
+    }
+
+    /** A loss no recorder was asked about. */
+    public LossEvent(int topicId, int sessionId, long fromSequence, long toSequence, long firstMessage,
+        long lostMessages, Cause cause, boolean streamDropped) {
+        this(topicId, sessionId, fromSequence, toSequence, firstMessage, lostMessages, cause, streamDropped,
+            List.of());
+    }
 
     /** Why messages were lost. */
     public enum Cause {
@@ -57,8 +74,9 @@ public record LossEvent(int topicId, int sessionId, long fromSequence, long toSe
         final String which = lostMessages == 0 ? ""
             : lostMessages == 1 ? " (%,d)".formatted(firstMessage)
             : " (%,d..%,d)".formatted(firstMessage, firstMessage + lostMessages - 1);
-        return "topic %d, publisher session %d: %d messages%s lost in datagrams %d..%d, %s; %s".formatted(
+        return "topic %d, publisher session %d: %d messages%s lost in datagrams %d..%d, %s%s; %s".formatted(
             topicId, sessionId, lostMessages, which, fromSequence, toSequence, cause.reason(),
+            recordersAsked.isEmpty() ? "" : ", nor did a recorder (" + String.join("; ", recordersAsked) + ")",
             streamDropped
                 ? "stream dropped, no more messages from it (loss policy drop)"
                 : "delivery goes on after the gap (loss policy continue)");

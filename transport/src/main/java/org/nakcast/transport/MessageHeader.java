@@ -5,6 +5,9 @@ package org.nakcast.transport;
  * that publisher's stream. One instance is reused for every message; read it during the call.
  */
 public final class MessageHeader {
+    /** The {@link #sequence()} of a message fetched from a recorder: no datagram of the stream brought it. */
+    public static final long RECOVERED = -1;
+
     private int topicId;
     private int sessionId;
     private long messageIndex;
@@ -39,7 +42,10 @@ public final class MessageHeader {
         return messageIndex;
     }
 
-    /** The sequence of the datagram that completed the message (its only one, unless it was fragmented). */
+    /**
+     * The sequence of the datagram that completed the message (its only one, unless it was
+     * fragmented), or {@link #RECOVERED} for a message fetched from a recorder.
+     */
     public long sequence() {
         return sequence;
     }

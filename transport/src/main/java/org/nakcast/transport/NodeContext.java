@@ -16,6 +16,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.lossinjection.LossGenerator;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.receive.NakTiming;
+import org.nakcast.transport.replay.RecoverySources;
 
 /**
  * Everything a {@link Node} is launched with: the configuration (every per-topic and per-transport
@@ -41,6 +42,7 @@ public final class NodeContext {
     private final Map<String, LossGenerator> lineReceiveLoss = new HashMap<>();
     private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
     private NakTiming nakTiming = NakTiming.DEFAULTS;
+    private RecoverySources recoverySources = RecoverySources.FROM_CONFIG;
     private long seed = System.nanoTime();
     private RandomGenerator ids = () -> ThreadLocalRandom.current().nextLong();
     private Media media;
@@ -220,6 +222,22 @@ public final class NodeContext {
     }
 
     /**
+     * Where the node's streams of each topic fetch what their publishers no longer hold. Default:
+     * the recorders a topic's {@code recorders:} key names, over TCP.
+     *
+     * @return this
+     */
+    public NodeContext recoverySources(RecoverySources sources) {
+        this.recoverySources = sources;
+        return this;
+    }
+
+    /** Where the node's streams of each topic fetch what their publishers no longer hold. */
+    public RecoverySources recoverySources() {
+        return recoverySources;
+    }
+
+    /**
      * Seeds the random NAK delays, for reproducible tests (not the receiver id: that is always random).
      * Default: the clock.
      *
@@ -346,6 +364,7 @@ public final class NodeContext {
         Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
         Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");
         Objects.requireNonNull(nakTiming, "NodeContext.nakTiming");
+        Objects.requireNonNull(recoverySources, "NodeContext.recoverySources");
         requireAtLeast("retransmitHoldOffNs", retransmitHoldOffNs, 0);
         if (retransmitHoldOffNs >= nakTiming.retryMinNs()) {
             throw new TransportException("NodeContext.retransmitHoldOffNs (" + retransmitHoldOffNs

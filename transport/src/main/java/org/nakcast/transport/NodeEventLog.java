@@ -91,6 +91,12 @@ final class NodeEventLog {
             }
 
             @Override
+            public void onRecoveryStarted(SubscriptionSettings topic, RecoveryStarted event) {
+                LOG.info("node {}: {}", nodeName, event.describe());
+                tell(() -> events.onRecoveryStarted(event));
+            }
+
+            @Override
             public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
                 LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
                         + " session {} and any other new session are dropped (counted as '{}') until a stream ends",

@@ -99,7 +99,7 @@ public final class SettingsResolver {
             topicName, topic.id(), linesOf(topic), topic.lineTimeout().toNanos(), streamSettings,
             topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? statusKeepAliveNs(topic) : 0, topic.maxPublishers(),
-            topic.deliveryQueueTimeout().toNanos());
+            topic.deliveryQueueTimeout().toNanos(), context.recoverySources().forTopic(topic));
     }
 
     /**

@@ -33,6 +33,10 @@ public interface StreamEventListener {
     default void onLineUp(LineUp event) {
     }
 
+    /** Messages its publisher no longer holds are fetched from the topic's recorders; see {@link RecoveryStarted}. */
+    default void onRecoveryStarted(RecoveryStarted event) {
+    }
+
     /**
      * A typed subscription's codec could not decode a message (corrupt bytes, a class outside the
      * allow-list, ...); it was skipped and counted, and delivery goes on.

@@ -1,5 +1,7 @@
 package org.nakcast.recorder.store;
 
+import java.util.List;
+
 /**
  * What the catalog says of one recording: a publisher stream's messages from
  * {@code firstMessageIndex} up to, not including, {@code nextMessageIndex}, holes among them.
@@ -21,4 +23,21 @@ package org.nakcast.recorder.store;
 public record RecordingDescriptor(long recordingId, int topicId, String topicName, int sessionId, long publisherId,
     long firstMessageIndex, long nextMessageIndex, long startEpochMs, long stopEpochMs, long bytes,
     long holeMessages, RecordingState state, SegmentGeometry geometry) {
+
+    /**
+     * The recording of a topic's session to read from message {@code from}: of the session's
+     * recordings (a recorder restarted may hold several), the last that begins at or before it, or
+     * the first if none does; null if none records the session.
+     */
+    public static RecordingDescriptor find(List<RecordingDescriptor> recordings, int topicId, int sessionId,
+        long from) {
+        RecordingDescriptor found = null;
+        for (RecordingDescriptor recording : recordings) {
+            if (recording.topicId() == topicId && recording.sessionId() == sessionId
+                && (found == null || recording.firstMessageIndex() <= from)) {
+                found = recording;
+            }
+        }
+        return found;
+    }
 }

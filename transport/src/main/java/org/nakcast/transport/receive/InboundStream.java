@@ -1,5 +1,6 @@
 package org.nakcast.transport.receive;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
@@ -15,6 +16,7 @@ import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.replay.RecoverySource;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -32,6 +34,7 @@ import org.nakcast.transport.status.SystemCounters;
  *     +-- Resequencer        in order: deliver, hold ahead of a gap, hold until the start is decided
  *     +-- NakEmitter         what is missing below the horizon: when to ask, keeping quiet, sending
  *     +-- UnrecoverableLoss  what the publisher no longer holds: loss events, the loss policy
+ *     |     +-- MessageRecovery   or, with recorders, fetched from them while the live stream waits
  *     +-- SessionLife        who publishes the session, when it began, when it was last heard
  * </pre>
  *
@@ -52,7 +55,11 @@ import org.nakcast.transport.status.SystemCounters;
  * quiet, and sends.
  *
  * <p>What the publisher no longer holds is given up by {@link UnrecoverableLoss}: a loss event with
- * the exact count for each missing run, then the topic's loss policy.
+ * the exact count for each missing run, then the topic's loss policy. A stream told to
+ * {@linkplain #recoverFrom recover from recorders} fetches each such run's messages from them
+ * instead, holding the live datagrams meanwhile (its STATUS reports the live edge it holds, so a
+ * recovering receiver does not hold a {@code min} publisher back), and gives up only what no
+ * recorder holds.
  *
  * <p>The handler and listener run inside these methods. A handler that throws loses the rest of
  * that datagram's messages but never sees a message twice. Wire input never makes these methods
@@ -73,6 +80,7 @@ public final class InboundStream {
     private final UnrecoverableLoss losses;
     private final AtomicCounter linesDown;
     private final StreamReach reach;
+    private final SystemCounters counters;
     private SessionLife life = new SessionLife();
 
     private boolean started;
@@ -124,6 +132,7 @@ public final class InboundStream {
             nowNs -> deliverHeld(false, nowNs), counters);
         this.linesDown = counters.get(SystemCounter.LINES_DOWN);
         this.reach = new StreamReach(settings.maxDatagramLength(), counters);
+        this.counters = counters;
     }
 
     /**
@@ -191,7 +200,7 @@ public final class InboundStream {
      * ends when it falls silent.
      */
     public boolean hasEnded() {
-        return started && !isDropped() && expectedSequence() > lastSequence;
+        return started && !isDropped() && !losses.isRecovering() && expectedSequence() > lastSequence;
     }
 
     /**
@@ -289,6 +298,7 @@ public final class InboundStream {
      * @return work done: 1 if a NAK was due, else 0
      */
     public int poll(long nowNs) {
+        final int recovered = losses.pollRecovery(nowNs);
         if (lines != null) {
             lines.poll(nowNs);
             findGapsBelowHorizon(nowNs);
@@ -302,8 +312,9 @@ public final class InboundStream {
         if (positions != null && started) {
             positions.update(expectedSequence(), naks.highestSeen());
         }
-        final int statusSent = status == null || !started || isDropped() ? 0 : status.poll(expectedSequence(), nowNs);
-        return statusSent + naks.poll(nowNs);
+        final int statusSent = status == null || !started || isDropped() ? 0
+            : status.poll(losses.isRecovering() ? sequencer.firstMissing() : expectedSequence(), nowNs);
+        return recovered + statusSent + naks.poll(nowNs);
     }
 
     /**
@@ -312,6 +323,22 @@ public final class InboundStream {
      */
     public void deliverWhen(DeliveryGate deliveryGate) {
         sequencer.deliverWhen(deliveryGate);
+    }
+
+    /**
+     * Makes this stream fetch the messages its publisher no longer holds from {@code recorders} (A,
+     * then B) instead of giving them up.
+     *
+     * @param patienceNs how long a recovery may bring no message before what is left is given up
+     */
+    public void recoverFrom(List<RecoverySource> recorders, long patienceNs) {
+        losses.recoverFrom(new MessageRecovery(topicId, sessionId, recorders, patienceNs, delivery, sequencer, losses,
+            counters));
+    }
+
+    /** Whether it is fetching messages from a recorder, the live datagrams held meanwhile. */
+    public boolean isRecovering() {
+        return losses.isRecovering();
     }
 
     /**
@@ -441,10 +468,12 @@ public final class InboundStream {
 
     /**
      * Where a stream of this session should resume if this one ends now: the datagram where the
-     * message being joined began, or the next datagram to deliver.
+     * message being joined began, or the next datagram to deliver; while it recovers, the first
+     * datagram it gave up to the recorders (asked for again, it is recovered again from the next
+     * message).
      */
     public long resumeSequence() {
-        return delivery.resumeSequence(expectedSequence());
+        return losses.isRecovering() ? losses.recoveringFromSequence() : delivery.resumeSequence(expectedSequence());
     }
 
     /** The first datagram held while the start was undecided, or -1 if none was. */
@@ -462,6 +491,7 @@ public final class InboundStream {
      * thread when the stream goes.
      */
     public void close() {
+        losses.close();
         sequencer.free();
         if (positions != null) {
             positions.free();

@@ -122,6 +122,26 @@ final class MessageDelivery {
     }
 
     /**
+     * Delivers message {@code messageIndex}, fetched whole from a recorder, if it is the next: its
+     * header carries the sequence {@link MessageHeader#RECOVERED} (no datagram of this stream brought
+     * it). A message below the next (delivered already, or by an earlier stream of the session) is
+     * skipped.
+     *
+     * @return whether it was the next message (delivered, or skipped as delivered before)
+     */
+    boolean deliverRecovered(long messageIndex, DirectBuffer buffer, int offset, int length) {
+        if (messageIndex != nextMessageIndex()) {
+            return false;
+        }
+        reassembler.abandon();
+        moveIndexUpTo(messageIndex);
+        if (!skippedAsDelivered()) {
+            handler.onMessage(buffer, offset, length, nextHeader(MessageHeader.RECOVERED));
+        }
+        return true;
+    }
+
+    /**
      * Goes on from where an earlier stream of the session left off, the messages below
      * {@code messageIndex} delivered already: the stream restarts at the datagram where the first
      * undelivered message began, and the messages before it in that datagram are skipped, not

@@ -15,6 +15,7 @@ import org.nakcast.config.DeliveryQueueSize;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -180,6 +181,12 @@ public final class QueuedDelivery implements DeliveryTarget {
         writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
     }
 
+    @Override
+    public void onRecoveryStarted(RecoveryStarted event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
     /** An event's record goes into the ring, or waits behind those already waiting: events are rare. */
     private void writeOrHold(int type, int topicId, int sessionId, long value) {
         writeHeader(scratch, 0, topicId, sessionId, value, 0);
@@ -252,6 +259,8 @@ public final class QueuedDelivery implements DeliveryTarget {
                         listener.onLineDown(down);
                     } else if (event instanceof LineUp up) {
                         listener.onLineUp(up);
+                    } else if (event instanceof RecoveryStarted recovery) {
+                        listener.onRecoveryStarted(recovery);
                     }
                 }
             }

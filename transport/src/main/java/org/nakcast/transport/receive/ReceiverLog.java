@@ -3,6 +3,7 @@ package org.nakcast.transport.receive;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamStarted;
 
@@ -33,6 +34,10 @@ public interface ReceiverLog {
 
     /** A line of a stream of {@code topic} that was down came up again. */
     default void onLineUp(SubscriptionSettings topic, LineUp event) {
+    }
+
+    /** A stream of {@code topic} fetches what its publisher no longer holds from the topic's recorders. */
+    default void onRecoveryStarted(SubscriptionSettings topic, RecoveryStarted event) {
     }
 
     /**

@@ -4,6 +4,7 @@ import org.agrona.DirectBuffer;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -63,5 +64,10 @@ final class ReceivingThreadDelivery implements DeliveryTarget {
     @Override
     public void onLineUp(LineUp event) {
         listener.onLineUp(event);
+    }
+
+    @Override
+    public void onRecoveryStarted(RecoveryStarted event) {
+        listener.onRecoveryStarted(event);
     }
 }

@@ -21,6 +21,7 @@ import org.nakcast.transport.status.SystemCounters;
  *               held already                  dropped                            DUPLICATE
  *               seq &gt;= next + capacity        dropped (counted), asked again     OVERFLOW
  *   deliverHeld()   delivers held datagrams from next on while the gate takes them
+ *   pause()         holds everything, next included, until resume(): a recovery from a recorder
  * </pre>
  *
  * <p>Before its stream's start is decided it {@linkplain #hold holds} what arrives instead, as far
@@ -48,6 +49,8 @@ final class Resequencer {
     private DeliveryGate gate = DeliveryGate.OPEN;
     private long next;
     private boolean holding;
+    /** Whether delivery waits for messages fetched from a recorder: everything is held meanwhile. */
+    private boolean paused;
     private long firstHeld = -1;
     private long highestHeld = -1;
 
@@ -91,7 +94,7 @@ final class Resequencer {
      * it, else held (see the class comment).
      */
     Taken take(long sequence, DirectBuffer buffer, int offset, int length, long nowNs) {
-        final boolean inOrder = sequence == next;
+        final boolean inOrder = sequence == next && !paused;
         if (inOrder && gate.canTake(length, delivery.assembledLength(), nowNs)) {
             next++;
             datagramView.wrap(buffer, offset, length);
@@ -113,15 +116,47 @@ final class Resequencer {
         return Taken.FIRST_COPY;
     }
 
+    /** Whether the gate takes a whole message of {@code length} bytes now: one fetched from a recorder. */
+    boolean canTakeWhole(int length, long nowNs) {
+        return gate.canTake(0, length, nowNs);
+    }
+
     /** Delivers every held datagram from {@link #next()} on, while the gate takes them. */
     void deliverHeld(long nowNs) {
-        while (window.contains(next) && gate.canTake(window.lengthOf(next), delivery.assembledLength(), nowNs)) {
+        while (!paused && window.contains(next)
+            && gate.canTake(window.lengthOf(next), delivery.assembledLength(), nowNs)) {
             final long sequence = next++;
             final UnsafeBuffer held = window.bufferOf(sequence);
             final int offset = window.offsetOf(sequence);
             dataHeader.wrap(held, offset);
             delivery.deliver(held, offset, window.lengthOf(sequence), sequence, dataHeader.completedMessages());
         }
+    }
+
+    /**
+     * Holds every datagram from now on, delivering none, until {@link #resume()}: the messages before
+     * {@link #next()} are being fetched from a recorder and go first.
+     */
+    void pause() {
+        paused = true;
+    }
+
+    /** Delivers again, from {@link #next()} on, with the next {@link #deliverHeld} or datagram. */
+    void resume() {
+        paused = false;
+    }
+
+    /**
+     * The first datagram from {@link #next()} on that is not held: where a paused stream's STATUS
+     * says it has everything below (the live edge it has, not what it delivered).
+     */
+    long firstMissing() {
+        final long end = next + window.capacity();
+        long sequence = next;
+        while (sequence < end && window.contains(sequence)) {
+            sequence++;
+        }
+        return sequence;
     }
 
     /** The first datagram held after {@link #next()} and up to {@code last}, or -1. */

@@ -7,9 +7,11 @@ import org.nakcast.transport.protocol.DataFlyweight;
  * Where a publisher stream heard for the first time starts. A receiver that subscribed before the
  * session began is owed all of it, from its first message, whatever it happened to hear first (the
  * session's first datagrams may have been lost); a receiver that joined a session already under way
- * starts as its topic's {@code late-join} says: at the live edge ({@code now}) or replaying history
- * ({@code oldest}). When the session began is learned without comparing clocks: a heartbeat carries
- * the session's age, a DATA datagram its age class (within a factor of two). What is in doubt waits
+ * starts as its topic's {@code late-join} says: at the live edge ({@code now}), replaying history
+ * ({@code oldest}), or at the session's first message ({@code session-start}, what the publisher no
+ * longer holds coming from the topic's recorders), unless it may be a session it forgot. When the
+ * session began is learned without comparing clocks: a heartbeat carries the session's age, a DATA
+ * datagram its age class (within a factor of two). What is in doubt waits
  * for a heartbeat. A session begun no later than one this receiver has forgotten is never taken for
  * a new one.
  */
@@ -41,7 +43,12 @@ final class StartRule {
         if (begunSince(subscribedAtNs, forgottenStartNs, ageNs, nowNs)) {
             return Start.SESSION_START;
         }
-        return lateJoin == LateJoinPolicy.OLDEST ? Start.REPLAY : Start.LIVE_EDGE;
+        return switch (lateJoin) {
+            case OLDEST -> Start.REPLAY;
+            case SESSION_START ->
+                mayBeForgotten(forgottenStartNs, ageNs, nowNs) ? Start.LIVE_EDGE : Start.SESSION_START;
+            case NOW -> Start.LIVE_EDGE;
+        };
     }
 
     /**
@@ -51,12 +58,21 @@ final class StartRule {
     static Start fromData(
         int ageClass, long nowNs, long subscribedAtNs, long forgottenStartNs, LateJoinPolicy lateJoin) {
         if (nowNs - subscribedAtNs < DataFlyweight.minAgeNs(ageClass)) {
-            return lateJoin == LateJoinPolicy.OLDEST ? Start.WAIT : Start.LIVE_EDGE;
+            return lateJoin == LateJoinPolicy.NOW ? Start.LIVE_EDGE : Start.WAIT;
         }
         if (begunSince(subscribedAtNs, forgottenStartNs, DataFlyweight.maxAgeNs(ageClass), nowNs)) {
             return Start.SESSION_START;
         }
         return Start.WAIT;
+    }
+
+    /**
+     * Whether a session {@code ageNs} old at {@code nowNs} may be one this receiver had and forgot: it
+     * began no later than the latest forgotten one. Such a session is never started from its first
+     * message again.
+     */
+    private static boolean mayBeForgotten(long forgottenStartNs, long ageNs, long nowNs) {
+        return forgottenStartNs != Long.MIN_VALUE && nowNs - forgottenStartNs <= ageNs;
     }
 
     /**

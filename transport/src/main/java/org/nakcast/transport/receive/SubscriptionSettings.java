@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.media.Line;
+import org.nakcast.transport.replay.RecoverySource;
 
 /**
  * What a subscription to one topic needs, resolved from the topic's and transport's configuration.
@@ -26,15 +27,20 @@ import org.nakcast.transport.media.Line;
  *     refused until one ends
  * @param deliveryQueueTimeoutNs how long the topic's streams wait for a queued subscription with no
  *     room before it is overrun and they go on without it
+ * @param recorders the topic's recorders (A, then B), where its streams fetch what their publishers
+ *     no longer hold; empty for none: such messages are lost (a loss event). A recovery that brings
+ *     nothing for {@code publisherTimeoutNs} gives up what is left
  */
 public record SubscriptionSettings(
     String topicName, int topicId, List<Line> lines, long lineTimeoutNs, InboundStreamSettings streamSettings,
     long publisherTimeoutNs,
-    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs) {
+    LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs,
+    List<RecoverySource> recorders) {
 
-    /** Checks the lines. */
+    /** Checks the lines, copies the recorders. */
     public SubscriptionSettings {
         lines = Line.oneOrTwo(lines);
+        recorders = List.copyOf(recorders);
         if (lines.size() > 1 && lineTimeoutNs <= 0) {
             throw new IllegalArgumentException("lineTimeoutNs must be positive with two lines: " + lineTimeoutNs);
         }

@@ -11,6 +11,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -200,6 +201,18 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             try {
                 subscribers.get(i).target.onLineDown(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(ex);
+            }
+        }
+    }
+
+    @Override
+    public void onRecoveryStarted(RecoveryStarted event) {
+        log.onRecoveryStarted(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            try {
+                subscribers.get(i).target.onRecoveryStarted(event);
             } catch (RuntimeException ex) {
                 onCallbackError(ex);
             }

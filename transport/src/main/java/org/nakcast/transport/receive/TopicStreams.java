@@ -219,6 +219,9 @@ final class TopicStreams {
         if (settings.statusKeepAliveNs() > 0) {
             stream.reportStatus(settings.statusKeepAliveNs());
         }
+        if (!settings.recorders().isEmpty()) {
+            stream.recoverFrom(settings.recorders(), settings.publisherTimeoutNs());
+        }
         if (endedBefore != null) {
             ended.remove(sessionId);
             if (endedBefore.delivered) {
@@ -328,12 +331,16 @@ final class TopicStreams {
         return count;
     }
 
-    /** Closes every stream not heard from for longer than the topic's publisher timeout. */
+    /**
+     * Closes every stream not heard from for longer than the topic's publisher timeout, but not while
+     * it fetches from a recorder what its publisher no longer held: a publisher gone does not take
+     * its recorded messages with it.
+     */
     int endSilentStreams(long nowNs) {
         int count = 0;
         for (int i = streams.size() - 1; i >= 0; i--) {
             final long silentNs = nowNs - streams.get(i).life().lastHeardNs();
-            if (silentNs > settings.publisherTimeoutNs()) {
+            if (silentNs > settings.publisherTimeoutNs() && !streams.get(i).isRecovering()) {
                 end(i, PublisherGone.Cause.SILENT, silentNs, 0, nowNs);
                 count++;
             }

@@ -1,9 +1,11 @@
 package org.nakcast.transport.receive;
 
+import java.util.List;
 import java.util.function.LongConsumer;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -27,9 +29,16 @@ import org.nakcast.transport.status.SystemCounters;
  * datagrams for good never learned the message index there, and reports 0 lost messages for that
  * first range (unless the heartbeat said the publisher had sent nothing yet: then the index is 0).
  * Then delivery goes on after the run ({@code continue}), or the stream is dropped ({@code drop}):
- * it ignores everything after. Not thread-safe; the receiving thread owns it.
+ * it ignores everything after.
+ *
+ * <p>On a topic with recorders a run whose messages it can name is not given up but
+ * {@linkplain #recoverFrom recovered}: the stream skips past the run's datagrams and holds what
+ * follows, its {@link MessageRecovery} fetches the run's messages and delivers them, and then
+ * delivery goes on after the run; an UNRECOVERABLE heard meanwhile waits for the recovery to end.
+ * Only messages no recorder holds are lost (one event per run, naming the recorders' answers).
+ * Not thread-safe; the receiving thread owns it.
  */
-final class UnrecoverableLoss {
+final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
     private final int topicId;
     private final int sessionId;
     private final boolean dropOnLoss;
@@ -42,6 +51,10 @@ final class UnrecoverableLoss {
     private final AtomicCounter lostMessages;
     private final AtomicCounter streamsDropped;
     private boolean dropped;
+    private MessageRecovery recovery;
+    /** The furthest UNRECOVERABLE heard while a recovery was under way, and the first message after it. */
+    private long waitingUpTo = -1;
+    private long waitingFirstMessageAfter;
 
     /**
      * @param dropOnLoss the loss policy: true to drop the stream at its first loss, false to go on
@@ -67,6 +80,56 @@ final class UnrecoverableLoss {
         return dropped;
     }
 
+    /** Makes this stream fetch what its publisher no longer holds through {@code messageRecovery}. */
+    void recoverFrom(MessageRecovery messageRecovery) {
+        this.recovery = messageRecovery;
+    }
+
+    /** Whether messages are being fetched from a recorder: the stream delivers nothing else meanwhile. */
+    boolean isRecovering() {
+        return recovery != null && recovery.isActive();
+    }
+
+    /**
+     * Lets a recovery under way deliver what has come; once it has ended, delivery goes on after it,
+     * with what the stream held meanwhile and what it heard was given up meanwhile.
+     *
+     * @return work done
+     */
+    int pollRecovery(long nowNs) {
+        if (!isRecovering()) {
+            return 0;
+        }
+        final int work = recovery.poll(nowNs);
+        if (!recovery.isActive() && !dropped) {
+            afterRecovery(nowNs);
+        }
+        return work;
+    }
+
+    /** The first datagram given up to the recovery under way: where a stream of its session resumes. */
+    long recoveringFromSequence() {
+        return recovery.fromSequence();
+    }
+
+    /** Ends a recovery under way: the stream is closing. */
+    void close() {
+        if (recovery != null) {
+            recovery.close();
+        }
+    }
+
+    private void afterRecovery(long nowNs) {
+        delivery.continueAt(recovery.lastMessage() + 1);
+        sequencer.resume();
+        deliverHeld.accept(nowNs);
+        if (waitingUpTo >= 0) {
+            final long upTo = waitingUpTo;
+            waitingUpTo = -1;
+            upTo(upTo, waitingFirstMessageAfter, nowNs);
+        }
+    }
+
     /**
      * Everything up to {@code toSequence} is gone from the publisher, and {@code firstMessageAfter} is
      * the first message to begin after it: gives up each missing run up to it, delivering what is
@@ -74,7 +137,7 @@ final class UnrecoverableLoss {
      * another receiver).
      */
     void upTo(long toSequence, long firstMessageAfter, long nowNs) {
-        while (!dropped && sequencer.next() <= toSequence) {
+        while (!dropped && !isRecovering() && sequencer.next() <= toSequence) {
             if (sequencer.window().contains(sequencer.next())) {
                 deliverHeld.accept(nowNs);
                 if (sequencer.window().contains(sequencer.next())) {
@@ -89,11 +152,29 @@ final class UnrecoverableLoss {
             }
             giveUp(held - 1, sequencer.firstMessageIndexHeldAt(held), nowNs);
         }
+        if (isRecovering() && toSequence >= sequencer.next() && toSequence > waitingUpTo) {
+            waitingUpTo = toSequence;
+            waitingFirstMessageAfter = firstMessageAfter;
+        }
     }
 
-    /** Gives up [next, {@code lastLost}]: one loss event, then the loss policy. */
+    /**
+     * Gives up [next, {@code lastLost}]: one loss event, then the loss policy; or, on a topic with
+     * recorders, begins to fetch the run's messages, holding what follows.
+     */
     private void giveUp(long lastLost, long firstMessageAfter, long nowNs) {
         final long lostFrom = sequencer.next();
+        if (recovery != null && delivery.isIndexKnown() && firstMessageAfter > delivery.nextMessageIndex()) {
+            final long firstLost = delivery.nextMessageIndex();
+            delivery.continueAt(firstLost);
+            sequencer.skipTo(lastLost + 1);
+            naks.skipped(lastLost);
+            sequencer.pause();
+            recovery.begin(lostFrom, lastLost, firstLost, firstMessageAfter - 1, nowNs);
+            listener.onRecoveryStarted(new RecoveryStarted(topicId, sessionId, lostFrom, lastLost, firstLost,
+                firstMessageAfter - 1));
+            return;
+        }
         // a stream that knows no message index yet (a late start overtaken) gives up no message it
         // can name: none lost, and the next delivered is the first after the gap
         final long firstLost = delivery.isIndexKnown() ? delivery.nextMessageIndex() : firstMessageAfter;
@@ -113,6 +194,22 @@ final class UnrecoverableLoss {
         if (!dropped) {
             deliverHeld.accept(nowNs);
         }
+    }
+
+    /** Messages of a recovery no recorder holds: one loss event, then the loss policy. */
+    @Override
+    public void lost(long fromSequence, long toSequence, long firstMessage, long count, List<String> recordersAsked,
+        long nowNs) {
+        unrecoverableRanges.increment();
+        lostMessages.getAndAdd(count);
+        if (dropOnLoss) {
+            dropped = true;
+            streamsDropped.increment();
+            naks.cancel();
+            recovery.close();
+        }
+        listener.onLoss(new LossEvent(topicId, sessionId, fromSequence, toSequence, firstMessage, count,
+            LossEvent.Cause.UNRECOVERABLE, dropOnLoss, recordersAsked));
     }
 
 }

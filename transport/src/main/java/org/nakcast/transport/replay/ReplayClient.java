@@ -33,8 +33,11 @@ public final class ReplayClient implements AutoCloseable {
     private long nextRequestId = 1;
     private ReplayHandler handler;
 
-    private ReplayClient(SocketChannel channel) {
+    private boolean connected;
+
+    private ReplayClient(SocketChannel channel, boolean connected) {
         this.channel = channel;
+        this.connected = connected;
     }
 
     /**
@@ -49,11 +52,41 @@ public final class ReplayClient implements AutoCloseable {
             socket.connect(recorder, timeoutMs);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             channel.configureBlocking(false);
-            return new ReplayClient(channel);
+            return new ReplayClient(channel, true);
         } catch (IOException e) {
             channel.close();
             throw new IOException("cannot reach the recorder at " + recorder + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Begins to connect to a recorder without waiting: for a thread that must not block, which then
+     * calls {@link #finishConnect} until it answers true before it asks.
+     *
+     * @throws IOException naming the endpoint, if the connection cannot even begin
+     */
+    public static ReplayClient connectLater(InetSocketAddress recorder) throws IOException {
+        final SocketChannel channel = SocketChannel.open();
+        try {
+            channel.configureBlocking(false);
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            return new ReplayClient(channel, channel.connect(recorder));
+        } catch (IOException e) {
+            channel.close();
+            throw new IOException("cannot reach the recorder at " + recorder + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Whether the connection {@linkplain #connectLater begun} is made; never blocks.
+     *
+     * @throws IOException if it failed (refused, unreachable)
+     */
+    public boolean finishConnect() throws IOException {
+        if (!connected) {
+            connected = channel.finishConnect();
+        }
+        return connected;
     }
 
     /**

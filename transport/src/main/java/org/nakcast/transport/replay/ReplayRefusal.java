@@ -22,6 +22,11 @@ public enum ReplayRefusal implements WireCode {
     BAD_REQUEST(6, "a request this recorder cannot read"),
     /** The recording is damaged where the replay reached: nothing damaged is served. */
     DAMAGED(7, "the recording is damaged there"),
+    /**
+     * The recorder could not be reached, or the connection to it failed or went silent: never sent
+     * by a recorder, an asker's own answer for one it could not hear.
+     */
+    UNREACHABLE(8, "the recorder could not be reached"),
     /** A reason this version does not know (sent by a newer recorder). */
     UNKNOWN(0, "a reason unknown to this version");
 

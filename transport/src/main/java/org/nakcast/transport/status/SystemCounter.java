@@ -133,7 +133,14 @@ public enum SystemCounter {
      */
     REPLAY_REQUESTS_REFUSED(53, "replay requests refused"),
     /** Messages a recorder on this node sent in replays. */
-    REPLAYED_MESSAGES(54, "messages replayed");
+    REPLAYED_MESSAGES(54, "messages replayed"),
+    /**
+     * Recoveries a receiver began: runs of messages its publisher no longer held, fetched from the
+     * topic's recorders instead of given up.
+     */
+    RECOVERIES(55, "recoveries from recorders"),
+    /** Messages a receiver fetched from its topic's recorders and delivered in order. */
+    RECOVERED_MESSAGES(56, "messages recovered from recorders");
 
     private final int typeId;
     private final String label;

@@ -77,7 +77,8 @@ class ReceiveDispatcherTest {
 
     private void subscribe(List<Line> lines, long lineTimeoutNs, LateJoinPolicy lateJoin) {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC, lines, lineTimeoutNs,
-            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS);
+            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS,
+            List.of());
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
             new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
@@ -237,6 +238,19 @@ class ReceiveDispatcherTest {
         assertThat(started()).as("begun after the subscription: from its first datagram, 0").containsExactly(
             new Started(SESSION, 0));
         assertThat(delivered()).as("2 and 3 went with the stream that fell silent").isEmpty();
+    }
+
+    @Test
+    void aLateJoinerFromTheSessionStartStartsAtItsFirstMessageHoweverLongAgoItBegan() throws Exception {
+        subscribe(LateJoinPolicy.SESSION_START);
+        nowNs += MS;
+        heartbeat(SESSION, 99, 10 * TIMEOUT_NS, 77);
+        data(100, 10 * TIMEOUT_NS, false);
+
+        assertThat(started()).containsExactly(new Started(SESSION, 0));
+        assertThat(delivered()).as("100 waits for 0..99").isEmpty();
+        pollUntilNak();
+        assertThat(naks).last().satisfies(range -> assertThat(range).containsExactly(0, 99));
     }
 
     @Test

@@ -43,7 +43,7 @@ class ReceiverAgentSocketsIT {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
                     "topic-" + topic, topic, List.of(new Line("md", address)), 0, InboundStreamSettings.DEFAULTS,
-                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0),
+                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0, List.of()),
                     DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { },
                         StreamEventListener.NONE));
             }
@@ -80,7 +80,7 @@ class ReceiverAgentSocketsIT {
         try (DatagramChannel sender = senderTo(address)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, List.of(new Line("md", address)), 0,
                 InboundStreamSettings.DEFAULTS,
-                1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0),
+                1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0, List.of()),
                 DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {
                 sender.send(heartbeat(session, session * 100L), group);

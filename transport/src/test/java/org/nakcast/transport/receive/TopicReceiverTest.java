@@ -42,7 +42,8 @@ class TopicReceiverTest {
     TopicReceiverTest() throws Exception {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
             List.of(TestLines.lineA()), 0,
-            InboundStreamSettings.DEFAULTS, 2_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, TIMEOUT_NS);
+            InboundStreamSettings.DEFAULTS, 2_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, TIMEOUT_NS,
+            List.of());
         final UnsafeBuffer nakBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
         topic = new TopicReceiver(settings, ReceiverLog.NONE, errors::add, counters.counters());
         stream = new InboundStream(TOPIC, SESSION, 1, settings.streamSettings(), new SplittableRandom(1), topic, topic,

@@ -1,0 +1,331 @@
+package org.nakcast.transport.receive;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.agrona.DirectBuffer;
+import org.agrona.ExpandableDirectByteBuffer;
+import org.agrona.concurrent.status.AtomicCounter;
+import org.nakcast.transport.replay.HoleCause;
+import org.nakcast.transport.replay.RecoverySource;
+import org.nakcast.transport.replay.ReplayHandler;
+import org.nakcast.transport.replay.ReplayRefusal;
+import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
+
+/**
+ * Fetches the messages a stream's publisher no longer holds from its topic's recorders (A, then
+ * B), and delivers them in order while the stream holds the live datagrams that follow.
+ *
+ * <pre>
+ *   begin(messages first..last)
+ *     ask A for next..last --- message next ----------> delivered, next++   (done at last)
+ *        |                  -- hole at next ----------> ask B from next; if B has it too: lost
+ *        |                  -- done short of last ----> ask the same again from next
+ *        |                  -- refused, unreachable --> ask B from next
+ *        +-- every recorder failed at next: ask A again after a pause
+ *     nothing new for the patience: next..last lost, one event naming each recorder's answer
+ * </pre>
+ *
+ * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
+ * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
+ * are handed to the stream's loss handling ({@link Unrecovered}) exactly, each run once. Not
+ * thread-safe: the receiving thread owns it. Off the hot path: a recovery allocates its fetches,
+ * and a stash that grows.
+ */
+final class MessageRecovery implements ReplayHandler {
+    /** Answers read per fetch poll. */
+    private static final int ANSWERS_PER_POLL = 64;
+    private static final int STASHED_HEADER = 2 * Long.BYTES;
+
+    /** Where messages no recorder holds go: the stream's loss event and loss policy. */
+    interface Unrecovered {
+        /**
+         * Messages {@code firstMessage} to {@code firstMessage + count - 1}, given up with the
+         * datagrams {@code fromSequence..toSequence}, are held by no recorder asked.
+         *
+         * @param recordersAsked each recorder asked and its last answer
+         */
+        void lost(long fromSequence, long toSequence, long firstMessage, long count, List<String> recordersAsked,
+            long nowNs);
+    }
+
+    private final int topicId;
+    private final int sessionId;
+    private final List<RecoverySource> sources;
+    private final long patienceNs;
+    private final long retryNs;
+    private final MessageDelivery delivery;
+    private final Resequencer sequencer;
+    private final Unrecovered unrecovered;
+    private final AtomicCounter recoveries;
+    private final AtomicCounter recoveredMessages;
+    private final String[] answers;
+    private final ExpandableDirectByteBuffer stash = new ExpandableDirectByteBuffer(0);
+    private int stashHead;
+    private int stashTail;
+
+    private boolean active;
+    private long fromSequence;
+    private long toSequence;
+    private long next;
+    private long last;
+    private int source;
+    /** The recorders that failed at {@link #next} since the last message came, one bit each. */
+    private int failedHere;
+    /** The last message of a hole a recorder holds at {@link #next}, or -1: lost if no other recorder has it. */
+    private long holeHereLast = -1;
+    private RecoverySource.Fetch fetch;
+    private long fetchFrom;
+    private long lastProgressNs;
+    private long retryAtNs;
+    private long nowNs;
+
+    /**
+     * @param sources the topic's recorders, A first; one or two
+     * @param patienceNs how long a recovery may bring no message before what is left is given up
+     */
+    MessageRecovery(int topicId, int sessionId, List<RecoverySource> sources, long patienceNs,
+        MessageDelivery delivery, Resequencer sequencer, Unrecovered unrecovered, SystemCounters counters) {
+        if (sources.isEmpty() || sources.size() > Integer.SIZE) {
+            throw new IllegalArgumentException("a recovery needs one recorder or two: " + sources);
+        }
+        this.topicId = topicId;
+        this.sessionId = sessionId;
+        this.sources = List.copyOf(sources);
+        this.patienceNs = patienceNs;
+        this.retryNs = Math.max(1, patienceNs / 8);
+        this.delivery = delivery;
+        this.sequencer = sequencer;
+        this.unrecovered = unrecovered;
+        this.recoveries = counters.get(SystemCounter.RECOVERIES);
+        this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
+        this.answers = new String[sources.size()];
+    }
+
+    /** Whether a recovery is under way: the stream's delivery waits for it. */
+    boolean isActive() {
+        return active;
+    }
+
+    /** The last message of the recovery under way (or of the last one). */
+    long lastMessage() {
+        return last;
+    }
+
+    /** The first datagram given up to the recovery under way: where a stream of its session resumes. */
+    long fromSequence() {
+        return fromSequence;
+    }
+
+    /**
+     * Begins to fetch messages {@code firstMessage..lastMessage}, which went out in datagrams
+     * {@code fromSeq..toSeq} that the publisher no longer holds.
+     */
+    void begin(long fromSeq, long toSeq, long firstMessage, long lastMessage, long now) {
+        active = true;
+        fromSequence = fromSeq;
+        toSequence = toSeq;
+        next = firstMessage;
+        last = lastMessage;
+        source = 0;
+        failedHere = 0;
+        holeHereLast = -1;
+        retryAtNs = now;
+        Arrays.fill(answers, null);
+        lastProgressNs = now;
+        nowNs = now;
+        recoveries.increment();
+        ask();
+    }
+
+    /**
+     * Delivers what has come, asks again where an answer ended, and gives up what nothing brought
+     * for the patience.
+     *
+     * @return work done
+     */
+    int poll(long now) {
+        if (!active) {
+            return 0;
+        }
+        nowNs = now;
+        int work = deliverStashed();
+        if (stashHead < stashTail) {
+            return work;
+        }
+        if (fetch == null && now - retryAtNs >= 0) {
+            ask();
+        }
+        if (fetch != null) {
+            work += fetch.poll(this, ANSWERS_PER_POLL, now);
+        }
+        if (active && stashHead == stashTail && now - lastProgressNs > patienceNs) {
+            giveUp(last);
+        }
+        return work;
+    }
+
+    /** Ends a recovery under way without a word: its stream is closing. */
+    void close() {
+        closeFetch();
+        active = false;
+    }
+
+    @Override
+    public void onAccepted(long requestId, long first, long lastAccepted) {
+        // the messages follow
+    }
+
+    @Override
+    public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+        if (!active || messageIndex != next) {
+            return;
+        }
+        if (stashHead == stashTail && sequencer.canTakeWhole(length, nowNs)) {
+            delivery.deliverRecovered(messageIndex, buffer, offset, length);
+        } else {
+            stash.putLong(stashTail, messageIndex);
+            stash.putLong(stashTail + Long.BYTES, length);
+            stash.putBytes(stashTail + STASHED_HEADER, buffer, offset, length);
+            stashTail += STASHED_HEADER + length;
+        }
+        next++;
+        failedHere = 0;
+        holeHereLast = -1;
+        lastProgressNs = nowNs;
+        recoveredMessages.increment();
+        if (next > last) {
+            closeFetch();
+            finishWhenDelivered();
+        }
+    }
+
+    @Override
+    public void onHole(long firstMessage, long count, HoleCause cause) {
+        if (!active || firstMessage != next || count < 1) {
+            return;
+        }
+        final long holeLast = Math.min(last, firstMessage + count - 1);
+        answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
+        holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
+        closeFetch();
+        failed();
+    }
+
+    @Override
+    public void onDone(long requestId, long nextMessageIndex) {
+        if (!active) {
+            return;
+        }
+        closeFetch();
+        if (next > fetchFrom) {
+            ask();
+        } else {
+            answers[source] = "holds nothing from message " + next + " yet";
+            failed();
+        }
+    }
+
+    @Override
+    public void onRefused(long requestId, ReplayRefusal refusal, String sentence) {
+        if (!active) {
+            return;
+        }
+        answers[source] = refusal.reason() + " (" + sentence + ")";
+        closeFetch();
+        failed();
+    }
+
+    private void ask() {
+        fetchFrom = next;
+        fetch = sources.get(source).fetch(topicId, sessionId, next, last, nowNs);
+    }
+
+    /**
+     * The recorder asked failed at {@link #next}: the next one untried there is asked; if every one
+     * failed, a hole one of them holds there is lost, or else all are asked again after a pause.
+     */
+    private void failed() {
+        failedHere |= 1 << source;
+        final int untried = untriedHere();
+        if (untried >= 0) {
+            source = untried;
+            ask();
+            return;
+        }
+        failedHere = 0;
+        source = 0;
+        if (holeHereLast >= 0 && stashHead == stashTail) {
+            final long lostLast = holeHereLast;
+            holeHereLast = -1;
+            giveUp(lostLast);
+            if (active) {
+                lastProgressNs = nowNs;
+                ask();
+            }
+        } else {
+            retryAtNs = holeHereLast >= 0 ? nowNs : nowNs + retryNs;
+        }
+    }
+
+    /** A recorder that has not failed at {@link #next}, or -1. */
+    private int untriedHere() {
+        for (int i = 0; i < sources.size(); i++) {
+            if ((failedHere & 1 << i) == 0) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Gives up messages {@link #next}..{@code lostLast}: one loss event, then on after them. */
+    private void giveUp(long lostLast) {
+        final List<String> asked = new ArrayList<>(sources.size());
+        for (int i = 0; i < sources.size(); i++) {
+            asked.add(sources.get(i).name() + ": " + (answers[i] == null ? "not asked in time" : answers[i]));
+        }
+        final long first = next;
+        next = lostLast + 1;
+        if (next > last) {
+            closeFetch();
+            active = false;
+        }
+        delivery.continueAt(next);
+        unrecovered.lost(fromSequence, toSequence, first, lostLast - first + 1, asked, nowNs);
+    }
+
+    /** Delivers stashed messages while the gate takes them; ends the recovery once it has them all. */
+    private int deliverStashed() {
+        int delivered = 0;
+        while (stashHead < stashTail) {
+            final long index = stash.getLong(stashHead);
+            final int length = (int) stash.getLong(stashHead + Long.BYTES);
+            if (!sequencer.canTakeWhole(length, nowNs)) {
+                return delivered;
+            }
+            delivery.deliverRecovered(index, stash, stashHead + STASHED_HEADER, length);
+            stashHead += STASHED_HEADER + length;
+            delivered++;
+            lastProgressNs = nowNs;
+        }
+        stashHead = 0;
+        stashTail = 0;
+        finishWhenDelivered();
+        return delivered;
+    }
+
+    private void finishWhenDelivered() {
+        if (next > last && stashHead == stashTail) {
+            active = false;
+        }
+    }
+
+    private void closeFetch() {
+        if (fetch != null) {
+            fetch.close();
+            fetch = null;
+        }
+    }
+}

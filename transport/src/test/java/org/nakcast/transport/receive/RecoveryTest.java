@@ -1,0 +1,278 @@
+package org.nakcast.transport.receive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.nakcast.transport.receive.StreamHarness.SESSION;
+import static org.nakcast.transport.receive.StreamHarness.TOPIC;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.nakcast.transport.LossEvent;
+import org.nakcast.transport.receive.StreamHarness.Delivered;
+import org.nakcast.transport.replay.ReplayRefusal;
+import org.nakcast.transport.status.SystemCounter;
+
+/**
+ * A stream on a topic with recorders: what its publisher no longer holds is fetched from them and
+ * delivered in order, the live stream held meanwhile; only what no recorder holds is lost.
+ */
+class RecoveryTest {
+    private static final long PATIENCE_NS = 1_000_000_000L;
+
+    private final StreamHarness h = new StreamHarness();
+    private final ScriptedRecorder a = new ScriptedRecorder("A");
+    private final ScriptedRecorder b = new ScriptedRecorder("B");
+
+    /** Datagrams 0..3 holding messages 0..5: [m0 m1] [m2] [m3 m4] [m5]; 1 and 2 never come, nor will. */
+    private void lose1And2() {
+        h.stream.recoverFrom(List.of(a, b), PATIENCE_NS);
+        h.data(0, 0, "m0", "m1").data(3, 5, "m5");
+        h.stream.onUnrecoverable(1, 2, 5, h.nowNs);
+    }
+
+    /** Polls, the clock standing, while the stream recovers (at most 10 times). */
+    private void pollWhileRecovering() {
+        for (int i = 0; i < 10 && h.stream.isRecovering(); i++) {
+            h.poll();
+        }
+    }
+
+    private List<Long> deliveredIndexes() {
+        return h.delivered().stream().map(Delivered::index).toList();
+    }
+
+    @Test
+    void whatThePublisherNoLongerHoldsComesFromTheRecorderInOrderWithNoLoss() {
+        a.holds(0, "m0", "m1", "m2", "m3", "m4", "m5");
+        lose1And2();
+
+        assertThat(h.stream.isRecovering()).isTrue();
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1");
+
+        h.poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(deliveredIndexes()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L);
+        assertThat(h.losses()).isEmpty();
+        assertThat(a.asked).singleElement().satisfies(range -> assertThat(range).containsExactly(2, 4));
+        assertThat(h.stream.isRecovering()).isFalse();
+        assertThat(h.stream.expectedSequence()).isEqualTo(4);
+        assertThat(h.counter(SystemCounter.RECOVERIES)).isEqualTo(1);
+        assertThat(h.counter(SystemCounter.RECOVERED_MESSAGES)).isEqualTo(3);
+        assertThat(h.counter(SystemCounter.LOST_MESSAGES)).isZero();
+        assertThat(a.openFetches).isZero();
+    }
+
+    @Test
+    void liveDatagramsThatComeDuringTheRecoveryWaitForItAndNoneIsDeliveredTwice() {
+        a.holds(2, "m2", "m3", "m4");
+        lose1And2();
+        h.data(4, 6, "m6").data(3, 5, "m5").data(5, 7, "m7");
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1");
+
+        h.poll();
+        h.data(6, 8, "m8");
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8");
+        assertThat(h.counter(SystemCounter.DUPLICATES)).isEqualTo(1);
+    }
+
+    @Test
+    void recoveredMessagesWaitForAFullDeliveryQueueHoweverLongAndAreNotGivenUp() {
+        final boolean[] open = {false};
+        a.holds(2, "m2", "m3", "m4");
+        lose1And2();
+        h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> open[0]);
+
+        h.poll();
+        h.advance(2 * PATIENCE_NS).poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1");
+        assertThat(h.stream.isRecovering()).isTrue();
+
+        open[0] = true;
+        h.poll();
+        h.poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+    }
+
+    @Test
+    void aHoleInRecorderAIsFetchedFromRecorderB() {
+        a.holds(2, "m2").holdsHole(3, 2);
+        b.holds(3, "m3", "m4");
+        lose1And2();
+
+        pollWhileRecovering();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+        assertThat(b.asked).singleElement().satisfies(range -> assertThat(range).containsExactly(3, 4));
+    }
+
+    @Test
+    void messagesNoRecorderHoldsAreOneExactLossNamingEachRecordersAnswerAndDeliveryGoesOn() {
+        a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
+        b.refusing = ReplayRefusal.UNREACHABLE;
+        lose1And2();
+
+        pollWhileRecovering();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m4", "m5");
+        assertThat(h.losses()).singleElement().satisfies(loss -> {
+            assertThat(loss.firstMessage()).isEqualTo(3);
+            assertThat(loss.lostMessages()).isEqualTo(1);
+            assertThat(loss.fromSequence()).isEqualTo(1);
+            assertThat(loss.toSequence()).isEqualTo(2);
+            assertThat(loss.recordersAsked()).containsExactly(
+                "A: messages 3..3 not recorded, sent while the recorder was down",
+                "B: the recorder could not be reached (scripted)");
+            assertThat(loss.describe()).contains("nor did a recorder");
+        });
+        assertThat(h.events.indexOf(h.losses().get(0))).isGreaterThan(h.events.indexOf(new Delivered(2, TOPIC,
+            SESSION, "m2"))).isLessThan(h.events.indexOf(new Delivered(4, TOPIC, SESSION, "m4")));
+        assertThat(h.counter(SystemCounter.LOST_MESSAGES)).isEqualTo(1);
+        assertThat(h.counter(SystemCounter.RECOVERED_MESSAGES)).isEqualTo(2);
+    }
+
+    @Test
+    void aHoleGivenUpInOneRecoveryIsForgottenByTheNext() {
+        a.holdsHole(2, 3);
+        b.silent = true;
+        lose1And2();
+        for (int i = 0; i < 10; i++) {
+            h.advance(PATIENCE_NS / 4).poll();
+        }
+        assertThat(h.losses()).singleElement().extracting(LossEvent::lostMessages).isEqualTo(3L);
+
+        h.data(6, 9, "m9");
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        b.silent = false;
+        b.refusing = ReplayRefusal.UNREACHABLE;
+        h.stream.onUnrecoverable(4, 5, 9, h.nowNs);
+        h.poll();
+
+        assertThat(h.losses()).as("nothing given up at once: no hole is known at 6").hasSize(1);
+        for (int i = 0; i < 10; i++) {
+            h.advance(PATIENCE_NS / 4).poll();
+        }
+        assertThat(h.losses()).hasSize(2).last().satisfies(loss -> {
+            assertThat(loss.firstMessage()).isEqualTo(6);
+            assertThat(loss.lostMessages()).isEqualTo(3);
+        });
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m5", "m9");
+    }
+
+    @Test
+    void aRecorderBehindIsAskedAgainUntilItHasThemAndNothingIsLost() {
+        a.holds(2, "m2");
+        b.refusing = ReplayRefusal.NOT_HELD;
+        lose1And2();
+
+        h.poll();
+        h.advance(PATIENCE_NS / 2).poll();
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
+
+        a.holds(3, "m3", "m4");
+        for (int i = 0; i < 6; i++) {
+            h.advance(PATIENCE_NS / 16).poll();
+        }
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+    }
+
+    @Test
+    void whatNothingBringsForThePatienceIsLostExactly() {
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        b.refusing = ReplayRefusal.UNREACHABLE;
+        lose1And2();
+
+        for (int i = 0; i < 10; i++) {
+            h.advance(PATIENCE_NS / 8).poll();
+        }
+
+        assertThat(h.losses()).singleElement().satisfies(loss -> {
+            assertThat(loss.firstMessage()).isEqualTo(2);
+            assertThat(loss.lostMessages()).isEqualTo(3);
+            assertThat(loss.recordersAsked()).containsExactly(
+                "A: no recording of that topic and session (scripted)",
+                "B: the recorder could not be reached (scripted)");
+        });
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m5");
+        assertThat(a.asked.size()).isGreaterThan(1);
+        assertThat(a.openFetches + b.openFetches).isZero();
+    }
+
+    @Test
+    void anUnrecoverableHeardDuringTheRecoveryIsRecoveredAfterIt() {
+        a.holds(2, "m2", "m3", "m4");
+        lose1And2();
+        h.data(5, 7, "m7");
+        h.stream.onUnrecoverable(4, 4, 7, h.nowNs);
+
+        h.poll();
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+
+        a.holds(6, "m6");
+        h.poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7");
+        assertThat(h.losses()).isEmpty();
+        assertThat(h.counter(SystemCounter.RECOVERIES)).isEqualTo(2);
+    }
+
+    @Test
+    void aStreamWhosePublisherEndedHasNotEndedUntilTheRecoveryHasDelivered() {
+        a.holds(2, "m2", "m3", "m4");
+        lose1And2();
+        h.stream.onHeartbeat(0, new HeartbeatDatagram(TOPIC, SESSION).saying(3).endOfStream(true), h.nowNs);
+
+        assertThat(h.stream.hasEnded()).isFalse();
+
+        h.poll();
+
+        assertThat(h.stream.hasEnded()).isTrue();
+    }
+
+    @Test
+    void aStreamEndingDuringTheRecoveryResumesFromTheDatagramsGivenUpToIt() {
+        a.holds(2, "m2");
+        lose1And2();
+        h.poll();
+
+        assertThat(h.stream.resumeSequence()).isEqualTo(1);
+        assertThat(h.stream.knownMessageIndex()).isEqualTo(3);
+    }
+
+    @Test
+    void withoutAKnownMessageIndexTheLossIsReportedAsBeforeWithNoRecorderAsked() {
+        h.stream.recoverFrom(List.of(a), PATIENCE_NS);
+        h.heartbeat(9);
+        h.stream.onUnrecoverable(10, 12, 20, h.nowNs);
+
+        assertThat(h.losses()).singleElement().satisfies(loss -> {
+            assertThat(loss.lostMessages()).isZero();
+            assertThat(loss.recordersAsked()).isEmpty();
+        });
+        assertThat(a.asked).isEmpty();
+    }
+
+    @Test
+    void aLossWithTheDropPolicyDropsTheStream() {
+        final StreamHarness dropping = new StreamHarness(InboundStreamSettings.DEFAULTS.withDropStreamOnLoss(true));
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        dropping.stream.recoverFrom(List.of(a), PATIENCE_NS);
+        dropping.data(0, 0, "m0").data(2, 2, "m2");
+        dropping.stream.onUnrecoverable(1, 1, 2, dropping.nowNs);
+
+        dropping.advance(2 * PATIENCE_NS).poll();
+
+        assertThat(dropping.losses()).singleElement().extracting(LossEvent::streamDropped).isEqualTo(true);
+        assertThat(dropping.stream.isDropped()).isTrue();
+        assertThat(dropping.deliveredTexts()).containsExactly("m0");
+        assertThat(a.openFetches).isZero();
+    }
+}
