@@ -46,6 +46,11 @@ enum Invariant {
      * published, and an end only if the publication ended.
      */
     RECORDING("recording"),
+    /**
+     * 19. A receiver whose topic names recorders loses no message a recorder held when its recovery
+     * began and that answered it throughout; what it loses is one exact loss event naming them.
+     */
+    RECOVERY("recovery"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

@@ -30,7 +30,7 @@ final class MutationRun {
      * deterministic, so a bug that changes none of them against the baseline was never reached.
      */
     static final List<String> TOTALS = List.of("published", "delivered", "lossEvents", "lostMessages", "naksSent",
-        "retransmits", "resumes", "heldStarts");
+        "retransmits", "resumes", "heldStarts", "recoveries", "recoveryMessages");
     private MutationRun() {
     }
 

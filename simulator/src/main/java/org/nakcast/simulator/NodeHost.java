@@ -16,6 +16,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.replay.RecoverySources;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
@@ -37,6 +38,8 @@ import org.nakcast.transport.status.SystemCounter;
 abstract class NodeHost extends SimHost {
     /** The scenario's context, for the knobs beside the configuration (NAK timing, retransmit hold-off). */
     private final NodeContext template;
+    /** Where the node's streams fetch what their publishers no longer hold; nowhere by default. */
+    private RecoverySources recoverySources = topic -> List.of();
     private final List<InetAddress> lineGroups;
     final NodeConfig config;
     final SplittableRandom random;
@@ -81,6 +84,11 @@ abstract class NodeHost extends SimHost {
         return new PublisherEventListener() { };
     }
 
+    /** Makes the node's streams fetch what their publishers no longer hold from {@code sources}. */
+    void recoverFrom(RecoverySources sources) {
+        this.recoverySources = sources;
+    }
+
     /** Who hears every stream event of the node as it is decided; nobody by default. */
     StreamEventListener decisions() {
         return StreamEventListener.NONE;
@@ -104,6 +112,7 @@ abstract class NodeHost extends SimHost {
             .nakTiming(template.nakTiming())
             .retransmitHoldOffNs(template.retransmitHoldOffNs())
             .receiverEvents(decisions())
+            .recoverySources(recoverySources)
             .publisherEvents(publisherEvents())
             .errorHandler(this::onNodeError));
         started(nowNs);

@@ -72,6 +72,63 @@ final class RecorderHost extends SubscriberHost {
             : Files.createTempDirectory("nakcast-sim-recorder-");
     }
 
+    /** Whether its recorder runs and answers now: started, and neither crashed nor stopped. */
+    boolean isServing() {
+        return recorder != null && isRunning();
+    }
+
+    /** Its recording directory. */
+    Path directory() {
+        return dir;
+    }
+
+    /** What its catalog holds now. */
+    List<RecordingDescriptor> recordings() throws IOException {
+        return recorder.recordings();
+    }
+
+    /**
+     * Whether its recording of a session holds every message from {@code first} to {@code last} now
+     * (none of them in a hole): a recovery of them should get them all while it answers.
+     */
+    boolean holdsAll(int topicId, int sessionId, long first, long last) {
+        if (recorder == null) {
+            return false;
+        }
+        try {
+            final RecordingDescriptor recording = RecordingDescriptor.find(recorder.recordings(), topicId, sessionId,
+                first);
+            if (recording == null) {
+                return false;
+            }
+            final long[] next = {first};
+            try (RecordingReader reader = RecordingReader.openAt(dir, recording.recordingId(), first)) {
+                if (reader == null) {
+                    return false;
+                }
+                final RecordHandler count = new RecordHandler() {
+                    @Override
+                    public void onMessage(long index, DirectBuffer buffer, int offset, int length, long atNs) {
+                        if (index == next[0]) {
+                            next[0]++;
+                        }
+                    }
+
+                    @Override
+                    public void onHole(long firstMessage, long holeCount, HoleCause cause) {
+                        next[0] = Long.MIN_VALUE;
+                    }
+                };
+                while (next[0] >= 0 && next[0] <= last && reader.poll(count, 256) > 0) {
+                    // read on to the last message asked
+                }
+            }
+            return next[0] > last;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** The node's decisions, checked as every subscriber's are; its losses noted to judge the recorded holes by. */
     @Override
     StreamEventListener decisions() {

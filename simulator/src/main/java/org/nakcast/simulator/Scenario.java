@@ -30,11 +30,26 @@ import org.nakcast.transport.NodeContext;
  *     the fault phase may end after it ({@link #allRunningAtNs()})
  * @param settleNs how long after healing, once the publishers have offered everything, nothing more
  *     has to arrive anywhere for the run to end; then every live subscriber must have everything
+ * @param recovery how the recorder answers the subscribers of topics that name recorders; null when
+ *     no topic does
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
     List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, List<SubscriberPlan> recorders,
     NetworkFaults faults, long strangerIntervalNs,
-    SecondLine secondLine, long faultPhaseNs, long settleNs) {
+    SecondLine secondLine, long faultPhaseNs, long settleNs, RecoveryFaults recovery) {
+
+    /**
+     * What the seed's recorders do wrong when subscribers fetch from them: the first recorder process
+     * is their recorder A, and with {@code sources} 2 the second is their recorder B (each drawing
+     * its own faults).
+     *
+     * @param sources how many recorders the recovering topics name: 1 or 2, each a recorder process
+     * @param refusal the chance a fetch is refused (as by a recorder serving too many clients)
+     * @param answerDelayMaxNs the longest a fetch waits before its first answer
+     * @param messagesPerPoll the most messages a fetch reads per poll: a slow disk
+     */
+    record RecoveryFaults(int sources, double refusal, long answerDelayMaxNs, int messagesPerPoll) {
+    }
 
     /**
      * Line B of a seed whose topics travel on two lines.

@@ -42,6 +42,8 @@ final class Simulation {
     private static final long LINE_B_NETWORK = 0x11_4E_B0_5EEDL;
     /** Salts a recorder process's own random: the other processes draw as they did without it. */
     private static final long RECORDER_RANDOM = 0x5E0C_0DE5_5EEDL;
+    /** Salts the draws of each recorder source's faults. */
+    private static final long RECOVERY_RANDOM = 0x4EC0_7E4D_5EEDL;
 
     private final Scenario scenario;
     private final Scheduler scheduler = new Scheduler();
@@ -54,6 +56,8 @@ final class Simulation {
     /** The subscribing processes, the recorders among them: each is a receiver to the publishers. */
     private final List<SubscriberHost> subscribers = new ArrayList<>();
     private final List<RecorderHost> recorders = new ArrayList<>();
+    /** The recorder as recovering subscribers reach it: A, and B when the seed names two. */
+    private final List<SimRecorderSource> recoverySources = new ArrayList<>();
     private final String traced;
     private final WireWatch wire;
     private final RepairDemand demand = new RepairDemand();
@@ -78,6 +82,11 @@ final class Simulation {
         }
         longestRefusalNs = scenario.longestTimeoutNs() + 4 * scenario.context().nakTiming().retryMaxNs();
         wire = new WireWatch(scheduler, sessions, violations);
+        final Scenario.RecoveryFaults recovery = scenario.recovery();
+        for (int i = 0; recovery != null && i < recovery.sources(); i++) {
+            recoverySources.add(new SimRecorderSource(i == 0 ? "rec0-a" : "rec1-b", scheduler, recovery,
+                new SplittableRandom(scenario.seed() ^ RECOVERY_RANDOM ^ i)));
+        }
         lines.forEach(line -> line.tap(wire));
         final PublisherHost.Liveness liveness = new Liveness();
         for (int i = 0; i < scenario.publishers().size(); i++) {
@@ -92,6 +101,10 @@ final class Simulation {
             final Scenario.SubscriberPlan plan = scenario.subscribers().get(i);
             final SubscriberHost host = new SubscriberHost(scheduler, lines, "sub" + i, scenario, plan, sessions, wire,
                 violations, tally, random.split(), traced, UnaryOperator.identity());
+            if (!recoverySources.isEmpty()) {
+                host.recoverFrom(topic -> List.copyOf(recoverySources.subList(0, topic.recorders().size())));
+                host.recovery = new RecoveryCheck(host.name, recoverySources, violations, scheduler, scenario);
+            }
             subscribers.add(host);
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.stop());
@@ -116,6 +129,9 @@ final class Simulation {
                 throw new UncheckedIOException(e);
             }
             recorders.add(host);
+            if (i < recoverySources.size()) {
+                recoverySources.get(i).serve(host);
+            }
             subscribers.add(host);
             host.startAt(plan.joinAtNs());
             schedule(host, plan.pauses(), plan.stop());

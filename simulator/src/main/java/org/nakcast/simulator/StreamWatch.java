@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamStarted;
 
 /**
@@ -32,6 +33,10 @@ final class StreamWatch {
         long lossesAfterResume;
         long heldStarts;
         long datagramsOwedAtStart;
+        /** Recoveries from a recorder begun, the messages they asked for, and the losses that named recorders. */
+        long recoveries;
+        long recoveryMessages;
+        long recoveryLosses;
 
         /** Adds {@code other}'s counts to these. */
         void add(Reached other) {
@@ -39,6 +44,9 @@ final class StreamWatch {
             lossesAfterResume += other.lossesAfterResume;
             heldStarts += other.heldStarts;
             datagramsOwedAtStart += other.datagramsOwedAtStart;
+            recoveries += other.recoveries;
+            recoveryMessages += other.recoveryMessages;
+            recoveryLosses += other.recoveryLosses;
         }
     }
 
@@ -63,8 +71,17 @@ final class StreamWatch {
         }
     }
 
+    /** The receiver began to fetch from a recorder what its publisher no longer held. */
+    void onRecoveryStarted(RecoveryStarted event) {
+        reached.recoveries++;
+        reached.recoveryMessages += event.lastMessage() - event.firstMessage() + 1;
+    }
+
     /** The receiver decided a loss. */
     void onLoss(LossEvent event) {
+        if (!event.recordersAsked().isEmpty()) {
+            reached.recoveryLosses++;
+        }
         final Seen session = seen.get(event.sessionId());
         if (session != null && session.resumed) {
             reached.lossesAfterResume++;

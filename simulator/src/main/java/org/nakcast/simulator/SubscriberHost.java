@@ -16,6 +16,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
@@ -102,6 +103,8 @@ class SubscriberHost extends NodeHost {
     long pollerErrors;
     /** Lines a stream of this host called down, over its incarnations. */
     long linesDown;
+    /** Guarantee 19, when the seed's topics name its recorder; null when none does. */
+    RecoveryCheck recovery;
 
     /** A subscription made, its plan and its probe. */
     private record Subscribed(Subscription subscription, SubscriptionPlan plan, SubscriptionProbe probe) {
@@ -398,6 +401,9 @@ class SubscriberHost extends NodeHost {
                 judgeKeptQuiet(false);
                 quiet.givenUp(event.sessionId(), event.toSequence());
             }
+            if (recovery != null && !event.recordersAsked().isEmpty()) {
+                recovery.lost(event);
+            }
             final PublishedSession session = sessions.get(event.sessionId());
             if (session == null || event.cause() == LossEvent.Cause.SUBSCRIPTION_OVERRUN) {
                 return;
@@ -420,6 +426,16 @@ class SubscriberHost extends NodeHost {
         @Override
         public void onLineDown(LineDown event) {
             linesDown++;
+        }
+
+        @Override
+        public void onRecoveryStarted(RecoveryStarted event) {
+            watch.onRecoveryStarted(event);
+            judgeKeptQuiet(false);
+            quiet.givenUp(event.sessionId(), event.toSequence());
+            if (recovery != null) {
+                recovery.started(event);
+            }
         }
 
         @Override

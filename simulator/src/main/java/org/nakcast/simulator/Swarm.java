@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.SplittableRandom;
 
 import org.nakcast.config.ByteSize;
+import org.nakcast.config.Endpoint;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.LossPolicy;
@@ -39,6 +40,12 @@ final class Swarm {
     private static final long CLOSE_DRAWS = 0x3C10_5ED5_5EEDL;
     /** Salts the seed's fifth stream: whether it is a big group losing shared datagrams alone. */
     private static final long GROUP_DRAWS = 0x4D06_A55E_5EEDL;
+    /**
+     * What a recovering topic's {@code recorders:} key names in a seed: the endpoints only say how many
+     * (the nodes fetch from {@link SimRecorderSource}s, which read the seed's recorder).
+     */
+    private static final List<Endpoint> SIM_RECORDERS =
+        List.of(Endpoint.parse("127.0.0.1:40480"), Endpoint.parse("127.0.0.1:40481"));
     /** Salts the seed's sixth stream: whether it runs a recorder, and what happens to it. */
     private static final long RECORDER_DRAWS = 0x5E0C_04DE_5EEDL;
     /**
@@ -138,11 +145,11 @@ final class Swarm {
         }
         final int reorderWindow = 64 << random.nextInt(5);
         topics.replaceAll(topic -> topic.withReorderWindow(reorderWindow));
-        final NodeConfig config = new NodeConfig(NODE, transports, topics)
+        NodeConfig config = new NodeConfig(NODE, transports, topics)
             .conclude();
         final Timing timing =
             new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
-        final NodeContext context = new NodeContext().config(config);
+        NodeContext context = new NodeContext().config(config);
 
         final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, timing);
         if (kinds.contains(FaultKind.SHARED_PUBLISHER_ID)) {
@@ -189,8 +196,44 @@ final class Swarm {
             kinds.add(FaultKind.RECORDER);
             recorders.add(recorder(recorderDraws, kinds, timing));
         }
+        Scenario.RecoveryFaults recovery = null;
+        if (!recorders.isEmpty() && recorderDraws.nextInt(100) < 70) {
+            recovery = recoveryFaults(recorderDraws, heartbeatNs);
+            if (recovery.sources() == 2) {
+                recorders.add(recorder(recorderDraws, kinds, timing));
+            }
+            config = new NodeConfig(config.node(), config.transports(),
+                recoveringTopics(recorderDraws, config.topics(), recovery.sources())).conclude();
+            context = new NodeContext().config(config);
+        }
         return new Scenario(seed, kinds, config, context, publishers, subscribers, recorders, faults,
-            strangerIntervalNs, secondLine, faultPhaseNs, settleNs);
+            strangerIntervalNs, secondLine, faultPhaseNs, settleNs, recovery);
+    }
+
+    /** How the seed's recorders answer fetches: A alone, or A and B (a second recorder); slow, late, refusing. */
+    private static Scenario.RecoveryFaults recoveryFaults(SplittableRandom draws, long heartbeatNs) {
+        return new Scenario.RecoveryFaults(1 + draws.nextInt(2),
+            draws.nextInt(3) == 0 ? draws.nextDouble() * 0.3 : 0,
+            draws.nextBoolean() ? draws.nextLong(1, heartbeatNs) : 0,
+            draws.nextInt(3) == 0 ? 1 + draws.nextInt(8) : 256);
+    }
+
+    /**
+     * The topics of a seed with a recorder its subscribers recover from: three in four name it (as A,
+     * or as A and B), and one in three of any wants each session whole ({@code late-join: session-start},
+     * with or without a recorder to fetch from).
+     */
+    private static List<TopicConfig> recoveringTopics(SplittableRandom draws, List<TopicConfig> topics, int sources) {
+        final List<Endpoint> named = SIM_RECORDERS.subList(0, sources);
+        final List<TopicConfig> recovering = new ArrayList<>();
+        for (TopicConfig topic : topics) {
+            TopicConfig drawn = draws.nextInt(4) > 0 ? topic.withRecorders(named) : topic;
+            if (draws.nextInt(3) == 0) {
+                drawn = drawn.withLateJoin(LateJoinPolicy.SESSION_START);
+            }
+            recovering.add(drawn);
+        }
+        return recovering;
     }
 
     /**

@@ -83,7 +83,7 @@ class LinesAcrossPublisherPausesTest {
             0, List.of(), Scenario.Stop.NEVER);
         return new Scenario(1, EnumSet.of(FaultKind.PUBLISHER_PAUSE, FaultKind.LOSS, FaultKind.REDUNDANT_LINES),
             config, context, List.of(publisher), List.of(subscriber), List.of(), lossy(pausedUntilNs), 0,
-            new Scenario.SecondLine(lossy(pausedUntilNs), false), pausedUntilNs, 50 * MS);
+            new Scenario.SecondLine(lossy(pausedUntilNs), false), pausedUntilNs, 50 * MS, null);
     }
 
     private static NetworkFaults lossy(long healAtNs) {

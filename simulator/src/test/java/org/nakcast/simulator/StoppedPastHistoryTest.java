@@ -84,6 +84,6 @@ class StoppedPastHistoryTest {
         final NetworkFaults faults = new NetworkFaults();
         faults.healAtNs = 60 * MS;
         return new Scenario(1, EnumSet.of(FaultKind.SUBSCRIBER_PAUSE), config, context, List.of(publisher),
-            List.of(subscriber), List.of(), faults, 0, null, 60 * MS, 50 * MS);
+            List.of(subscriber), List.of(), faults, 0, null, 60 * MS, 50 * MS, null);
     }
 }

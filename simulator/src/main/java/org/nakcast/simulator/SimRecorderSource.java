@@ -1,0 +1,208 @@
+package org.nakcast.simulator;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.SplittableRandom;
+
+import org.agrona.DirectBuffer;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.transport.replay.HoleCause;
+import org.nakcast.transport.replay.RecoverySource;
+import org.nakcast.transport.replay.ReplayHandler;
+import org.nakcast.transport.replay.ReplayRefusal;
+
+/**
+ * A seed's recorder as its subscribers' nodes reach it for what their publishers no longer hold:
+ * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock and
+ * answers as a replay endpoint does, with the seed's recovery faults: an answer that comes late,
+ * a slow disk (few messages per poll), refusals, and a recorder down or stopped (unreachable, or
+ * silent). Remembers when it last failed an asker (refused for a fault, down, stopped; not a
+ * recording that does not hold what was asked, or not yet), which the recovery guarantee is judged
+ * by.
+ */
+final class SimRecorderSource implements RecoverySource {
+    private final String name;
+    private final Scheduler scheduler;
+    private final Scenario.RecoveryFaults faults;
+    private final SplittableRandom draws;
+    private RecorderHost host;
+    /** When it last refused, could not be reached or was stopped; Long.MIN_VALUE for never. */
+    long lastFailureNs = Long.MIN_VALUE;
+    long fetches;
+    long refusals;
+
+    SimRecorderSource(String name, Scheduler scheduler, Scenario.RecoveryFaults faults, SplittableRandom draws) {
+        this.name = name;
+        this.scheduler = scheduler;
+        this.faults = faults;
+        this.draws = draws;
+    }
+
+    /** The recorder process whose recordings it serves. */
+    void serve(RecorderHost recorder) {
+        this.host = recorder;
+    }
+
+    /** The recorder process it serves. */
+    RecorderHost recorder() {
+        return host;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Fetch fetch(int topicId, int sessionId, long fromMessage, long toMessage, long nowNs) {
+        fetches++;
+        final long delayNs = faults.answerDelayMaxNs() == 0 ? 0 : draws.nextLong(faults.answerDelayMaxNs());
+        final boolean refused = draws.nextDouble() < faults.refusal();
+        return new SimFetch(topicId, sessionId, fromMessage, toMessage, nowNs + delayNs, refused);
+    }
+
+    private void failed() {
+        lastFailureNs = scheduler.nowNs();
+    }
+
+    /** One request, read from the recording as the recorder wrote it so far. */
+    private final class SimFetch implements Fetch, RecordHandler {
+        private final int topicId;
+        private final int sessionId;
+        private final long to;
+        private final long readyAtNs;
+        private final boolean refused;
+        private final int incarnation;
+        private long next;
+        private RecordingReader reader;
+        private ReplayHandler answers;
+        private boolean finished;
+        private boolean polling;
+
+        SimFetch(int topicId, int sessionId, long from, long to, long readyAtNs, boolean refused) {
+            this.topicId = topicId;
+            this.sessionId = sessionId;
+            this.next = from;
+            this.to = to;
+            this.readyAtNs = readyAtNs;
+            this.refused = refused;
+            this.incarnation = host.incarnation;
+        }
+
+        @Override
+        public int poll(ReplayHandler handler, int limit, long nowNs) {
+            if (finished) {
+                return 0;
+            }
+            answers = handler;
+            if (!host.isServing() || host.incarnation != incarnation) {
+                failed();
+                if (host.isDown() || host.incarnation != incarnation) {
+                    return refuse(ReplayRefusal.UNREACHABLE, "the recorder is down");
+                }
+                return 0; // stopped: the connection is open, nothing answers
+            }
+            if (nowNs < readyAtNs) {
+                return 0;
+            }
+            if (reader == null && !open()) {
+                return 1;
+            }
+            polling = true;
+            int handed;
+            try {
+                handed = reader.poll(this, Math.min(limit, faults.messagesPerPoll()));
+            } catch (IOException e) {
+                handed = 0;
+                polling = false;
+                return refuse(ReplayRefusal.DAMAGED, e.toString());
+            }
+            polling = false;
+            if (finished) {
+                closeReader();
+                return handed;
+            }
+            if (next > to || handed == 0) {
+                finished = true;
+                closeReader();
+                answers.onDone(1, next);
+                return handed + 1;
+            }
+            return handed;
+        }
+
+        /** Opens the reader at the first message asked for, or refuses as a recorder would. */
+        private boolean open() {
+            if (refused) {
+                refuse(ReplayRefusal.TOO_MANY_CLIENTS, "drawn refusal");
+                return false;
+            }
+            try {
+                final RecordingDescriptor recording =
+                    RecordingDescriptor.find(host.recordings(), topicId, sessionId, next);
+                if (recording == null) {
+                    refuse(ReplayRefusal.NO_RECORDING, "no recording of session " + sessionId);
+                    return false;
+                }
+                reader = RecordingReader.openAt(host.directory(), recording.recordingId(), next);
+                if (reader == null) {
+                    refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + next);
+                    return false;
+                }
+            } catch (IOException e) {
+                refuse(ReplayRefusal.DAMAGED, e.toString());
+                return false;
+            }
+            answers.onAccepted(1, next, to);
+            return true;
+        }
+
+        private int refuse(ReplayRefusal refusal, String sentence) {
+            refusals++;
+            if (refusal != ReplayRefusal.NOT_HELD && refusal != ReplayRefusal.NO_RECORDING) {
+                failed(); // a recording that does not hold what was asked (yet) is no failure of the recorder
+            }
+            finished = true;
+            closeReader();
+            answers.onRefused(1, refusal, name + ": " + sentence);
+            return 1;
+        }
+
+        @Override
+        public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+            if (!finished && messageIndex == next && next <= to) {
+                next++;
+                answers.onMessage(messageIndex, buffer, offset, length, recordedAtNs);
+            }
+        }
+
+        @Override
+        public void onHole(long firstMessage, long count, HoleCause cause) {
+            if (!finished && firstMessage == next && next <= to) {
+                next += count;
+                answers.onHole(firstMessage, count, cause);
+            }
+        }
+
+        @Override
+        public void close() {
+            finished = true;
+            if (!polling) {
+                closeReader();
+            }
+        }
+
+        private void closeReader() {
+            if (reader != null) {
+                try {
+                    reader.close();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                reader = null;
+            }
+        }
+    }
+}
