@@ -18,6 +18,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.StreamEventListener;
 
@@ -76,6 +77,8 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
     /** The checked session's silence past the publisher timeout, while it has not been heard again. */
     private volatile PublisherGone checkedPublisherSilent;
     private volatile long resumes;
+    private volatile long recovered;
+    private volatile long recoveries;
     private volatile long firstNs;
     private volatile long lastNs;
 
@@ -125,6 +128,9 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
         if (number < lowestNumber) {
             lowestNumber = number;
         }
+        if (header.sequence() == MessageHeader.RECOVERED) {
+            recovered++;
+        }
         lastNs = nowNs;
         received++;
     }
@@ -169,6 +175,23 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
     /** Times the checked session was heard again after it had fallen silent past the publisher timeout. */
     long resumes() {
         return resumes;
+    }
+
+    /** A run of the checked session its publisher no longer held is fetched from the topic's recorders. */
+    @Override
+    public void onRecoveryStarted(RecoveryStarted event) {
+        if (!sessionKnown || event.sessionId() == sessionId) {
+            recoveries++;
+        }
+    }
+
+    /** Messages of the checked session that came from the topic's recorders, and the recoveries that fetched them. */
+    long recovered() {
+        return recovered;
+    }
+
+    long recoveries() {
+        return recoveries;
     }
 
     @Override
@@ -358,6 +381,8 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             .put("streamDropped", dropped)
             .put("publishersGone", publishersGoneFigures())
             .put("resumes", resumes)
+            .put("recoveries", recoveries)
+            .put("recovered", recovered)
             .put("lineEvents", lineEventFigures())
             .put("seconds", JsonResult.seconds(lastNs - firstNs))
             .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Receives the messages of `nakcast pub` on a topic and checks that every one of 0..N-1 arrives exactly "
             + "once and in order. Start it before pub: a subscriber that was there before the publisher began is "
-            + "owed every message from the first; one started later begins at the live edge.",
+            + "owed every message from the first; one started later begins at the live edge, or with --from-start "
+            + "at the session's first message, what the publisher no longer holds coming from the topic's recorders.",
         "",
         "Run it inside a network namespace or on a real LAN host; it joins the multicast group (and sends its "
             + "NAKs) on the NIC the config names.",
@@ -31,7 +33,8 @@ import picocli.CommandLine.Spec;
         "Progress goes to stderr once a second: received, lost (messages in loss events), duplicates, out of "
             + "order, gaps (loss events), messages per second. The last line of stdout is one JSON object: "
             + "expected, received, missing, lost, gaps, duplicates, outOfOrder, outOfRange, tooShort, "
-            + "otherSessions, streamDropped, publishersGone (each publisher stream that ended: session, cause "
+            + "otherSessions, streamDropped, recoveries and recovered (runs and messages that came from the "
+            + "recorders), publishersGone (each publisher stream that ended: session, cause "
             + "SILENT, RESTARTED or ENDED, silentMs, newSession), resumes (times the checked session was heard again "
             + "after falling silent), lineEvents (on a topic of two lines, each line that went "
             + "down or came up again: line, state, forMs), seconds and msgsPerSecond (first to last message), ok, "
@@ -73,6 +76,12 @@ final class SubCommand implements Callable<Integer> {
             + "perhaps on another host); default ${DEFAULT-VALUE}"})
     double startTimeout;
 
+    @Option(names = "--from-start",
+        description = {"want the whole session even when started after it began (late-join: session-start): what "
+            + "the publisher no longer holds comes from the recorders the topic names (recorders:), and is a loss "
+            + "without them"})
+    boolean fromStart;
+
     @Option(names = "--linger", paramLabel = "SECONDS", defaultValue = "0.5",
         description = {"once every message is in, keep listening this long for duplicates or messages beyond N; "
             + "default ${DEFAULT-VALUE}"})
@@ -89,8 +98,9 @@ final class SubCommand implements Callable<Integer> {
         }
         final PrintWriter out = spec.commandLine().getOut();
         final PrintWriter err = spec.commandLine().getErr();
-        final NodeConfig config = topicOptions.loadConfig();
-        final String topicName = topicOptions.topicName(config);
+        final NodeConfig loaded = topicOptions.loadConfig();
+        final String topicName = topicOptions.topicName(loaded);
+        final NodeConfig config = fromStart ? fromTheSessionStart(loaded, topicName) : loaded;
         final TopicConfig topic = config.topic(topicName);
         final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
@@ -116,6 +126,10 @@ final class SubCommand implements Callable<Integer> {
             : String.join("; ", problems);
         check.lossDescriptions().forEach(description -> err.println("sub: loss: " + description));
         check.publisherGoneDescriptions().forEach(description -> err.println("sub: publisher gone: " + description));
+        if (check.recoveries() > 0) {
+            err.println("sub: " + check.recovered() + " messages its publisher no longer held came from the recorders ("
+                + check.recoveries() + " recoveries), then the live stream");
+        }
         if (check.resumes() > 0) {
             err.println("sub: the publisher was heard again " + check.resumes() + " times after falling silent, and"
                 + " its stream went on where it left off");
@@ -126,6 +140,13 @@ final class SubCommand implements Callable<Integer> {
         check.putFigures(result);
         out.println(result.put("ok", ok).put("reason", reason));
         return ok ? 0 : 1;
+    }
+
+    /** The config with {@code topicName} wanting every session whole: {@code late-join: session-start}. */
+    private static NodeConfig fromTheSessionStart(NodeConfig config, String topicName) {
+        return new NodeConfig(config.node(), config.transports(), config.topics().stream()
+            .map(topic -> topic.name().equals(topicName) ? topic.withLateJoin(LateJoinPolicy.SESSION_START) : topic)
+            .toList(), config.recorder()).conclude();
     }
 
     /**
