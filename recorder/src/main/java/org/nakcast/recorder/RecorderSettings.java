@@ -124,10 +124,4 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
         return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, retention,
             answered, segmentsAhead);
     }
-
-    /** These settings making segments ahead on a thread of the recorder's own, or not ({@link #segmentsAhead}). */
-    public RecorderSettings withSegmentsAhead(boolean ahead) {
-        return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, retention,
-            replay, ahead);
-    }
 }
