@@ -79,6 +79,7 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
     private volatile long resumes;
     private volatile long recovered;
     private volatile long recoveries;
+    private volatile long lastRecoveredNs;
     private volatile long firstNs;
     private volatile long lastNs;
 
@@ -130,6 +131,7 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
         }
         if (header.sequence() == MessageHeader.RECOVERED) {
             recovered++;
+            lastRecoveredNs = nowNs;
         }
         lastNs = nowNs;
         received++;
@@ -383,6 +385,7 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
             .put("resumes", resumes)
             .put("recoveries", recoveries)
             .put("recovered", recovered)
+            .put("recoverySeconds", recovered == 0 ? 0 : JsonResult.seconds(lastRecoveredNs - firstNs))
             .put("lineEvents", lineEventFigures())
             .put("seconds", JsonResult.seconds(lastNs - firstNs))
             .put("msgsPerSecond", JsonResult.perSecond(count, lastNs - firstNs));

@@ -14,6 +14,7 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
+import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamStarted;
 
@@ -245,6 +246,23 @@ class StreamCheckTest {
         assertThat(check.lineEventDescriptions()).hasSize(2);
         assertThat(check.lineEventDescriptions().get(0)).contains("line lan-a down");
         assertThat(check.lineEventDescriptions().get(1)).contains("line lan-a up again after 1004 ms");
+    }
+
+    @Test
+    void messagesFromTheRecordersAndTheirRecoveriesAreCounted() {
+        final StreamCheck check = check(4);
+        check.onRecoveryStarted(new RecoveryStarted(1, SESSION, 0, 1, 0, 1));
+        for (long number = 0; number < 4; number++) {
+            buffer.putLong(8, number, ByteOrder.LITTLE_ENDIAN);
+            check.onMessage(new UnsafeBuffer(buffer, 8, 24),
+                header.set(1, SESSION, number, number < 2 ? MessageHeader.RECOVERED : number));
+        }
+
+        assertThat(check.passed(false)).isTrue();
+        assertThat(check.recovered()).isEqualTo(2);
+        assertThat(check.recoveries()).isOne();
+        assertThat(figures(check).get("recovered").asLong()).isEqualTo(2);
+        assertThat(figures(check).get("recoveries").asLong()).isOne();
     }
 
     /** A check of {@code expected} messages on a topic with every setting at its default. */
