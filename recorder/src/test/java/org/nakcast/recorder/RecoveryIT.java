@@ -33,6 +33,7 @@ import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamPosition;
 import org.nakcast.transport.Subscription;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -41,7 +42,8 @@ import org.nakcast.transport.status.SystemCounter;
  * session ({@code late-join: session-start}), in this test JVM's private network namespace: with a
  * recorder named by its topic it gets every message once and in order, the old ones over TCP from
  * the recorder and then the live ones, with no loss; with none reachable, one exact loss event that
- * names the recorder and what went wrong, then the live messages.
+ * names the recorder and what went wrong, then the live messages; and a service restarted with the
+ * position it stored goes on from the message after the last it handled.
  */
 class RecoveryIT {
     private static final int RECORDED = 20_000;
@@ -131,6 +133,57 @@ class RecoveryIT {
                 assertThat(recorderNode.counters().get(SystemCounter.REPLAYED_MESSAGES).get())
                     .isGreaterThanOrEqualTo(RECORDED - 1_000);
             }
+        }
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void aServiceRestartedWithThePositionItStoredGoesOnFromThereThroughTheRecorder() throws IOException {
+        try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW, List.of()));
+             Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST, List.of()));
+             Recorder recorder = Recorder.start(recorderNode, settings(), List.of("ticks"),
+                 new SystemEpochNanoClock())) {
+            final Endpoint endpoint = new Endpoint(recorder.replayEndpoint().getAddress(),
+                recorder.replayEndpoint().getPort());
+            final RawPublication publication = publisherNode.newPublication("ticks");
+            final Received before = new Received();
+            final StreamPosition stored;
+            try (Node first = Node.launch(config(LateJoinPolicy.NOW, List.of(endpoint)));
+                 Subscription subscription = first.subscribe("ticks", before, before)) {
+                final Runnable work = () -> {
+                    recorder.doWork();
+                    subscription.poll(256);
+                };
+                publish(publication, 0, 1, work);
+                until(() -> before.started, work, "the first subscriber's start");
+                publish(publication, 1, RECORDED / 2, work);
+                until(() -> before.next >= RECORDED / 2, work, before);
+                stored = new StreamPosition(before.sessionId, before.next);
+            }
+            publish(publication, RECORDED / 2, RECORDED, recorder::doWork);
+            until(() -> recorded(recorder) >= RECORDED, recorder::doWork, "recording");
+
+            final Received after = new Received();
+            after.next = stored.nextMessageIndex();
+            try (Node restarted = Node.launch(config(LateJoinPolicy.NOW, List.of(endpoint)))) {
+                restarted.resumeAt("ticks", stored);
+                try (Subscription subscription = restarted.subscribe("ticks", after, after)) {
+                    final Runnable work = () -> {
+                        recorder.doWork();
+                        subscription.poll(256);
+                    };
+                    until(() -> after.started, work, "the restarted subscriber's start");
+                    publish(publication, RECORDED, RECORDED + LIVE, work);
+                    until(() -> after.next >= RECORDED + LIVE || !after.problems.isEmpty(), work, after);
+                }
+            }
+            assertThat(before.problems).isEmpty();
+            assertThat(after.problems).isEmpty();
+            assertThat(after.losses).isEmpty();
+            assertThat(after.indexes.get(0)).as("the message after the last one handled")
+                .isEqualTo(stored.nextMessageIndex());
+            assertThat(after.indexes).hasSize((int) (RECORDED + LIVE - stored.nextMessageIndex()));
+            assertThat(after.recoveries).isNotEmpty();
         }
     }
 

@@ -126,8 +126,9 @@ final class SimulationReport {
             .formatted(reached.resumes, reached.lossesAfterResume));
         lines.add("starts held          %,12d   (decided after the session was first heard)".formatted(
             reached.heldStarts));
-        lines.add("recoveries           %,12d   (%,d messages fetched from recorders; %,d losses naming them)"
-            .formatted(reached.recoveries, reached.recoveryMessages, reached.recoveryLosses));
+        lines.add("recoveries           %,12d   (%,d messages fetched from recorders; %,d losses naming them; %,d"
+            .formatted(reached.recoveries, reached.recoveryMessages, reached.recoveryLosses, reached.positionResumes)
+            + " restarts resumed at stored positions)");
         lines.add("NAK datagrams sent   %,12d".formatted(naksSent));
         lines.add("retransmits          %,12d   (%s per datagram needed again, seeds without a stranger)"
             .formatted(retransmits, ratio(quietRetransmits, quietNeededAgain)));
@@ -171,14 +172,14 @@ final class SimulationReport {
         return String.format(Locale.ROOT, "{\"seeds\":%d,\"faults\":%s,\"longPublisherPauses\":%d,"
                 + "\"longSubscriberPauses\":%d,\"strays\":%d,"
                 + "\"resumes\":%d,\"lossesAfterResume\":%d,\"heldStarts\":%d,"
-                + "\"recoveries\":%d,\"recoveryMessages\":%d,\"recoveryLosses\":%d,"
+                + "\"recoveries\":%d,\"recoveryMessages\":%d,\"recoveryLosses\":%d,\"positionResumes\":%d,"
                 + "\"published\":%d,\"delivered\":%d,\"lossEvents\":%d,\"lostMessages\":%d,"
                 + "\"naksSent\":%d,\"retransmits\":%d,\"retransmitsPerNeededAgain\":%s,\"sharedLosses\":%d,"
                 + "\"naksPerSharedLoss\":%s,\"violations\":%d,\"failingSeeds\":%d,\"firstFailingSeed\":%s,"
                 + "\"simulatedSeconds\":%.3f,\"wallSeconds\":%.3f}",
             seeds, kinds, longPublisherPauses, longSubscriberPauses, strays, reached.resumes,
             reached.lossesAfterResume, reached.heldStarts, reached.recoveries, reached.recoveryMessages,
-            reached.recoveryLosses, published, delivered, lossEvents,
+            reached.recoveryLosses, reached.positionResumes, published, delivered, lossEvents,
             lostMessages, naksSent, retransmits, repairRatio.equals("-") ? "null" : repairRatio, sharedLosses,
             sharedRatio.equals("-") ? "null" : sharedRatio, violations, failingSeeds,
             failingSeeds > 0 ? Long.toString(firstFailingSeed) : "null", simulatedNs / 1e9, wallSeconds);

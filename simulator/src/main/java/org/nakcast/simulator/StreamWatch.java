@@ -37,6 +37,8 @@ final class StreamWatch {
         long recoveries;
         long recoveryMessages;
         long recoveryLosses;
+        /** Processes started again that resumed their topics at the positions their application stored. */
+        long positionResumes;
 
         /** Adds {@code other}'s counts to these. */
         void add(Reached other) {
@@ -47,6 +49,7 @@ final class StreamWatch {
             recoveries += other.recoveries;
             recoveryMessages += other.recoveryMessages;
             recoveryLosses += other.recoveryLosses;
+            positionResumes += other.positionResumes;
         }
     }
 

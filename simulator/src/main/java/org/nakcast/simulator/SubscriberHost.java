@@ -1,6 +1,7 @@
 package org.nakcast.simulator;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -17,6 +18,7 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RecoveryStarted;
+import org.nakcast.transport.StreamPosition;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
@@ -103,6 +105,8 @@ class SubscriberHost extends NodeHost {
     long pollerErrors;
     /** Lines a stream of this host called down, over its incarnations. */
     long linesDown;
+    /** Per topic and session, the next message the application wants, stored when the process last died. */
+    private final Map<Integer, Map<Integer, Long>> storedPositions = new HashMap<>();
     /** Guarantee 19, when the seed's topics name its recorder; null when none does. */
     RecoveryCheck recovery;
 
@@ -149,16 +153,47 @@ class SubscriberHost extends NodeHost {
         subscribed.clear();
         probes.clear();
         closeRequested = false;
+        final boolean resuming = resumesAtStoredPositions() && !storedPositions.isEmpty();
+        if (resuming) {
+            storedPositions.forEach((topicId, positions) -> node.resumeAt(scenario.topic(topicId).name(),
+                positions.entrySet().stream().map(entry -> new StreamPosition(entry.getKey(), entry.getValue()))
+                    .toArray(StreamPosition[]::new)));
+            reached.positionResumes++;
+        }
         for (int i = 0; i < plans.size(); i++) {
             final SubscriptionPlan plan = plans.get(i);
             final String probeName = name + "#" + incarnation + "/" + i;
             final SubscriptionProbe probe = new SubscriptionProbe(probeName, plan.topicId(), plan.kind(),
                 plan.throwing(), scheduler, sessions, violations, tally,
                 probeName.equals(traced) || "all".equals(traced) ? System.out::println : null);
+            if (resuming) {
+                probe.resumesAt(storedPositions.getOrDefault(plan.topicId(), Map.of()));
+            }
             final Subscription subscription = node.subscribe(plan.topicName(), SimMessage.class, probe, probe,
                 plan.kind() == SubscriptionProbe.Kind.QUEUED ? Delivery.ON_POLL : Delivery.ON_RECEIVING_THREAD);
             probes.add(probe);
             subscribed.add(new Subscribed(subscription, plan, probe));
+        }
+    }
+
+    /**
+     * Whether this process, started again, resumes each session at the position its application
+     * stored (a topic's streams then begin at the next message it wants): in seeds whose subscribers
+     * recover from recorders, every other subscribing process does.
+     */
+    private boolean resumesAtStoredPositions() {
+        return scenario.recovery() != null && incarnation > 1 && ((name.hashCode() ^ scenario.seed()) & 1) == 0;
+    }
+
+    /**
+     * What the application stores as the process dies: per topic and session, the next message it
+     * wants, the least over its subscriptions to the topic (the one furthest behind sets it).
+     */
+    private void storePositions() {
+        storedPositions.clear();
+        for (SubscriptionProbe probe : probes) {
+            final Map<Integer, Long> byTopic = storedPositions.computeIfAbsent(probe.topicId, id -> new HashMap<>());
+            probe.positions().forEach((sessionId, next) -> byTopic.merge(sessionId, next, Math::min));
         }
     }
 
@@ -214,6 +249,7 @@ class SubscriberHost extends NodeHost {
 
     @Override
     void onCrash(long nowNs) {
+        storePositions();
         probes.clear();
         subscribed.clear();
         super.onCrash(nowNs);

@@ -1,6 +1,7 @@
 package org.nakcast.simulator;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -71,6 +72,8 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
     private final Violations violations;
     private final Tally tally;
     private final Map<Integer, Track> tracks = new LinkedHashMap<>();
+    /** Per session, the next message the application resumed this subscription at; none if it did not. */
+    private final Map<Integer, Long> resumePositions = new HashMap<>();
     /** When this subscription's host first read a datagram of each session on its data port, since it joined. */
     private final Long2LongHashMap firstHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
     private final Consumer<String> trace;
@@ -110,6 +113,38 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
         return tracks;
     }
 
+    /**
+     * Where this subscription stands in each session it is still in, as its application would store
+     * it: the next message it wants (after those delivered, and those given up in loss events).
+     * Sessions it was told ended, restarted or dropped are left out.
+     */
+    Map<Integer, Long> positions() {
+        final Map<Integer, Long> positions = new LinkedHashMap<>();
+        tracks.forEach((sessionId, track) -> {
+            if (track.nextIndex >= 0 && !track.ended && !track.restarted && !track.dropped) {
+                positions.put(sessionId, track.nextIndex + track.unaccountedLoss);
+            }
+        });
+        return positions;
+    }
+
+    /**
+     * The application resumed this subscription at {@code positions} (session to the next message it
+     * wants): each of those sessions must go on exactly there.
+     */
+    void resumesAt(Map<Integer, Long> positions) {
+        resumePositions.putAll(positions);
+    }
+
+    /** The track of {@code sessionId}, made at its first word: from where the application resumed it, if it did. */
+    private Track track(int sessionId) {
+        return tracks.computeIfAbsent(sessionId, id -> {
+            final Track track = new Track();
+            track.nextIndex = resumePositions.getOrDefault(id, -1L);
+            return track;
+        });
+    }
+
     /** The host read a datagram of {@code sessionId} on its data port at {@code nowNs}. */
     void heard(int sessionId, long nowNs) {
         if (firstHeardNs.get(sessionId) == Long.MIN_VALUE) {
@@ -138,7 +173,7 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
             return; // a stranger's made-up session: nothing is owed of it, nothing to check
         }
         final long index = header.messageIndex();
-        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        final Track track = track(session.sessionId);
         final long nowNs = scheduler.nowNs();
         if (tracing) {
             trace.accept("%.6f %s message %d of session %d, %d bytes".formatted(nowNs / 1e9, name, index,
@@ -214,7 +249,7 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
         tally.lossEvents++;
         tally.lostMessages += event.lostMessages();
         tally.trace(name.hashCode(), event.sessionId(), -event.toSequence());
-        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        final Track track = track(session.sessionId);
         final long due = track.nextIndex >= 0 ? track.nextIndex + track.unaccountedLoss
             : owedFromStart(session) ? track.unaccountedLoss : -1;
         if (event.lostMessages() > 0 && due >= 0 && event.firstMessage() != due) {
@@ -247,7 +282,7 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
         if (session == null) {
             return;
         }
-        final Track track = tracks.computeIfAbsent(sessionId, id -> new Track());
+        final Track track = track(sessionId);
         track.live = true;
         track.gone = false;
         if (track.firstStartNs < 0) {
@@ -264,7 +299,7 @@ final class SubscriptionProbe implements MessageHandler<SimMessage>, StreamEvent
         if (tracing) {
             trace.accept("%.6f %s %s".formatted(scheduler.nowNs() / 1e9, name, event.describe()));
         }
-        final Track track = tracks.computeIfAbsent(session.sessionId, id -> new Track());
+        final Track track = track(session.sessionId);
         track.gone = true;
         track.live = false;
         if (event.cause() == PublisherGone.Cause.RESTARTED) {

@@ -82,6 +82,8 @@ public final class Node implements AutoCloseable {
     private final PublisherIds publisherIds = new PublisherIds();
     /** The offer buffers of the publications made, until their memory is freed. */
     private final Set<OfferBuffer> liveOffers = ConcurrentHashMap.newKeySet();
+    /** Per topic, the positions its sessions resume at ({@link #resumeAt}). */
+    private final Map<String, Map<Integer, Long>> resumePositions = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private Node(NodeContext context) {
@@ -297,6 +299,25 @@ public final class Node implements AutoCloseable {
     }
 
     /**
+     * Makes the publisher streams of {@code topicName} of the sessions named begin, when this node
+     * first hears them, at the positions given: a service restarted with the positions it stored
+     * ({@link StreamPosition#after}) gets each of those sessions from the next message it wants,
+     * nothing before it; what the publisher no longer holds comes from the topic's recorders (or is
+     * a loss event). Other sessions start as the topic's {@code late-join} says. Takes effect with the
+     * node's first subscription to the topic; a session the node already hears is not moved.
+     *
+     * @throws TransportException if there is no such topic
+     */
+    public void resumeAt(String topicName, StreamPosition... positions) {
+        topic(topicName);
+        final Map<Integer, Long> byTopic =
+            resumePositions.computeIfAbsent(topicName, name -> new ConcurrentHashMap<>());
+        for (StreamPosition position : positions) {
+            byTopic.put(position.sessionId(), position.nextMessageIndex());
+        }
+    }
+
+    /**
      * Subscribes a handler of message bytes. The transport's sockets are opened now, so a port or
      * interface problem fails here.
      */
@@ -304,7 +325,8 @@ public final class Node implements AutoCloseable {
         String topicName, MessageBytesHandler handler, StreamEventListener events, Delivery delivery) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
-        final SubscriptionSettings settings = settingsResolver.subscription(topicName);
+        final SubscriptionSettings settings = settingsResolver.subscription(topicName)
+            .resumingAt(resumePositions.getOrDefault(topicName, Map.of()));
         final InboundStreamSettings streamSettings = settings.streamSettings();
         final QueuedDelivery queue = delivery == Delivery.ON_POLL
             ? new QueuedDelivery(topic.deliveryQueue().bytes(), handler, events) : null;

@@ -4,6 +4,7 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 import org.agrona.BitUtil;
@@ -99,7 +100,7 @@ public final class SettingsResolver {
             topicName, topic.id(), linesOf(topic), topic.lineTimeout().toNanos(), streamSettings,
             topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? statusKeepAliveNs(topic) : 0, topic.maxPublishers(),
-            topic.deliveryQueueTimeout().toNanos(), context.recoverySources().forTopic(topic));
+            topic.deliveryQueueTimeout().toNanos(), context.recoverySources().forTopic(topic), Map.of());
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.nakcast.transport.receive;
 
 import java.util.List;
+import java.util.Map;
 
 import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.transport.media.Line;
@@ -30,20 +31,29 @@ import org.nakcast.transport.replay.RecoverySource;
  * @param recorders the topic's recorders (A, then B), where its streams fetch what their publishers
  *     no longer hold; empty for none: such messages are lost (a loss event). A recovery that brings
  *     nothing for {@code publisherTimeoutNs} gives up what is left
+ * @param resumeAt per session, the index of the next message a service wants: a stream of such a
+ *     session, heard for the first time, begins there (the messages before are not delivered)
  */
 public record SubscriptionSettings(
     String topicName, int topicId, List<Line> lines, long lineTimeoutNs, InboundStreamSettings streamSettings,
     long publisherTimeoutNs,
     LateJoinPolicy lateJoin, long heartbeatNs, long statusKeepAliveNs, int maxPublishers, long deliveryQueueTimeoutNs,
-    List<RecoverySource> recorders) {
+    List<RecoverySource> recorders, Map<Integer, Long> resumeAt) {
 
-    /** Checks the lines, copies the recorders. */
+    /** Checks the lines, copies the recorders and positions. */
     public SubscriptionSettings {
         lines = Line.oneOrTwo(lines);
         recorders = List.copyOf(recorders);
+        resumeAt = Map.copyOf(resumeAt);
         if (lines.size() > 1 && lineTimeoutNs <= 0) {
             throw new IllegalArgumentException("lineTimeoutNs must be positive with two lines: " + lineTimeoutNs);
         }
+    }
+
+    /** These settings with streams of the sessions named beginning at the positions given. */
+    public SubscriptionSettings resumingAt(Map<Integer, Long> positions) {
+        return new SubscriptionSettings(topicName, topicId, lines, lineTimeoutNs, streamSettings, publisherTimeoutNs,
+            lateJoin, heartbeatNs, statusKeepAliveNs, maxPublishers, deliveryQueueTimeoutNs, recorders, positions);
     }
 
     /** "md-a: 239.255.0.1:40456 ... and md-b: ...", every line's setup, for the log when the topic opens. */

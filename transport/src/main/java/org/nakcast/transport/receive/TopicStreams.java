@@ -24,6 +24,8 @@ import org.nakcast.transport.status.SystemCounters;
  * rules of how a stream begins, resumes and ends.
  *
  * <ul>
+ *   <li>A session a service left off in ({@link SubscriptionSettings#resumeAt}) starts at the message
+ *       it wants next, whatever the late-join policy.</li>
  *   <li>A session first heard starts where {@link StartRule} says: from its first message if this
  *       receiver subscribed before it began, else as the topic's late-join policy says; while that
  *       is in doubt the stream holds what arrives until a heartbeat tells the session's age.</li>
@@ -254,6 +256,11 @@ final class TopicStreams {
      * heartbeat tells the session's age, a DATA datagram its age class (see {@link StartRule}).
      */
     private void decideStart(InboundStream stream, int type, MutableDirectBuffer buffer, int offset, long nowNs) {
+        final Long position = settings.resumeAt().get(stream.sessionId());
+        if (position != null && (type == FrameType.HEARTBEAT.code() || type == FrameType.DATA.code())) {
+            resumeAtPosition(stream, type, buffer, offset, position, nowNs);
+            return;
+        }
         final long forgotten = ended.forgottenStartNs();
         final StartRule.Start start;
         if (type == FrameType.HEARTBEAT.code()) {
@@ -280,6 +287,24 @@ final class TopicStreams {
             default -> {
             }
         }
+    }
+
+    /**
+     * Starts a stream of a session a service left off in at the message it wants next: at the DATA
+     * datagram in hand if a message before the one wanted begins in it, else at the session's first
+     * datagram (what its publisher no longer holds then comes from the recorders, or is lost); the
+     * messages before the one wanted are not delivered.
+     */
+    private void resumeAtPosition(InboundStream stream, int type, MutableDirectBuffer buffer, int offset,
+        long nextMessageIndex, long nowNs) {
+        long startSequence = 0;
+        if (type == FrameType.DATA.code()) {
+            data.wrap(buffer, offset);
+            if (data.completedMessages() < nextMessageIndex) {
+                startSequence = header.sequence();
+            }
+        }
+        stream.resumeAt(startSequence, nextMessageIndex, stream.life(), nowNs);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -76,9 +77,13 @@ class ReceiveDispatcherTest {
     }
 
     private void subscribe(List<Line> lines, long lineTimeoutNs, LateJoinPolicy lateJoin) {
+        subscribe(lines, lineTimeoutNs, lateJoin, Map.of());
+    }
+
+    private void subscribe(List<Line> lines, long lineTimeoutNs, LateJoinPolicy lateJoin, Map<Integer, Long> resume) {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC, lines, lineTimeoutNs,
             InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS,
-            List.of());
+            List.of(), resume);
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
             new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH)), nowNs);
@@ -238,6 +243,33 @@ class ReceiveDispatcherTest {
         assertThat(started()).as("begun after the subscription: from its first datagram, 0").containsExactly(
             new Started(SESSION, 0));
         assertThat(delivered()).as("2 and 3 went with the stream that fell silent").isEmpty();
+    }
+
+    @Test
+    void aSessionResumedAtAPositionBeginsAtTheMessageWantedAndDeliversNothingBefore() throws Exception {
+        subscribe(List.of(TestLines.lineA()), 0, LateJoinPolicy.NOW, Map.of(SESSION, 5L));
+        nowNs += MS;
+        for (long sequence = 3; sequence <= 6; sequence++) {
+            data(sequence, 10 * TIMEOUT_NS, false);
+        }
+
+        assertThat(started()).as("3 holds message 3, before the one wanted").containsExactly(new Started(SESSION, 3));
+        assertThat(delivered()).containsExactly(5L, 6L);
+    }
+
+    @Test
+    void aSessionResumedAtAPositionBeforeWhatIsHeardBeginsAtItsFirstDatagram() throws Exception {
+        subscribe(List.of(TestLines.lineA()), 0, LateJoinPolicy.NOW, Map.of(SESSION, 2L));
+        nowNs += MS;
+        data(7, 10 * TIMEOUT_NS, false);
+
+        assertThat(started()).containsExactly(new Started(SESSION, 0));
+        pollUntilNak();
+        assertThat(naks).last().satisfies(range -> assertThat(range).containsExactly(0, 6));
+        for (long sequence = 0; sequence < 7; sequence++) {
+            data(sequence, 10 * TIMEOUT_NS, true);
+        }
+        assertThat(delivered()).containsExactly(2L, 3L, 4L, 5L, 6L, 7L);
     }
 
     @Test

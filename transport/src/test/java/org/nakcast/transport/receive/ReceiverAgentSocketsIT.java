@@ -10,6 +10,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 
@@ -43,7 +44,7 @@ class ReceiverAgentSocketsIT {
             for (int topic = 1; topic <= 2; topic++) {
                 agent.addSubscription(new SubscriptionSettings(
                     "topic-" + topic, topic, List.of(new Line("md", address)), 0, InboundStreamSettings.DEFAULTS,
-                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0, List.of()),
+                    1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0, List.of(), Map.of()),
                     DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { },
                         StreamEventListener.NONE));
             }
@@ -80,7 +81,7 @@ class ReceiverAgentSocketsIT {
         try (DatagramChannel sender = senderTo(address)) {
             agent.addSubscription(new SubscriptionSettings("prices", 1, List.of(new Line("md", address)), 0,
                 InboundStreamSettings.DEFAULTS,
-                1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0, List.of()),
+                1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0, List.of(), Map.of()),
                 DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {
                 sender.send(heartbeat(session, session * 100L), group);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import org.agrona.DirectBuffer;
@@ -43,7 +44,7 @@ class TopicReceiverTest {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC,
             List.of(TestLines.lineA()), 0,
             InboundStreamSettings.DEFAULTS, 2_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, TIMEOUT_NS,
-            List.of());
+            List.of(), Map.of());
         final UnsafeBuffer nakBuffer = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
         topic = new TopicReceiver(settings, ReceiverLog.NONE, errors::add, counters.counters());
         stream = new InboundStream(TOPIC, SESSION, 1, settings.streamSettings(), new SplittableRandom(1), topic, topic,
