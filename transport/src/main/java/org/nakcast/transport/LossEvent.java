@@ -13,9 +13,10 @@ import java.util.List;
  * @param toSequence last datagram sequence of the loss (inclusive)
  * @param firstMessage the index of the first message lost (the next one delivered, if any, is
  *     {@code firstMessage + lostMessages})
- * @param lostMessages how many whole messages were lost, counting a message cut by the gap; 0 when the
- *     stream knew no message index yet (a late start whose first datagrams its publisher no longer
- *     held): no message it could name was lost, and {@code firstMessage} is the next one delivered
+ * @param lostMessages how many whole messages were lost, counting a message cut by the gap; 0 when no
+ *     message owed was: the stream knew no message index yet (a late start whose first datagrams its
+ *     publisher no longer held), or every message of the range came before the one a stream resumed
+ *     at wants ({@link Node#resumeAt}); {@code firstMessage} is then the next one delivered
  * @param cause why they were lost
  * @param streamDropped true if the topic's loss policy dropped the stream; false if delivery goes
  *     on after the gap
