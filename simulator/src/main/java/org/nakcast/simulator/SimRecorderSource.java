@@ -178,11 +178,14 @@ final class SimRecorderSource implements RecoverySource {
             }
         }
 
+        /** A hole of the recording, clipped to what is still to answer, as a recorder sends it. */
         @Override
         public void onHole(long firstMessage, long count, HoleCause cause) {
-            if (!finished && firstMessage == next && next <= to) {
-                next += count;
-                answers.onHole(firstMessage, count, cause);
+            final long from = Math.max(firstMessage, next);
+            final long last = Math.min(firstMessage + count - 1, to);
+            if (!finished && from == next && from <= last) {
+                next = last + 1;
+                answers.onHole(from, last - from + 1, cause);
             }
         }
 

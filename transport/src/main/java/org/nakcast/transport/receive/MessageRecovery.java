@@ -21,11 +21,12 @@ import org.nakcast.transport.status.SystemCounters;
  * <pre>
  *   begin(messages first..last)
  *     ask A for next..last --- message next ----------> delivered, next++   (done at last)
- *        |                  -- hole at next ----------> ask B from next; if B has it too: lost
+ *        |                  -- hole at next ----------> ask B from next; if B holds it as a hole too: lost
  *        |                  -- done short of last ----> ask the same again from next
  *        |                  -- refused, unreachable --> ask B from next
  *        +-- every recorder failed at next: ask A again after a pause
- *     nothing new for the patience: next..last lost, one event naming each recorder's answer
+ *     nothing new for the patience: a hole known at next lost (then on after it), else next..last
+ *     lost; each loss one event naming each recorder's answer
  * </pre>
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
@@ -76,6 +77,8 @@ final class MessageRecovery implements ReplayHandler {
     private int failedHere;
     /** The last message of a hole a recorder holds at {@link #next}, or -1: lost if no other recorder has it. */
     private long holeHereLast = -1;
+    /** The recorders that answered a hole at {@link #next} since the last message came, one bit each. */
+    private int holesHere;
     private RecoverySource.Fetch fetch;
     private long fetchFrom;
     private long lastProgressNs;
@@ -132,6 +135,7 @@ final class MessageRecovery implements ReplayHandler {
         source = 0;
         failedHere = 0;
         holeHereLast = -1;
+        holesHere = 0;
         retryAtNs = now;
         Arrays.fill(answers, null);
         lastProgressNs = now;
@@ -162,7 +166,11 @@ final class MessageRecovery implements ReplayHandler {
             work += fetch.poll(this, ANSWERS_PER_POLL, now);
         }
         if (active && stashHead == stashTail && now - lastProgressNs > patienceNs) {
-            giveUp(last);
+            if (holeHereLast >= 0) {
+                loseHoleAndGoOn();
+            } else {
+                giveUp(last);
+            }
         }
         return work;
     }
@@ -194,6 +202,7 @@ final class MessageRecovery implements ReplayHandler {
         next++;
         failedHere = 0;
         holeHereLast = -1;
+        holesHere = 0;
         lastProgressNs = nowNs;
         recoveredMessages.increment();
         if (next > last) {
@@ -210,6 +219,7 @@ final class MessageRecovery implements ReplayHandler {
         final long holeLast = Math.min(last, firstMessage + count - 1);
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
+        holesHere |= 1 << source;
         closeFetch();
         failed();
     }
@@ -244,8 +254,9 @@ final class MessageRecovery implements ReplayHandler {
     }
 
     /**
-     * The recorder asked failed at {@link #next}: the next one untried there is asked; if every one
-     * failed, a hole one of them holds there is lost, or else all are asked again after a pause.
+     * The recorder asked failed at {@link #next}: the next one untried there is asked. If every one
+     * failed and every one holds a hole there, the hole is lost at once; else all are asked again
+     * after a pause (a recorder that has not recorded it yet, or refused, may have it then).
      */
     private void failed() {
         failedHere |= 1 << source;
@@ -257,16 +268,25 @@ final class MessageRecovery implements ReplayHandler {
         }
         failedHere = 0;
         source = 0;
-        if (holeHereLast >= 0 && stashHead == stashTail) {
-            final long lostLast = holeHereLast;
-            holeHereLast = -1;
-            giveUp(lostLast);
-            if (active) {
-                lastProgressNs = nowNs;
-                ask();
-            }
+        if (holesHere == (1 << sources.size()) - 1 && stashHead == stashTail) {
+            loseHoleAndGoOn();
         } else {
-            retryAtNs = holeHereLast >= 0 ? nowNs : nowNs + retryNs;
+            retryAtNs = nowNs + retryNs;
+        }
+    }
+
+    /** The hole known at {@link #next} is lost; the recovery goes on after it, with patience anew. */
+    private void loseHoleAndGoOn() {
+        final long lostLast = holeHereLast;
+        holeHereLast = -1;
+        holesHere = 0;
+        failedHere = 0;
+        closeFetch();
+        giveUp(lostLast);
+        if (active) {
+            lastProgressNs = nowNs;
+            source = 0;
+            ask();
         }
     }
 

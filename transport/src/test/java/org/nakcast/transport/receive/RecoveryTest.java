@@ -113,12 +113,45 @@ class RecoveryTest {
     }
 
     @Test
+    void aHoleInOneRecorderWhileTheOtherIsOnlyBehindWaitsForTheOther() {
+        a.holds(2, "m2");
+        b.holdsHole(2, 3);
+        lose1And2();
+        h.poll();
+        h.poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
+        a.holds(3, "m3", "m4");
+        for (int i = 0; i < 4; i++) {
+            h.advance(PATIENCE_NS / 4).poll();
+        }
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+    }
+
+    @Test
+    void aHoleInEveryRecorderIsLostAtOnce() {
+        a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
+        b.holdsHole(3, 1);
+        lose1And2();
+
+        pollWhileRecovering();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m4", "m5");
+        assertThat(h.losses()).singleElement().extracting(LossEvent::firstMessage, LossEvent::lostMessages)
+            .containsExactly(3L, 1L);
+    }
+
+    @Test
     void messagesNoRecorderHoldsAreOneExactLossNamingEachRecordersAnswerAndDeliveryGoesOn() {
         a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
         b.refusing = ReplayRefusal.UNREACHABLE;
         lose1And2();
 
-        pollWhileRecovering();
+        for (int i = 0; i < 12 && h.stream.isRecovering(); i++) {
+            h.advance(PATIENCE_NS / 8).poll();
+        }
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m4", "m5");
         assertThat(h.losses()).singleElement().satisfies(loss -> {
