@@ -47,8 +47,10 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      * @param refusal the chance a fetch is refused (as by a recorder serving too many clients)
      * @param answerDelayMaxNs the longest a fetch waits before its first answer
      * @param messagesPerPoll the most messages a fetch reads per poll: a slow disk
+     * @param lagNs how long a message stays unserved after it was recorded (less than a heartbeat): a
+     *     recorder whose catalog lags what it wrote, so that an answer ends short of what it holds
      */
-    record RecoveryFaults(int sources, double refusal, long answerDelayMaxNs, int messagesPerPoll) {
+    record RecoveryFaults(int sources, double refusal, long answerDelayMaxNs, int messagesPerPoll, long lagNs) {
     }
 
     /**

@@ -17,8 +17,9 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * A seed's recorder as its subscribers' nodes reach it for what their publishers no longer hold:
  * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock and
  * answers as a replay endpoint does, with the seed's recovery faults: an answer that comes late,
- * a slow disk (few messages per poll), refusals, and a recorder down or stopped (unreachable, or
- * silent). Remembers when it last failed an asker (refused for a fault, down, stopped; not a
+ * a slow disk (few messages per poll), a catalog that lags what was written (an answer ends short of
+ * the messages recorded in the last moments), refusals, and a recorder down or stopped
+ * (unreachable, or silent). Remembers when it last failed an asker (refused for a fault, down, stopped; not a
  * recording that does not hold what was asked, or not yet), which the recovery guarantee is judged
  * by.
  */
@@ -80,6 +81,9 @@ final class SimRecorderSource implements RecoverySource {
         private ReplayHandler answers;
         private boolean finished;
         private boolean polling;
+        /** Whether this poll met a message recorded too lately to serve yet: the answer ends there. */
+        private boolean lagging;
+        private long pollNs;
 
         SimFetch(int topicId, int sessionId, long from, long to, long readyAtNs, boolean refused) {
             this.topicId = topicId;
@@ -111,6 +115,8 @@ final class SimRecorderSource implements RecoverySource {
                 return 1;
             }
             polling = true;
+            lagging = false;
+            pollNs = nowNs;
             int handed;
             try {
                 handed = reader.poll(this, Math.min(limit, faults.messagesPerPoll()));
@@ -124,7 +130,7 @@ final class SimRecorderSource implements RecoverySource {
                 closeReader();
                 return handed;
             }
-            if (next > to || handed == 0) {
+            if (next > to || handed == 0 || lagging) {
                 finished = true;
                 closeReader();
                 answers.onDone(1, next);
@@ -172,7 +178,10 @@ final class SimRecorderSource implements RecoverySource {
 
         @Override
         public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
-            if (!finished && messageIndex == next && next <= to) {
+            if (!finished && !lagging && messageIndex == next && next <= to && pollNs - recordedAtNs < faults.lagNs()) {
+                lagging = true;
+            }
+            if (!finished && !lagging && messageIndex == next && next <= to) {
                 next++;
                 answers.onMessage(messageIndex, buffer, offset, length, recordedAtNs);
             }
@@ -183,7 +192,7 @@ final class SimRecorderSource implements RecoverySource {
         public void onHole(long firstMessage, long count, HoleCause cause) {
             final long from = Math.max(firstMessage, next);
             final long last = Math.min(firstMessage + count - 1, to);
-            if (!finished && from == next && from <= last) {
+            if (!finished && !lagging && from == next && from <= last) {
                 next = last + 1;
                 answers.onHole(from, last - from + 1, cause);
             }

@@ -215,7 +215,8 @@ final class Swarm {
         return new Scenario.RecoveryFaults(1 + draws.nextInt(2),
             draws.nextInt(3) == 0 ? draws.nextDouble() * 0.3 : 0,
             draws.nextBoolean() ? draws.nextLong(1, heartbeatNs) : 0,
-            draws.nextInt(3) == 0 ? 1 + draws.nextInt(8) : 256);
+            draws.nextInt(3) == 0 ? 1 + draws.nextInt(8) : 256,
+            draws.nextInt(3) == 0 ? draws.nextLong(1, heartbeatNs) : 0);
     }
 
     /**
