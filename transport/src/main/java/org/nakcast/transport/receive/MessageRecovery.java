@@ -156,7 +156,7 @@ final class MessageRecovery implements ReplayHandler {
         }
         nowNs = now;
         int work = deliverStashed();
-        if (stashHead < stashTail) {
+        if (stashHead < stashTail || !active) {
             return work;
         }
         if (fetch == null && now - retryAtNs >= 0) {
@@ -249,6 +249,7 @@ final class MessageRecovery implements ReplayHandler {
     }
 
     private void ask() {
+        closeFetch();
         fetchFrom = next;
         fetch = sources.get(source).fetch(topicId, sessionId, next, last, nowNs);
     }

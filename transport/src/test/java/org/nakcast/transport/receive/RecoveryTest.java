@@ -97,6 +97,9 @@ class RecoveryTest {
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
         assertThat(h.losses()).isEmpty();
+        h.poll();
+        assertThat(a.asked).as("a recovery that ended asks nothing more").hasSize(1);
+        assertThat(a.openFetches).isZero();
     }
 
     @Test
