@@ -42,6 +42,12 @@ import org.nakcast.transport.status.StreamCounters;
  * unsettled (the event may come while it is read, or in the round after, as an end the receiver's
  * timers decide), so either way counts: with it missing, or taken. A stream whose start is not
  * decided yet asks for nothing, so it keeps nothing back.
+ *
+ * <p>A stream recovering from a recorder asks no more for what an UNRECOVERABLE it read said is
+ * gone: it recovers those runs one after another without the publisher, and asks again once the
+ * recovery ends, which the model does not see. So from its first recovery on, a NAK heard that
+ * asked for either lowest datagram justifies: the lowest it misses, or the lowest above the furthest
+ * UNRECOVERABLE it read (from the one that began a recovery on) that it neither took nor gave up.
  */
 final class KeepingQuiet {
     /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
@@ -113,6 +119,18 @@ final class KeepingQuiet {
         stream(sessionId).givenUpTo(toSequence);
     }
 
+    /** An UNRECOVERABLE of {@code sessionId} saying everything up to {@code toSequence} is gone was read. */
+    void goneRead(int sessionId, long toSequence) {
+        stream(sessionId).goneRead(toSequence);
+    }
+
+    /** The receiver began to recover datagrams of {@code sessionId} up to {@code toSequence} from a recorder. */
+    void recoveryStarted(int sessionId, long toSequence) {
+        final Stream stream = stream(sessionId);
+        stream.givenUpTo(toSequence);
+        stream.recoveryStarted();
+    }
+
     /** The stream of {@code sessionId} ended: what it held is gone with it. */
     void ended(int sessionId) {
         stream(sessionId).end();
@@ -163,25 +181,26 @@ final class KeepingQuiet {
             if (!stream.started) {
                 continue;
             }
-            final long lowestMissing = stream.contiguous + 1;
-            if (covered(stream.sessionId, lowestMissing, nowNs) || coveredOnceTaken(stream, nowNs)) {
+            if (justified(stream, false, nowNs) || justified(stream, true, nowNs)) {
                 return null;
             }
             missing.append(missing.isEmpty() ? "" : ", ").append("session ").append(stream.sessionId).append(": ")
-                .append(lowestMissing);
+                .append(stream.lowestMissing(false));
         }
         return ("kept a NAK back though no NAK it heard in the last %d us asked for the lowest datagram it misses"
             + " of any stream (%s)").formatted(windowNs / 1_000, missing);
     }
 
     /**
-     * Whether a NAK heard within the window asked for the lowest datagram the stream would miss had
-     * the node taken the datagram read last, still unsettled: a stream event judged before the next
-     * look (one the receiver decides in the round after a read) cannot tell whether it was taken.
+     * Whether a NAK heard within the window asked for the lowest datagram the stream misses, looking
+     * {@code pastGone} what a recovery lets it not ask for; or for the one it would miss had the node
+     * taken the datagram read last, still unsettled: a stream event judged before the next look (one
+     * the receiver decides in the round after a read) cannot tell whether it was taken.
      */
-    private boolean coveredOnceTaken(Stream stream, long nowNs) {
-        return pendingSequence != NONE && pendingSession == stream.sessionId
-            && covered(stream.sessionId, stream.lowestMissingTaking(pendingSequence), nowNs);
+    private boolean justified(Stream stream, boolean pastGone, long nowNs) {
+        return covered(stream.sessionId, stream.lowestMissing(pastGone), nowNs)
+            || pendingSequence != NONE && pendingSession == stream.sessionId
+            && covered(stream.sessionId, stream.lowestMissingTaking(pendingSequence, pastGone), nowNs);
     }
 
     /** Whether a NAK heard within the window asked for {@code sequence}: the newest first, back to the edge. */
@@ -225,6 +244,11 @@ final class KeepingQuiet {
         private long contiguous;
         /** The first datagram held before the start was decided. */
         private long firstHeld = NONE;
+        /** The furthest an UNRECOVERABLE read said was gone, and whether a recovery has begun. */
+        private long goneRead = NONE;
+        private boolean recovering;
+        /** Since its first recovery: what it no longer asks for, gone by an UNRECOVERABLE it read. */
+        private long goneFloor = NONE;
 
         Stream(int sessionId, int reorderWindow) {
             this.sessionId = sessionId;
@@ -251,14 +275,36 @@ final class KeepingQuiet {
             }
         }
 
+        void goneRead(long toSequence) {
+            goneRead = Math.max(goneRead, toSequence);
+            if (recovering) {
+                goneFloor = goneRead;
+            }
+        }
+
+        void recoveryStarted() {
+            recovering = true;
+            goneFloor = goneRead;
+        }
+
+        /**
+         * The lowest datagram it misses; {@code pastGone}: above what it need not ask for while it
+         * recovers, too.
+         */
+        long lowestMissing(boolean pastGone) {
+            return missingFrom((pastGone ? Math.max(contiguous, goneFloor) : contiguous) + 1);
+        }
+
         /** The lowest datagram it would miss after taking {@code sequence}, leaving the model as it is. */
-        long lowestMissingTaking(long sequence) {
-            long next = contiguous + 1;
-            if (started && sequence == next) {
+        long lowestMissingTaking(long sequence, boolean pastGone) {
+            final long next = lowestMissing(pastGone);
+            return started && sequence == next ? missingFrom(next + 1) : next;
+        }
+
+        private long missingFrom(long sequence) {
+            long next = sequence;
+            while (holds(next)) {
                 next++;
-                while (holds(next)) {
-                    next++;
-                }
             }
             return next;
         }
@@ -279,6 +325,9 @@ final class KeepingQuiet {
         void end() {
             started = false;
             firstHeld = NONE;
+            goneRead = NONE;
+            recovering = false;
+            goneFloor = NONE;
             Arrays.fill(slots, NONE);
         }
 

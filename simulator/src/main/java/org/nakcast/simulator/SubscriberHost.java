@@ -28,6 +28,7 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -82,6 +83,7 @@ class SubscriberHost extends NodeHost {
     /** The receiver ids this process's nodes sent NAKs and STATUS as, over every incarnation. */
     private final IntHashSet receiverIds = new IntHashSet();
     private final NakFlyweight heardNak = new NakFlyweight();
+    private final UnrecoverableFlyweight unrecoverableRead = new UnrecoverableFlyweight();
     private final long retryMinNs;
     /** Guarantee 17: what this process may keep quiet about, from what it read. */
     private final KeepingQuiet quiet;
@@ -276,6 +278,9 @@ class SubscriberHost extends NodeHost {
             noteRead(header.sessionId(), scheduler.nowNs());
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
                 quiet.reading(header.sessionId(), header.sequence());
+            } else if (header.typeCode() == FrameType.UNRECOVERABLE.code()) {
+                unrecoverableRead.wrap(header.buffer(), header.offset());
+                quiet.goneRead(header.sessionId(), unrecoverableRead.toSequence());
             }
         }
         if (nakRead) {
@@ -468,7 +473,7 @@ class SubscriberHost extends NodeHost {
         public void onRecoveryStarted(RecoveryStarted event) {
             watch.onRecoveryStarted(event);
             judgeKeptQuiet(false);
-            quiet.givenUp(event.sessionId(), event.toSequence());
+            quiet.recoveryStarted(event.sessionId(), event.toSequence());
             if (recovery != null) {
                 recovery.started(event);
             }

@@ -59,6 +59,8 @@ final class NakEmitter {
     private LineArbiter lines;
     private long highestSeen;
     private long oldestHeld;
+    /** The publisher was heard to hold nothing up to here, and the stream deals with it without asking again. */
+    private long goneUpTo = -1;
 
     /**
      * @param settings the NAK timing and the largest datagram, which bounds a NAK's length
@@ -109,6 +111,38 @@ final class NakEmitter {
     }
 
     /**
+     * The publisher said it holds nothing up to {@code sequence}, and the stream will give up or
+     * recover what it misses there without the publisher once the recovery under way ends: until
+     * then ({@link #forgetGone}) no NAK asks for any of it again, so a stream that recovers from a
+     * recorder does not keep the publisher answering the same gone datagrams, and retransmitting
+     * its oldest, at every retry.
+     */
+    void goneUpTo(long sequence) {
+        goneUpTo = Math.max(goneUpTo, sequence);
+    }
+
+    /**
+     * The recovery the stream waited for ended: NAKs ask again for what it still misses (one is
+     * scheduled if none is), so a stream that cannot give up the runs it held back at once (its
+     * delivery queue is full) hears again that they are gone, and gives them up once it can.
+     */
+    void forgetGone(long nowNs) {
+        if (goneUpTo < 0) {
+            return;
+        }
+        goneUpTo = -1;
+        if (schedule.deadlineNs() == NakScheduler.NO_DEADLINE
+            && missing.collect(window, sequencer.next(), spanEnd(), oldestHeld) > 0) {
+            schedule.onGapFound(nowNs, group.estimate(nowNs));
+        }
+    }
+
+    /** The first datagram a NAK may ask for: the next to deliver, unless it is known to be gone. */
+    private long spanStart() {
+        return Math.max(sequencer.next(), goneUpTo + 1);
+    }
+
+    /**
      * Notes that {@code sequence} exists: with its datagram in hand (DATA, or RETRANSMIT), or without
      * it (a heartbeat's highest). Anything newly known to exist but not in hand is a new gap.
      */
@@ -152,7 +186,7 @@ final class NakEmitter {
         if (lines == null) {
             return;
         }
-        final long from = lines.newlyBelowHorizon(highestSeen, sequencer.next());
+        final long from = Math.max(lines.newlyBelowHorizon(highestSeen, sequencer.next()), goneUpTo + 1);
         final long horizon = lines.gapsFoundUpTo();
         if (from <= horizon && missing.collect(window, from, horizon, oldestHeld) > 0) {
             lines.onGapBothMissed();
@@ -167,7 +201,7 @@ final class NakEmitter {
      * still be asked for once the window has moved, even if nothing else arrives.
      */
     void armForMissingHead(long nowNs) {
-        final long next = sequencer.next();
+        final long next = spanStart();
         if (next <= horizon() && !window.contains(next) && schedule.deadlineNs() == NakScheduler.NO_DEADLINE) {
             schedule.onGapFound(nowNs, group.estimate(nowNs));
         }
@@ -211,7 +245,7 @@ final class NakEmitter {
      */
     void heardNak(NakFlyweight nakHeard, long nowNs) {
         heard.add(nakHeard, nowNs);
-        if (missing.collect(window, sequencer.next(), spanEnd(), oldestHeld) > 0
+        if (missing.collect(window, spanStart(), spanEnd(), oldestHeld) > 0
             && heard.cover(missing, nowNs - schedule.retryIntervalNs())) {
             suppress(nowNs);
         }
@@ -227,7 +261,7 @@ final class NakEmitter {
         if (!schedule.isDue(nowNs)) {
             return 0;
         }
-        final int ranges = missing.collect(window, sequencer.next(), spanEnd(), oldestHeld);
+        final int ranges = missing.collect(window, spanStart(), spanEnd(), oldestHeld);
         if (ranges == 0) {
             schedule.cancel();
             return 0;

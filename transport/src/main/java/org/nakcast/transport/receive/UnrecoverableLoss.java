@@ -122,6 +122,7 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
     private void afterRecovery(long nowNs) {
         delivery.continueAt(recovery.lastMessage() + 1);
         sequencer.resume();
+        naks.forgetGone(nowNs);
         deliverHeld.accept(nowNs);
         if (waitingUpTo >= 0) {
             final long upTo = waitingUpTo;
@@ -155,6 +156,7 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
         if (isRecovering() && toSequence >= sequencer.next() && toSequence > waitingUpTo) {
             waitingUpTo = toSequence;
             waitingFirstMessageAfter = firstMessageAfter;
+            naks.goneUpTo(toSequence);
         }
     }
 

@@ -261,6 +261,42 @@ class RecoveryTest {
     }
 
     @Test
+    void gapsThePublisherSaidAreGoneAreNotNakedAgainWhileARecoveryIsUnderWay() {
+        a.silent = true;
+        b.silent = true;
+        h.stream.recoverFrom(List.of(a, b), PATIENCE_NS);
+        h.data(0, 0, "m0", "m1").data(3, 5, "m5").data(5, 7, "m7").data(7, 9, "m9").heartbeat(8);
+        h.stream.onUnrecoverable(1, 4, 7, h.nowNs);
+        assertThat(h.stream.isRecovering()).isTrue();
+
+        for (int i = 0; i < 8 && h.stream.naks().deadlineNs() != NakScheduler.NO_DEADLINE; i++) {
+            h.pollAtDeadline();
+        }
+
+        assertThat(h.naks()).isNotEmpty().allSatisfy(nak -> assertThat(nak.ranges()).containsExactly(
+            new StreamHarness.Range(6, 6), new StreamHarness.Range(8, 8)));
+        assertThat(h.stream.isRecovering()).isTrue();
+    }
+
+    @Test
+    void aGoneRunAFullQueueKeepsFromBeingGivenUpAfterTheRecoveryIsAskedForAgain() {
+        a.holds(2, "m2", "m3", "m4");
+        h.stream.recoverFrom(List.of(a, b), PATIENCE_NS);
+        h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> h.delivered().size() < 5);
+        h.data(0, 0, "m0", "m1").data(3, 5, "m5").data(5, 7, "m7").heartbeat(5);
+        h.stream.onUnrecoverable(1, 4, 7, h.nowNs);
+
+        h.poll();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4");
+        assertThat(h.stream.isRecovering()).isFalse();
+        assertThat(h.naks()).isEmpty();
+        h.pollAtDeadline();
+        assertThat(h.naks()).as("a NAK after the recovery").isNotEmpty();
+        assertThat(h.lastNakRanges()).containsExactly(new StreamHarness.Range(4, 4));
+    }
+
+    @Test
     void aStreamWhosePublisherEndedHasNotEndedUntilTheRecoveryHasDelivered() {
         a.holds(2, "m2", "m3", "m4");
         lose1And2();
