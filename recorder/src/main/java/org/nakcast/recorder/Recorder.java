@@ -75,7 +75,7 @@ public final class Recorder implements AutoCloseable {
 
     private Recorder(RecorderSettings settings, Catalog catalog, EpochNanoClock clock, RecorderCounters counters) {
         this.settings = settings;
-        this.segments = settings.segmentsAhead() ? SegmentMaker.ahead() : SegmentMaker.inline();
+        this.segments = settings.segmentMaker().get();
         this.catalog = catalog;
         this.clock = clock;
         this.counters = counters;

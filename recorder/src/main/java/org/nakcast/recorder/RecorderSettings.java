@@ -4,11 +4,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.nakcast.config.RecorderConfig;
 import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SegmentMaker;
+import org.nakcast.recorder.store.SegmentSpace;
 import org.nakcast.recorder.store.SyncPolicy;
 
 /**
@@ -22,12 +24,13 @@ import org.nakcast.recorder.store.SyncPolicy;
  * @param pollLimit the most messages one {@link Recorder#doWork} takes from each subscription
  * @param retention what the directory keeps, applied once per {@link #RETENTION_INTERVAL_NS}
  * @param replay where and how replay requests are answered; null: they are not
- * @param segmentsAhead whether segments are made ahead, and full ones forced and closed, on a thread
- *     of the recorder's own ({@link SegmentMaker#ahead()}, the default); false: on the recording
- *     thread when needed, for a simulation that runs no threads of its own
+ * @param segmentMaker what makes the recorder's segments: {@link SegmentMaker#ahead()}, the default,
+ *     makes them ahead and forces and closes full ones on a thread of its own; a simulation, which
+ *     runs no threads of its own, gives an {@linkplain SegmentMaker#inline(SegmentSpace) inline} one
+ *     on a disk of its own
  */
 public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sync, long retryIntervalNs,
-    long progressIntervalNs, int pollLimit, Retention retention, Replay replay, boolean segmentsAhead) {
+    long progressIntervalNs, int pollLimit, Retention retention, Replay replay, Supplier<SegmentMaker> segmentMaker) {
     /** How often retention is applied: every ten seconds. */
     public static final long RETENTION_INTERVAL_NS = 10_000_000_000L;
     /** One second between attempts to make a segment the disk refused. */
@@ -61,6 +64,7 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
         Objects.requireNonNull(geometry, "geometry");
         Objects.requireNonNull(sync, "sync");
         Objects.requireNonNull(retention, "retention");
+        Objects.requireNonNull(segmentMaker, "segmentMaker");
         if (retryIntervalNs <= 0 || progressIntervalNs <= 0 || pollLimit <= 0) {
             throw new IllegalArgumentException("retry interval (" + retryIntervalNs + " ns), progress interval ("
                 + progressIntervalNs + " ns) and poll limit (" + pollLimit + ") must be positive");
@@ -75,7 +79,7 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
         return new RecorderSettings(dir, SegmentGeometry.DEFAULT, SyncPolicy.PER_SEGMENT, DEFAULT_RETRY_INTERVAL_NS,
             DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, Retention.FOREVER,
             new Replay(RecorderConfig.DEFAULT_REPLAY_ENDPOINT.socketAddress(), RecorderConfig.DEFAULT_REPLAY_CLIENTS,
-                RecorderConfig.DEFAULT_REPLAY_REQUEST_LIMIT), true);
+                RecorderConfig.DEFAULT_REPLAY_REQUEST_LIMIT), SegmentMaker::ahead);
     }
 
     /**
@@ -98,30 +102,31 @@ public record RecorderSettings(Path dir, SegmentGeometry geometry, SyncPolicy sy
             SegmentGeometry.DEFAULT.indexInterval());
         return new RecorderSettings(config.dir(), geometry, sync, DEFAULT_RETRY_INTERVAL_NS,
             DEFAULT_PROGRESS_INTERVAL_NS, DEFAULT_POLL_LIMIT, retention, new Replay(
-                config.replayEndpoint().socketAddress(), config.replayClients(), config.replayRequestLimit()), true);
+                config.replayEndpoint().socketAddress(), config.replayClients(), config.replayRequestLimit()),
+            SegmentMaker::ahead);
     }
 
     /** These settings with segments of {@code segmentGeometry}. */
     public RecorderSettings withGeometry(SegmentGeometry segmentGeometry) {
         return new RecorderSettings(dir, segmentGeometry, sync, retryIntervalNs, progressIntervalNs, pollLimit,
-            retention, replay, segmentsAhead);
+            retention, replay, segmentMaker);
     }
 
     /** These settings with the catalog brought up to date every {@code intervalNs}. */
     public RecorderSettings withProgressInterval(long intervalNs) {
         return new RecorderSettings(dir, geometry, sync, retryIntervalNs, intervalNs, pollLimit, retention, replay,
-            segmentsAhead);
+            segmentMaker);
     }
 
     /** These settings keeping what {@code kept} says. */
     public RecorderSettings withRetention(Retention kept) {
         return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, kept, replay,
-            segmentsAhead);
+            segmentMaker);
     }
 
     /** These settings answering replay requests as {@code answered} says; null: not at all. */
     public RecorderSettings withReplay(Replay answered) {
         return new RecorderSettings(dir, geometry, sync, retryIntervalNs, progressIntervalNs, pollLimit, retention,
-            answered, segmentsAhead);
+            answered, segmentMaker);
     }
 }

@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * recorder recorded before it stopped goes on in the same recording: what it already holds is not
  * written again, and what was sent while it was down and can no longer be had is a hole
  * ({@link HoleCause#RECORDER_DOWN}). If the disk refuses even the first segment, what comes is
- * counted and, once a segment can be made, written down as a hole ({@link HoleCause#NOT_STORED}).
+ * written down as a hole ({@link HoleCause#NOT_STORED}) once a segment can be made, in this
+ * recording or, if it is stopped first (holding nothing, no segment), when it is resumed.
  */
 final class SessionRecording {
     private static final Logger LOG = LoggerFactory.getLogger(SessionRecording.class);
@@ -36,7 +37,11 @@ final class SessionRecording {
     private long retryAtNs;
     private long bytesBefore;
     private long holesBefore;
-    private long notStoredBeforeWriter;
+    /**
+     * What reached the recording below this index and is not in its segments, the disk refused: the
+     * hole the writer next catches up over is NOT_STORED up to here, RECORDER_DOWN after.
+     */
+    private long refusedUpTo = Long.MIN_VALUE;
     private boolean refusingReported;
     private long skipped;
 
@@ -79,6 +84,11 @@ final class SessionRecording {
             stopped.firstMessageIndex(), counters, writer);
         recording.bytesBefore = stopped.bytes();
         recording.holesBefore = stopped.holeMessages();
+        // What reached it before it stopped (the catalog's progress counts it) and its segments lack,
+        // the disk refused; one stopped before its disk let it make a first segment stored nothing,
+        // and what it was owed up to where it goes on is what the disk refused.
+        recording.refusedUpTo = end.segmentNumber() < 0 && stopped.bytes() == 0 ? Long.MAX_VALUE
+            : stopped.nextMessageIndex();
         return recording;
     }
 
@@ -168,7 +178,7 @@ final class SessionRecording {
      */
     private boolean catchUp(long messageIndex, long epochNs) {
         if (writer == null && !openWriter(epochNs)) {
-            notStoredBeforeWriter = messageIndex + 1 - firstMessageIndex;
+            refusedUpTo = Long.MAX_VALUE;
             return false;
         }
         final long next = writer.nextMessageIndex();
@@ -177,11 +187,16 @@ final class SessionRecording {
             return false;
         }
         if (messageIndex > next) {
-            final HoleCause cause = notStoredBeforeWriter > 0 ? HoleCause.NOT_STORED : HoleCause.RECORDER_DOWN;
-            notStoredBeforeWriter = 0;
-            if (!writer.appendHole(next, messageIndex - next, cause, epochNs)) {
+            final long refusedEnd = Math.min(messageIndex, Math.max(next, refusedUpTo));
+            refusedUpTo = Long.MIN_VALUE;
+            // a hole the disk refuses is counted as not stored, and so is the message after it
+            boolean stored = refusedEnd == next
+                || writer.appendHole(next, refusedEnd - next, HoleCause.NOT_STORED, epochNs);
+            if (messageIndex > refusedEnd) {
+                stored &= writer.appendHole(refusedEnd, messageIndex - refusedEnd, HoleCause.RECORDER_DOWN, epochNs);
+            }
+            if (!stored) {
                 reportRefusal();
-                return false;
             }
         }
         return true;

@@ -97,4 +97,83 @@ class SessionRecordingTest {
         assertThat(read).containsExactly("150+10 LOST_IN_TRANSPORT", "200+5 LOST_IN_TRANSPORT",
             "205+15 RECORDER_DOWN");
     }
+
+    /** Every hole of recording 0, read from message {@code from}, as "first+count CAUSE". */
+    private List<String> holes(long from) throws IOException {
+        final List<String> read = new ArrayList<>();
+        try (RecordingReader reader = RecordingReader.openAt(dir, 0, from)) {
+            while (reader.poll(new RecordHandler() {
+                @Override
+                public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long atNs) {
+                    assertThat(buffer.getLong(offset)).isEqualTo(messageIndex);
+                }
+
+                @Override
+                public void onHole(long firstMessage, long count, HoleCause cause) {
+                    read.add(firstMessage + "+" + count + " " + cause);
+                }
+            }, 100) > 0) {
+                // to what is written
+            }
+        }
+        return read;
+    }
+
+    @Test
+    void whatAFullDiskRefusedBeforeTheRecordingStoppedIsNotStoredWhenItIsResumedAndTheRestIsItsOwnHole()
+        throws IOException {
+        final boolean[] full = {false};
+        final int[] refused = {0};
+        final SegmentMaker disk = SegmentMaker.inline((segment, length) -> {
+            if (full[0]) {
+                refused[0]++;
+                throw new IOException("No space left on device");
+            }
+        });
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final SessionRecording first = SessionRecording.begin(catalog, settings(), disk, counters, 1, "t", 9, 0, 0);
+            full[0] = true;
+            long index = 0;
+            while (refused[0] == 0 && index < 100_000) {
+                messages(first, index, ++index);
+            }
+            final long firstRefused = index - 1;
+            messages(first, index, index + 10);
+            first.stop(0);
+            full[0] = false;
+
+            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), disk, counters,
+                catalog.get(0), 0);
+            messages(resumed, index + 30, index + 31);
+            resumed.end(0);
+
+            assertThat(holes(0)).containsExactly(firstRefused + "+11 NOT_STORED", (index + 10) + "+20 RECORDER_DOWN");
+        }
+    }
+
+    @Test
+    void aRecordingWhoseDiskNeverLetItMakeASegmentHoldsNothingAndWhatItWasOwedIsNotStoredOnceResumed()
+        throws IOException {
+        final boolean[] full = {true};
+        final SegmentMaker disk = SegmentMaker.inline((segment, length) -> {
+            if (full[0]) {
+                throw new IOException("No space left on device");
+            }
+        });
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final SessionRecording first = SessionRecording.begin(catalog, settings(), disk, counters, 1, "t", 9, 5, 0);
+            messages(first, 5, 20);
+            first.stop(0);
+            assertThat(catalog.get(0).bytes()).isZero();
+            assertThat(RecordingReader.openAt(dir, 0, 5)).as("no segment: nothing to read").isNull();
+            full[0] = false;
+
+            final SessionRecording resumed = SessionRecording.resume(catalog, settings(), disk, counters,
+                catalog.get(0), 0);
+            messages(resumed, 25, 26);
+            resumed.end(0);
+
+            assertThat(holes(5)).containsExactly("5+20 NOT_STORED");
+        }
+    }
 }

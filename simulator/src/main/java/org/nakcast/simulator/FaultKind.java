@@ -73,7 +73,14 @@ enum FaultKind {
      * late, and killed and started again (recovering its directory) as the seed's subscriber faults
      * say. Its recordings are checked at the end of the run ({@link Invariant#RECORDING}).
      */
-    RECORDER;
+    RECORDER,
+    /**
+     * A recorder's disk that is full for a while (it refuses every segment the recorder would make
+     * then: what comes meanwhile becomes a hole of messages not stored) and slow (making a segment
+     * stalls the recording thread, up to twice the longest timeout, while its node goes on receiving
+     * and its delivery queue fills). Drawn only with a recorder, from the recorder's stream.
+     */
+    DISK;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

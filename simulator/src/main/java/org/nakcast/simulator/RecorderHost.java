@@ -19,6 +19,7 @@ import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
+import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.recorder.store.SyncPolicy;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
@@ -36,12 +37,17 @@ import org.nakcast.transport.replay.HoleCause;
  * publishers it is one more receiver, checked as every subscriber's node is (its streams, losses,
  * NAKs). A crash abandons it as a killed process leaves its files ({@link Recorder#abandon}); a
  * start recovers the directory and goes on. Segments are small (64 KiB) so that recordings span
- * several, and made on the recording thread (the simulation runs no thread of its own).
+ * several, and made on the recording thread (the simulation runs no thread of its own), on a disk
+ * that may be full for a while (every segment refused meanwhile, tried again every 20 ms) and slow
+ * (making a segment may stall the recorder's duty cycle while its node goes on receiving):
+ * {@link Scenario.Disk}.
  *
  * <p>At the end of the run its recordings are read back ({@link #checkRecordings}): guarantee 18.
  */
 final class RecorderHost extends SubscriberHost {
     private static final SegmentGeometry SEGMENTS = new SegmentGeometry(64 * 1024, 4096);
+    /** How long a recording waits to make a segment again after its disk refused one. */
+    private static final long SEGMENT_RETRY_NS = 20_000_000;
 
     private final Path dir;
     private final List<String> topicNames;
@@ -49,6 +55,13 @@ final class RecorderHost extends SubscriberHost {
     private Recorder recorder;
     /** Per session, the message ranges its node gave up ({from, end}), over its incarnations. */
     private final Map<Integer, List<long[]>> givenUp = new HashMap<>();
+    private final Scenario.Disk disk;
+    private final SplittableRandom diskDraws;
+    /** Until when making a segment stalls the duty cycle. */
+    private long stalledUntilNs;
+    /** Segments its full disk refused, and stalls of its slow disk, over its incarnations. */
+    long segmentsRefused;
+    long stalls;
     /** Recordings read back at the end of the run, and the messages and hole messages in them. */
     long recordingsChecked;
     long messagesChecked;
@@ -56,10 +69,12 @@ final class RecorderHost extends SubscriberHost {
 
     RecorderHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
         Scenario.SubscriberPlan plan, Map<Integer, PublishedSession> sessions, WireWatch wire, Violations violations,
-        SubscriptionProbe.Tally tally, SplittableRandom random, Path dir) {
+        SubscriptionProbe.Tally tally, SplittableRandom random, Path dir, Scenario.Disk disk) {
         super(scheduler, lines, name, scenario, plan, sessions, wire, violations, tally, random, null,
             Recorder::asRecorded);
         this.dir = dir;
+        this.disk = disk;
+        this.diskDraws = new SplittableRandom(disk.seed());
         this.sessions = sessions;
         this.topicNames = scenario.config().topics().stream().map(topic -> topic.name()).toList();
     }
@@ -171,9 +186,9 @@ final class RecorderHost extends SubscriberHost {
     @Override
     void started(long nowNs) {
         super.started(nowNs);
-        final RecorderSettings settings = new RecorderSettings(dir, SEGMENTS, SyncPolicy.NONE,
-            RecorderSettings.DEFAULT_RETRY_INTERVAL_NS, RecorderSettings.DEFAULT_PROGRESS_INTERVAL_NS,
-            RecorderSettings.DEFAULT_POLL_LIMIT, Retention.FOREVER, null, false);
+        final RecorderSettings settings = new RecorderSettings(dir, SEGMENTS, SyncPolicy.NONE, SEGMENT_RETRY_NS,
+            RecorderSettings.DEFAULT_PROGRESS_INTERVAL_NS, RecorderSettings.DEFAULT_POLL_LIMIT, Retention.FOREVER,
+            null, () -> SegmentMaker.inline(this::reserve));
         try {
             recorder = Recorder.start(node, settings, topicNames, scheduler::nowNs);
         } catch (IOException e) {
@@ -184,11 +199,28 @@ final class RecorderHost extends SubscriberHost {
     @Override
     int work(long nowNs) {
         final int work = super.work(nowNs);
-        return recorder == null ? work : work + recorder.doWork();
+        return recorder == null || nowNs < stalledUntilNs ? work : work + recorder.doWork();
+    }
+
+    /**
+     * Its disk, asked before each segment is made: a full one refuses it as the file system would;
+     * a slow one may make the recording thread wait.
+     */
+    private void reserve(Path segment, int length) throws IOException {
+        final long nowNs = scheduler.nowNs();
+        if (disk.isFull(nowNs)) {
+            segmentsRefused++;
+            throw new IOException("No space left on device (" + name + "'s simulated disk, for " + segment + ")");
+        }
+        if (diskDraws.nextInt(100) < disk.slowPercent()) {
+            stalls++;
+            stalledUntilNs = nowNs + diskDraws.nextLong(1, disk.slowMaxNs() + 1);
+        }
     }
 
     @Override
     void onCrash(long nowNs) {
+        stalledUntilNs = 0;
         if (recorder != null) {
             try {
                 recorder.abandon();
@@ -203,8 +235,9 @@ final class RecorderHost extends SubscriberHost {
     /**
      * Guarantee 18, at the end of the run: each recording of a published session, read back from its
      * first message, holds every index once and in order, each message with its published bytes,
-     * nothing past what was published, and an end only if its publication was closed. Recordings
-     * of sessions nobody published (a stranger's) are not judged.
+     * nothing past what was published, and an end only if its publication was closed; one whose
+     * full disk never let it make a segment holds nothing and says so. Recordings of sessions nobody
+     * published (a stranger's) are not judged.
      */
     void checkRecordings(long nowNs) {
         if (recorder == null) {
@@ -225,12 +258,15 @@ final class RecorderHost extends SubscriberHost {
     private void check(RecordingDescriptor recording, PublishedSession session, long nowNs) throws IOException {
         recordingsChecked++;
         final ReadBack read = new ReadBack(recording, session, givenUp.getOrDefault(session.sessionId, List.of()),
-            incarnation > 1);
+            incarnation > 1, segmentsRefused > 0);
+        // a recording whose disk refused its first segment has none: it holds nothing, and says so
+        final boolean neverStored = segmentsRefused > 0 && recording.bytes() == 0
+            && recording.nextMessageIndex() == recording.firstMessageIndex();
         try (RecordingReader reader = RecordingReader.openAt(dir, recording.recordingId(),
             recording.firstMessageIndex())) {
-            if (reader == null) {
+            if (reader == null && !neverStored) {
                 read.wrong("could not be opened at its first message " + recording.firstMessageIndex());
-            } else {
+            } else if (reader != null) {
                 while (read.problem == null && reader.poll(read, 256) > 0) {
                     // read to what is written
                 }
@@ -265,6 +301,7 @@ final class RecorderHost extends SubscriberHost {
         private final PublishedSession session;
         private final List<long[]> givenUp;
         private final boolean restarted;
+        private final boolean refused;
         long next;
         long messages;
         long holeMessages;
@@ -275,11 +312,15 @@ final class RecorderHost extends SubscriberHost {
          *     lost in transport may lie
          * @param restarted whether the recorder was ever killed: only then may a hole be one of what
          *     came while it was down
+         * @param refused whether its disk ever refused a segment: only then may a hole be one of
+         *     what it could not store
          */
-        ReadBack(RecordingDescriptor recording, PublishedSession session, List<long[]> givenUp, boolean restarted) {
+        ReadBack(RecordingDescriptor recording, PublishedSession session, List<long[]> givenUp, boolean restarted,
+            boolean refused) {
             this.session = session;
             this.givenUp = givenUp;
             this.restarted = restarted;
+            this.refused = refused;
             this.next = recording.firstMessageIndex();
         }
 
@@ -313,7 +354,11 @@ final class RecorderHost extends SubscriberHost {
             } else if (cause == HoleCause.RECORDER_DOWN && !restarted) {
                 wrong("holds messages %d..%d as sent while the recorder was down, though it never was"
                     .formatted(firstMessage, firstMessage + count - 1));
-            } else if (cause != HoleCause.LOST_IN_TRANSPORT && cause != HoleCause.RECORDER_DOWN) {
+            } else if (cause == HoleCause.NOT_STORED && !refused) {
+                wrong("holds messages %d..%d as not stored, though its disk never refused a segment"
+                    .formatted(firstMessage, firstMessage + count - 1));
+            } else if (cause != HoleCause.LOST_IN_TRANSPORT && cause != HoleCause.RECORDER_DOWN
+                && cause != HoleCause.NOT_STORED) {
                 wrong("holds messages %d..%d as a hole of cause %s, which nothing here brings about"
                     .formatted(firstMessage, firstMessage + count - 1, cause));
             } else {

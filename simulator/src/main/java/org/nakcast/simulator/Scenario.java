@@ -20,7 +20,7 @@ import org.nakcast.transport.NodeContext;
  * @param publishers the publishing processes
  * @param subscribers the subscribing processes
  * @param recorders the recorder processes ({@link FaultKind#RECORDER}): each records every topic; its
- *     plan has no subscriptions of an application's
+ *     process's plan has no subscriptions of an application's
  * @param faults what the network (line A's, with two lines) does wrong until it heals; it says how
  *     often a send is refused, too
  * @param strangerIntervalNs how often a stranger forges a datagram; 0 for no stranger
@@ -34,7 +34,7 @@ import org.nakcast.transport.NodeContext;
  *     no topic does
  */
 record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
-    List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, List<SubscriberPlan> recorders,
+    List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, List<RecorderPlan> recorders,
     NetworkFaults faults, long strangerIntervalNs,
     SecondLine secondLine, long faultPhaseNs, long settleNs, RecoveryFaults recovery) {
 
@@ -98,8 +98,8 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
         for (SubscriberPlan plan : subscribers) {
             atNs = Math.max(atNs, plan.lastStopEndNs());
         }
-        for (SubscriberPlan plan : recorders) {
-            atNs = Math.max(atNs, plan.lastStopEndNs());
+        for (RecorderPlan recorder : recorders) {
+            atNs = Math.max(atNs, recorder.process().lastStopEndNs());
         }
         return atNs;
     }
@@ -163,6 +163,28 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
      * @param pauses when its thread stops
      * @param stop whether and how it ends along the way
      */
+    /** A recorder process: what happens to the process, and to its disk. */
+    record RecorderPlan(SubscriberPlan process, Disk disk) {
+    }
+
+    /**
+     * A recorder's disk ({@link FaultKind#DISK}).
+     *
+     * @param fullFromNs when it fills up: from then it refuses every segment; {@link Long#MAX_VALUE}: never
+     * @param fullUntilNs when it has room again
+     * @param slowPercent the chance, in percent, that making a segment stalls the recording thread
+     * @param slowMaxNs the longest such a stall lasts
+     * @param seed what the stalls are drawn from
+     */
+    record Disk(long fullFromNs, long fullUntilNs, int slowPercent, long slowMaxNs, long seed) {
+        /** A disk that is never full and never slow. */
+        static final Disk HEALTHY = new Disk(Long.MAX_VALUE, Long.MAX_VALUE, 0, 1, 0);
+
+        boolean isFull(long nowNs) {
+            return fullFromNs <= nowNs && nowNs < fullUntilNs;
+        }
+    }
+
     record SubscriberPlan(HostShape shape, List<SubscriberHost.SubscriptionPlan> subscriptions, long joinAtNs,
         List<Pause> pauses, Stop stop) {
         long lastStopEndNs() {
@@ -202,8 +224,8 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
                 return false;
             }
         }
-        for (SubscriberPlan plan : recorders) {
-            if (plan.pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
+        for (RecorderPlan recorder : recorders) {
+            if (recorder.process().pauses().stream().anyMatch(pause -> pause.lengthNs() >= shortNs)) {
                 return false;
             }
         }

@@ -120,11 +120,13 @@ final class Simulation {
             stranger.startAt(0);
         }
         for (int i = 0; i < scenario.recorders().size(); i++) {
-            final Scenario.SubscriberPlan plan = scenario.recorders().get(i);
+            final Scenario.RecorderPlan recorder = scenario.recorders().get(i);
+            final Scenario.SubscriberPlan plan = recorder.process();
             final RecorderHost host;
             try {
                 host = new RecorderHost(scheduler, lines, "rec" + i, scenario, plan, sessions, wire, violations, tally,
-                    new SplittableRandom(scenario.seed() ^ RECORDER_RANDOM ^ i), RecorderHost.newDirectory());
+                    new SplittableRandom(scenario.seed() ^ RECORDER_RANDOM ^ i), RecorderHost.newDirectory(),
+                    recorder.disk());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -589,6 +591,7 @@ final class Simulation {
             .filter(subscription -> subscription.closeAtNs() != Long.MAX_VALUE).count());
         injected.put(FaultKind.NODE_CLOSE, nodeHosts().stream().mapToLong(host -> host.nodesClosed).sum());
         injected.put(FaultKind.RECORDER, recorders.stream().mapToLong(host -> host.recordingsChecked).sum());
+        injected.put(FaultKind.DISK, recorders.stream().mapToLong(host -> host.segmentsRefused + host.stalls).sum());
         return injected;
     }
 

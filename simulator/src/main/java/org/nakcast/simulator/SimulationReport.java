@@ -38,7 +38,8 @@ final class SimulationReport {
         Map.entry(FaultKind.REDUNDANT_LINES, "lines a stream called down (nothing lost by it)"),
         Map.entry(FaultKind.SUBSCRIPTION_CLOSE, "subscriptions closed by their application"),
         Map.entry(FaultKind.NODE_CLOSE, "nodes closed by their application"),
-        Map.entry(FaultKind.RECORDER, "recordings read back and checked")));
+        Map.entry(FaultKind.RECORDER, "recordings read back and checked"),
+        Map.entry(FaultKind.DISK, "segments a full disk refused, and stalls of a slow one")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);

@@ -81,7 +81,8 @@ final class Swarm {
         final Set<FaultKind> kinds = EnumSet.noneOf(FaultKind.class);
         for (FaultKind kind : allowed) {
             final SplittableRandom draws = CLOSES.contains(kind) ? closes : ADDED_LATER.contains(kind) ? later : random;
-            if (kind != FaultKind.REDUNDANT_LINES && kind != FaultKind.RECORDER && draws.nextInt(100) < 35) {
+            if (kind != FaultKind.REDUNDANT_LINES && kind != FaultKind.RECORDER && kind != FaultKind.DISK
+                && draws.nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
@@ -206,8 +207,33 @@ final class Swarm {
                 recoveringTopics(recorderDraws, config.topics(), recovery.sources())).conclude();
             context = new NodeContext().config(config);
         }
-        return new Scenario(seed, kinds, config, context, publishers, subscribers, recorders, faults,
+        // drawn last of the recorder's stream, so that what was drawn before stays as it was
+        final boolean diskFaults = !recorders.isEmpty() && allowed.contains(FaultKind.DISK)
+            && recorderDraws.nextInt(100) < 50;
+        if (diskFaults) {
+            kinds.add(FaultKind.DISK);
+        }
+        final List<Scenario.RecorderPlan> recorderPlans = new ArrayList<>();
+        for (Scenario.SubscriberPlan process : recorders) {
+            recorderPlans.add(new Scenario.RecorderPlan(process,
+                diskFaults ? disk(recorderDraws, timing) : Scenario.Disk.HEALTHY));
+        }
+        return new Scenario(seed, kinds, config, context, publishers, subscribers, recorderPlans, faults,
             strangerIntervalNs, secondLine, faultPhaseNs, settleNs, recovery);
+    }
+
+    /**
+     * A recorder's disk: in two seeds of three full once, from a time in the fault phase for up to
+     * half of it; in one of two slow, each segment's making stalling the recording thread, by a
+     * chance of one in four to one in one, for up to twice the longest timeout.
+     */
+    private static Scenario.Disk disk(SplittableRandom draws, Timing timing) {
+        final long fullFromNs = draws.nextInt(3) > 0 ? draws.nextLong(timing.faultPhaseNs()) : Long.MAX_VALUE;
+        final long fullForNs = draws.nextLong(1, timing.faultPhaseNs() / 2 + 2);
+        final int slowPercent = draws.nextBoolean() ? 25 * (1 + draws.nextInt(4)) : 0;
+        final long slowMaxNs = draws.nextLong(1, 2 * timing.longestTimeoutNs() + 2);
+        return new Scenario.Disk(fullFromNs, fullFromNs == Long.MAX_VALUE ? Long.MAX_VALUE : fullFromNs + fullForNs,
+            slowPercent, slowMaxNs, draws.nextLong());
     }
 
     /** How the seed's recorders answer fetches: A alone, or A and B (a second recorder); slow, late, refusing. */

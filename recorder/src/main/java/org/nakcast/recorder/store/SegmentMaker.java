@@ -42,15 +42,22 @@ public final class SegmentMaker implements AutoCloseable {
 
     /** The thread that makes and retires segments; null: the caller's. */
     private final ExecutorService worker;
+    private final SegmentSpace space;
     private final Long2ObjectHashMap<Prepared> prepared = new Long2ObjectHashMap<>();
 
-    private SegmentMaker(ExecutorService worker) {
+    private SegmentMaker(ExecutorService worker, SegmentSpace space) {
         this.worker = worker;
+        this.space = space;
     }
 
     /** A maker that does everything on the caller's thread, when it is asked. */
     public static SegmentMaker inline() {
-        return new SegmentMaker(null);
+        return inline(SegmentSpace.FILE_SYSTEM);
+    }
+
+    /** A maker that does everything on the caller's thread, asking {@code space} for room before each segment. */
+    public static SegmentMaker inline(SegmentSpace space) {
+        return new SegmentMaker(null, space);
     }
 
     /** A maker with a thread of its own ({@code nakcast-recorder-segments}, a daemon) that works ahead. */
@@ -59,7 +66,7 @@ public final class SegmentMaker implements AutoCloseable {
             final Thread thread = new Thread(task, "nakcast-recorder-segments");
             thread.setDaemon(true);
             return thread;
-        }));
+        }), SegmentSpace.FILE_SYSTEM);
     }
 
     /**
@@ -88,6 +95,7 @@ public final class SegmentMaker implements AutoCloseable {
             discard(ready);
         }
         if (segment == null) {
+            space.reserve(SegmentFile.pathOf(dir, recordingId, number), geometry.segmentLength());
             segment = SegmentFile.create(dir, recordingId, number, geometry);
         }
         prepare(dir, recordingId, number + 1, geometry);
@@ -140,8 +148,9 @@ public final class SegmentMaker implements AutoCloseable {
         }
     }
 
-    private static SegmentFile makePrepared(Path dir, long recordingId, int number, SegmentGeometry geometry) {
+    private SegmentFile makePrepared(Path dir, long recordingId, int number, SegmentGeometry geometry) {
         try {
+            space.reserve(SegmentFile.preparedPathOf(dir, recordingId, number), geometry.segmentLength());
             return SegmentFile.createPrepared(dir, recordingId, number, geometry);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -247,6 +247,37 @@ class RecordingStoreTest {
     }
 
     @Test
+    void aSpaceThatRefusesASegmentIsAFullDiskToTheWriterAndIsAskedBeforeEachSegment() throws IOException {
+        final List<Path> asked = new ArrayList<>();
+        final boolean[] full = {false};
+        final SegmentSpace space = (segment, length) -> {
+            asked.add(segment);
+            if (full[0]) {
+                throw new IOException("No space left on device");
+            }
+        };
+        try (RecordingWriter writer = RecordingWriter.start(dir, RECORDING, 0, SMALL, SyncPolicy.NONE, RETRY_NS,
+            SegmentMaker.inline(space), 0)) {
+            full[0] = true;
+            long index = 0;
+            while (writer.appendMessage(messageOf(index), 0, lengthOf(index), index, 0)) {
+                index++;
+            }
+            final long firstRefused = index++;
+            assertThat(writer.lastError()).hasMessage("No space left on device");
+            full[0] = false;
+            assertThat(writer.appendMessage(messageOf(index), 0, lengthOf(index), index, RETRY_NS)).isTrue();
+            writer.end(RETRY_NS);
+
+            final Reads reads = readAll(0);
+            assertThat(reads.holes).containsExactly(new long[] {firstRefused, 1});
+            assertThat(reads.holeCauses).containsExactly(HoleCause.NOT_STORED);
+            final Path second = SegmentFile.pathOf(dir, RECORDING, 1);
+            assertThat(asked).containsExactly(SegmentFile.pathOf(dir, RECORDING, 0), second, second);
+        }
+    }
+
+    @Test
     void aGapIsNeverSkippedAndAMessageLongerThanASegmentIsRefused() throws IOException {
         try (RecordingWriter writer = start(5)) {
             assertThatThrownBy(() -> writer.appendMessage(messageOf(6), 0, 1, 6, 0))
