@@ -12,12 +12,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemEpochNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,7 +30,6 @@ import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.replay.HoleCause;
 
@@ -48,7 +45,7 @@ class RecorderIT {
     @TempDir
     Path dir;
 
-    private final UnsafeBuffer out = new UnsafeBuffer(new byte[512]);
+    private static final TestTraffic TRAFFIC = new TestTraffic(200);
 
     private static NodeConfig config(LateJoinPolicy lateJoin) {
         final TransportConfig lo = new TransportConfig("local", "lo", "239.255.77.21", 40510);
@@ -64,37 +61,9 @@ class RecorderIT {
             .withProgressInterval(Duration.ofMillis(5).toNanos()).withReplay(null);
     }
 
-    private static int lengthOf(long index) {
-        return 8 + (int) (index % 200);
-    }
-
-    private void publish(RawPublication publication, long from, long to, Recorder recorder) {
-        for (long index = from; index < to; index++) {
-            out.putLong(0, index);
-            for (int i = 8; i < lengthOf(index); i++) {
-                out.putByte(i, (byte) (index + i));
-            }
-            while (!OfferResult.isTaken(publication.offer(out, 0, lengthOf(index)))) {
-                recorder.doWork();
-            }
-        }
-    }
-
-    /**
-     * Runs the recorder until {@code done}, leaving the CPU to the nodes' threads when it has nothing
-     * to do; fails, naming the recordings, after 30 s (a busy loop is beyond the reach of
-     * {@code @Timeout}).
-     */
+    /** Runs the recorder until {@code done}; fails, naming the recordings, after 30 s. */
     private static void workUntil(Recorder recorder, BooleanSupplier done) {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadlineNs) {
-                throw new AssertionError("not done after 30 s; the recordings: " + recordingsOf(recorder));
-            }
-            if (recorder.doWork() == 0) {
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(100));
-            }
-        }
+        TestTraffic.until(done, recorder::doWork, () -> "the recordings: " + recordingsOf(recorder));
     }
 
     private static List<RecordingDescriptor> recordingsOf(Recorder recorder) {
@@ -118,7 +87,7 @@ class RecorderIT {
              Recorder recorder = Recorder.start(recorderNode, settings(), List.of("ticks"),
                  new SystemEpochNanoClock())) {
             final RawPublication publication = publisherNode.newPublication("ticks");
-            publish(publication, 0, MESSAGES, recorder);
+            TRAFFIC.publish(publication, 0, MESSAGES, recorder::doWork);
             publication.close();
             workUntil(recorder, () -> only(recorder) != null && only(recorder).state() == RecordingState.ENDED);
 
@@ -143,7 +112,7 @@ class RecorderIT {
             final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
                 new SystemEpochNanoClock())) {
-                publish(publication, MESSAGES / 2, MESSAGES, second);
+                TRAFFIC.publish(publication, MESSAGES / 2, MESSAGES, second::doWork);
                 publication.close();
                 workUntil(second, () -> only(second).state() == RecordingState.ENDED);
                 assertThat(second.recordings()).as("one recording, resumed").hasSize(1);
@@ -171,7 +140,7 @@ class RecorderIT {
             }
             try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
                 new SystemEpochNanoClock())) {
-                publish(publication, MESSAGES / 2, MESSAGES, second);
+                TRAFFIC.publish(publication, MESSAGES / 2, MESSAGES, second::doWork);
                 publication.close();
                 workUntil(second,
                     () -> only(second).recordingId() == 1 && only(second).state() == RecordingState.ENDED);
@@ -194,7 +163,7 @@ class RecorderIT {
     private RawPublication firstHalfByAFirstRecorder(Node publisherNode, Node recorderNode) throws IOException {
         try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"), new SystemEpochNanoClock())) {
             final RawPublication publication = publisherNode.newPublication("ticks");
-            publish(publication, 0, MESSAGES / 2, first);
+            TRAFFIC.publish(publication, 0, MESSAGES / 2, first::doWork);
             workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
             return publication;
         }
@@ -220,7 +189,7 @@ class RecorderIT {
         @Override
         public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
             assertThat(buffer.getLong(offset)).isEqualTo(messageIndex);
-            assertThat(length).isEqualTo(lengthOf(messageIndex));
+            assertThat(length).isEqualTo(TRAFFIC.lengthOf(messageIndex));
             if (!indexes.isEmpty()) {
                 assertThat(messageIndex).isEqualTo(indexes.get(indexes.size() - 1) + 1);
             }

@@ -9,15 +9,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.SystemEpochNanoClock;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.Endpoint;
 import org.nakcast.config.FlowControlMode;
@@ -29,7 +28,6 @@ import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamEventListener;
@@ -52,7 +50,7 @@ class RecoveryIT {
     @TempDir
     Path dir;
 
-    private final UnsafeBuffer out = new UnsafeBuffer(new byte[256]);
+    private static final TestTraffic TRAFFIC = new TestTraffic(60);
 
     /** The topic, its history 64 KiB (about 800 of these messages), naming {@code recorders}. */
     private static NodeConfig config(LateJoinPolicy lateJoin, List<Endpoint> recorders) {
@@ -63,49 +61,28 @@ class RecoveryIT {
     }
 
     private RecorderSettings settings() {
+        return settings(1_000_000);
+    }
+
+    private RecorderSettings settings(long requestLimit) {
         return RecorderSettings.in(dir).withGeometry(new SegmentGeometry(1 << 20, 1 << 14))
             .withProgressInterval(Duration.ofMillis(5).toNanos())
-            .withReplay(new RecorderSettings.Replay(new InetSocketAddress("127.0.0.1", 0), 4, 1_000_000));
+            .withReplay(new RecorderSettings.Replay(new InetSocketAddress("127.0.0.1", 0), 4, requestLimit));
     }
 
-    private static int lengthOf(long index) {
-        return 8 + (int) (index % 60);
-    }
-
-    private void publish(RawPublication publication, long from, long to, Runnable meanwhile) {
-        for (long index = from; index < to; index++) {
-            out.putLong(0, index);
-            for (int i = 8; i < lengthOf(index); i++) {
-                out.putByte(i, (byte) (index + i));
-            }
-            while (!OfferResult.isTaken(publication.offer(out, 0, lengthOf(index)))) {
-                meanwhile.run();
-            }
-        }
-    }
-
-    /** Runs {@code work} until {@code done}; fails after 30 s, saying {@code what}. */
-    private static void until(BooleanSupplier done, Runnable work, Object what) {
-        final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > deadlineNs) {
-                throw new AssertionError("not done after 30 s: " + what);
-            }
-            work.run();
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
-        }
-    }
-
-    @Test
+    /** With a request limit of 3,000 the subscriber's first request (up to a million) is refused as too long. */
+    @ParameterizedTest(name = "replay request limit {0}")
+    @ValueSource(longs = {1_000_000, 3_000})
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
-    void aLateJoinerFromTheSessionStartGetsEveryMessageOnceInOrderThroughTheRecorderThenLive() throws IOException {
+    void aLateJoinerFromTheSessionStartGetsEveryMessageOnceInOrderThroughTheRecorderThenLive(long requestLimit)
+        throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW, List.of()));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST, List.of()));
-             Recorder recorder = Recorder.start(recorderNode, settings(), List.of("ticks"),
+             Recorder recorder = Recorder.start(recorderNode, settings(requestLimit), List.of("ticks"),
                  new SystemEpochNanoClock())) {
             final RawPublication publication = publisherNode.newPublication("ticks");
-            publish(publication, 0, RECORDED, recorder::doWork);
-            until(() -> recorded(recorder) >= RECORDED, recorder::doWork, "recording");
+            TRAFFIC.publish(publication, 0, RECORDED, recorder::doWork);
+            TestTraffic.until(() -> recorded(recorder) >= RECORDED, recorder::doWork, () -> "recording");
 
             final Endpoint endpoint = new Endpoint(recorder.replayEndpoint().getAddress(),
                 recorder.replayEndpoint().getPort());
@@ -116,10 +93,10 @@ class RecoveryIT {
                     recorder.doWork();
                     subscription.poll(256);
                 };
-                until(() -> received.started, work, "the subscriber's start");
-                publish(publication, RECORDED, RECORDED + LIVE, work);
-                until(() -> received.indexes.size() >= RECORDED + LIVE || !received.problems.isEmpty(), work,
-                    received);
+                TestTraffic.until(() -> received.started, work, () -> "the subscriber's start");
+                TRAFFIC.publish(publication, RECORDED, RECORDED + LIVE, work);
+                TestTraffic.until(() -> received.indexes.size() >= RECORDED + LIVE || !received.problems.isEmpty(),
+                    work, () -> received);
 
                 assertThat(received.problems).isEmpty();
                 assertThat(received.losses).isEmpty();
@@ -154,14 +131,14 @@ class RecoveryIT {
                     recorder.doWork();
                     subscription.poll(256);
                 };
-                publish(publication, 0, 1, work);
-                until(() -> before.started, work, "the first subscriber's start");
-                publish(publication, 1, RECORDED / 2, work);
-                until(() -> before.next >= RECORDED / 2, work, before);
+                TRAFFIC.publish(publication, 0, 1, work);
+                TestTraffic.until(() -> before.started, work, () -> "the first subscriber's start");
+                TRAFFIC.publish(publication, 1, RECORDED / 2, work);
+                TestTraffic.until(() -> before.next >= RECORDED / 2, work, () -> before);
                 stored = new StreamPosition(before.sessionId, before.next);
             }
-            publish(publication, RECORDED / 2, RECORDED, recorder::doWork);
-            until(() -> recorded(recorder) >= RECORDED, recorder::doWork, "recording");
+            TRAFFIC.publish(publication, RECORDED / 2, RECORDED, recorder::doWork);
+            TestTraffic.until(() -> recorded(recorder) >= RECORDED, recorder::doWork, () -> "recording");
 
             final Received after = new Received();
             after.next = stored.nextMessageIndex();
@@ -172,9 +149,10 @@ class RecoveryIT {
                         recorder.doWork();
                         subscription.poll(256);
                     };
-                    until(() -> after.started, work, "the restarted subscriber's start");
-                    publish(publication, RECORDED, RECORDED + LIVE, work);
-                    until(() -> after.next >= RECORDED + LIVE || !after.problems.isEmpty(), work, after);
+                    TestTraffic.until(() -> after.started, work, () -> "the restarted subscriber's start");
+                    TRAFFIC.publish(publication, RECORDED, RECORDED + LIVE, work);
+                    TestTraffic.until(() -> after.next >= RECORDED + LIVE || !after.problems.isEmpty(), work,
+                        () -> after);
                 }
             }
             assertThat(before.problems).isEmpty();
@@ -193,15 +171,15 @@ class RecoveryIT {
         final Endpoint nobody = Endpoint.parse("127.0.0.1:9");
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW, List.of()))) {
             final RawPublication publication = publisherNode.newPublication("ticks");
-            publish(publication, 0, RECORDED, Thread::onSpinWait);
+            TRAFFIC.publish(publication, 0, RECORDED, Thread::onSpinWait);
             final Received received = new Received();
             try (Node subscriberNode = Node.launch(config(LateJoinPolicy.SESSION_START, List.of(nobody)));
                  Subscription subscription = subscriberNode.subscribe("ticks", received, received)) {
                 final Runnable work = () -> subscription.poll(256);
-                until(() -> received.started, work, "the subscriber's start");
-                publish(publication, RECORDED, RECORDED + LIVE, work);
-                until(() -> !received.losses.isEmpty() && received.next >= RECORDED + LIVE
-                    || !received.problems.isEmpty(), work, received);
+                TestTraffic.until(() -> received.started, work, () -> "the subscriber's start");
+                TRAFFIC.publish(publication, RECORDED, RECORDED + LIVE, work);
+                TestTraffic.until(() -> !received.losses.isEmpty() && received.next >= RECORDED + LIVE
+                    || !received.problems.isEmpty(), work, () -> received);
 
                 assertThat(received.problems).isEmpty();
                 assertThat(received.losses).singleElement().satisfies(loss -> {
@@ -237,7 +215,7 @@ class RecoveryIT {
         @Override
         public void onMessage(DirectBuffer message, MessageHeader header) {
             final long index = header.messageIndex();
-            if (index != next || message.getLong(0) != index || message.capacity() != lengthOf(index)) {
+            if (index != next || message.getLong(0) != index || message.capacity() != TRAFFIC.lengthOf(index)) {
                 problems.add("message " + index + " (" + message.getLong(0) + ", " + message.capacity()
                     + " bytes) where " + next + " was next");
             }
