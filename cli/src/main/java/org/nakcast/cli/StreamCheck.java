@@ -11,6 +11,7 @@ import java.util.Map;
 import org.agrona.DirectBuffer;
 import org.nakcast.config.Durations;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
@@ -309,8 +310,12 @@ final class StreamCheck implements MessageHandler<DirectBuffer>, StreamEventList
         addIfAny(problems, tooShort, "shorter than " + NUMBER_LENGTH + " bytes");
         addIfAny(problems, otherSessions, "from another publisher session (one publisher at a time)");
         if (missing > 0 && lowestNumber != Long.MAX_VALUE && lowestNumber > 0) {
-            problems.add("the first message received was number " + lowestNumber
-                + ": was sub started after pub? A subscriber starts at the live edge");
+            problems.add("the first message received was number " + lowestNumber + (topic.lateJoin()
+                == LateJoinPolicy.SESSION_START
+                ? ", though sub wanted the session from its start (--from-start): what came before it was given"
+                + " up, by the publisher and by every recorder the topic names (see the loss events)"
+                : ": was sub started after pub? A subscriber starts at the live edge (--from-start: the whole"
+                + " session, through the topic's recorders)"));
         }
         return problems;
     }

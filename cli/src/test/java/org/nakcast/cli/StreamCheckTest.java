@@ -9,6 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.LateJoinPolicy;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
@@ -131,6 +132,16 @@ class StreamCheckTest {
 
         assertThat(check.problems(true, 1)).last().asString()
             .startsWith("the first message received was number 8: was sub started after pub?");
+    }
+
+    @Test
+    void aSubscriberThatWantedTheWholeSessionAndMissedItsStartIsToldItWasGivenUp() {
+        final StreamCheck check = new StreamCheck(10, PRICES.withLateJoin(LateJoinPolicy.SESSION_START));
+        deliver(check, SESSION, 8);
+
+        assertThat(check.problems(true, 1)).last().asString().isEqualTo("the first message received was number 8,"
+            + " though sub wanted the session from its start (--from-start): what came before it was given up, by"
+            + " the publisher and by every recorder the topic names (see the loss events)");
     }
 
     @Test
