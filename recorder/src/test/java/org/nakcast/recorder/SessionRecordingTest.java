@@ -77,28 +77,14 @@ class SessionRecordingTest {
             assertThat(count(SystemCounter.RECORDED_HOLE_MESSAGES)).isEqualTo(10 + 5 + 15);
             assertThat(count(SystemCounter.RECORDING_SEGMENTS_REFUSED)).isZero();
         }
-        final List<String> read = new ArrayList<>();
-        try (RecordingReader reader = RecordingReader.openAt(dir, 0, 100)) {
-            while (reader.poll(new RecordHandler() {
-                @Override
-                public void onMessage(long messageIndex, DirectBuffer buffer, int offset, int length, long atNs) {
-                    assertThat(buffer.getLong(offset)).isEqualTo(messageIndex);
-                }
-
-                @Override
-                public void onHole(long firstMessage, long count, HoleCause cause) {
-                    read.add(firstMessage + "+" + count + " " + cause);
-                }
-            }, 100) > 0) {
-                // to the end
-            }
-            assertThat(reader.isEnded()).isTrue();
-        }
-        assertThat(read).containsExactly("150+10 LOST_IN_TRANSPORT", "200+5 LOST_IN_TRANSPORT",
-            "205+15 RECORDER_DOWN");
+        assertThat(holes(100)).containsExactly("150+10 LOST_IN_TRANSPORT", "200+5 LOST_IN_TRANSPORT",
+            "205+15 RECORDER_DOWN", "END");
     }
 
-    /** Every hole of recording 0, read from message {@code from}, as "first+count CAUSE". */
+    /**
+     * Every hole of recording 0, read from message {@code from}, as "first+count CAUSE", then "END"
+     * if the recording ends; each message read holds its index.
+     */
     private List<String> holes(long from) throws IOException {
         final List<String> read = new ArrayList<>();
         try (RecordingReader reader = RecordingReader.openAt(dir, 0, from)) {
@@ -114,6 +100,9 @@ class SessionRecordingTest {
                 }
             }, 100) > 0) {
                 // to what is written
+            }
+            if (reader.isEnded()) {
+                read.add("END");
             }
         }
         return read;
@@ -147,7 +136,8 @@ class SessionRecordingTest {
             messages(resumed, index + 30, index + 31);
             resumed.end(0);
 
-            assertThat(holes(0)).containsExactly(firstRefused + "+11 NOT_STORED", (index + 10) + "+20 RECORDER_DOWN");
+            assertThat(holes(0)).containsExactly(firstRefused + "+11 NOT_STORED", (index + 10) + "+20 RECORDER_DOWN",
+                "END");
         }
     }
 
@@ -173,7 +163,7 @@ class SessionRecordingTest {
             messages(resumed, 25, 26);
             resumed.end(0);
 
-            assertThat(holes(5)).containsExactly("5+20 NOT_STORED");
+            assertThat(holes(5)).containsExactly("5+20 NOT_STORED", "END");
         }
     }
 }
