@@ -155,14 +155,6 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
         }
     }
 
-    /**
-     * A subscribing process.
-     *
-     * @param subscriptions what it subscribes to
-     * @param joinAtNs when it starts
-     * @param pauses when its thread stops
-     * @param stop whether and how it ends along the way
-     */
     /** A recorder process: what happens to the process, and to its disk. */
     record RecorderPlan(SubscriberPlan process, Disk disk) {
     }
@@ -185,6 +177,14 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
         }
     }
 
+    /**
+     * A subscribing process.
+     *
+     * @param subscriptions what it subscribes to
+     * @param joinAtNs when it starts
+     * @param pauses when its thread stops
+     * @param stop whether and how it ends along the way
+     */
     record SubscriberPlan(HostShape shape, List<SubscriberHost.SubscriptionPlan> subscriptions, long joinAtNs,
         List<Pause> pauses, Stop stop) {
         long lastStopEndNs() {
