@@ -237,6 +237,11 @@ class SimulationTest {
      *       disk refused what came (in 9, before one got a first segment) called what it refused a
      *       hole of the recorder being down once resumed, though it never was. What reached a
      *       recording and its segments lack is now NOT_STORED. Reaches: a full or slow disk.</li>
+     *   <li>10787, 29208 and 32451 (recorders A and B; found in 40,000 seeds): recorder A held the
+     *       message as a hole, and the recovery gave it up while recorder B, which held it, had not
+     *       answered yet: A's slow answer had used up the patience, counted from the recovery's
+     *       start. Each recorder now has a whole patience from when it is first asked at a message.
+     *       Reaches: recoveries.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} reaches {1}")
@@ -245,7 +250,8 @@ class SimulationTest {
         "26632, goneUnstarted", "94354, lossWhereRepairable", "38227, lossWhereRepairable",
         "99645, publicationClose", "128, recorded", "605, recoveries", "1506, recoveries",
         "2813, recoveryLosses", "3193, recoveryLosses", "7156, recoveryLosses",
-        "590, recoveries", "9, disk", "1105, disk"})
+        "590, recoveries", "9, disk", "1105, disk", "10787, recoveries", "29208, recoveries",
+        "32451, recoveries"})
     void seedsOfTheHundredThousandStayCleanAndStillReachTheirState(long seed, String state) {
         final Set<FaultKind> kinds = FaultKind.parse("all");
         if (!"recorded".equals(state) && !state.startsWith("recover") && !"disk".equals(state)) {

@@ -29,6 +29,11 @@ import org.nakcast.transport.status.SystemCounters;
  *     lost; each loss one event naming each recorder's answer
  * </pre>
  *
+ * <p>The patience runs from the last message (or the start) and starts anew when a recorder not
+ * yet asked at {@code next} is asked, so each recorder has a whole patience to answer there: a
+ * slow answer from A does not use up B's time. A recovery waits at most one patience per recorder
+ * at one position.
+ *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
  * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
  * are handed to the stream's loss handling ({@link Unrecovered}) exactly, each run once. Not
@@ -79,6 +84,8 @@ final class MessageRecovery implements ReplayHandler {
     private long holeHereLast = -1;
     /** The recorders that answered a hole at {@link #next} since the last message came, one bit each. */
     private int holesHere;
+    /** The recorders asked at {@link #next}: each gets a whole patience from when it is first asked there. */
+    private int askedHere;
     private RecoverySource.Fetch fetch;
     private long fetchFrom;
     private long lastProgressNs;
@@ -136,6 +143,7 @@ final class MessageRecovery implements ReplayHandler {
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
+        askedHere = 1;
         retryAtNs = now;
         Arrays.fill(answers, null);
         lastProgressNs = now;
@@ -203,6 +211,7 @@ final class MessageRecovery implements ReplayHandler {
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
+        askedHere = 1 << source;
         lastProgressNs = nowNs;
         recoveredMessages.increment();
         if (next > last) {
@@ -264,6 +273,10 @@ final class MessageRecovery implements ReplayHandler {
         final int untried = untriedHere();
         if (untried >= 0) {
             source = untried;
+            if ((askedHere & 1 << untried) == 0) {
+                askedHere |= 1 << untried;
+                lastProgressNs = nowNs;
+            }
             ask();
             return;
         }
@@ -287,6 +300,7 @@ final class MessageRecovery implements ReplayHandler {
         if (active) {
             lastProgressNs = nowNs;
             source = 0;
+            askedHere = 1;
             ask();
         }
     }

@@ -134,6 +134,26 @@ class RecoveryTest {
     }
 
     @Test
+    void eachRecorderHasAWholePatienceFromWhenItIsFirstAskedThere() {
+        a.silent = true;
+        b.silent = true;
+        a.holdsHole(2, 3);
+        b.holds(2, "m2", "m3", "m4");
+        lose1And2();
+        h.advance(PATIENCE_NS * 9 / 10).poll();
+        a.silent = false;
+        h.poll();
+
+        h.advance(PATIENCE_NS / 2).poll();
+        assertThat(h.losses()).as("B was asked half a patience ago").isEmpty();
+        b.silent = false;
+        pollWhileRecovering();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+    }
+
+    @Test
     void aHoleInEveryRecorderIsLostAtOnce() {
         a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
         b.holdsHole(3, 1);
