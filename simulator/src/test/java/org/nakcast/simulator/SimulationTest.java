@@ -242,6 +242,11 @@ class SimulationTest {
      *       answered yet: A's slow answer had used up the patience, counted from the recovery's
      *       start. Each recorder now has a whole patience from when it is first asked at a message.
      *       Reaches: recoveries.</li>
+     *   <li>8099 (recorders A and B, a subscriber paused; found in 40,000 seeds): recorder A held the
+     *       message as a hole and B had not served it yet when the subscriber's process stopped for
+     *       nearly the whole patience; it gave the message up as soon as it ran again, asking
+     *       nobody. The time a node does not poll its recovery no longer counts against the
+     *       patience. Reaches: recoveries.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} reaches {1}")
@@ -251,7 +256,7 @@ class SimulationTest {
         "99645, publicationClose", "128, recorded", "605, recoveries", "1506, recoveries",
         "2813, recoveryLosses", "3193, recoveryLosses", "7156, recoveryLosses",
         "590, recoveries", "9, disk", "1105, disk", "10787, recoveries", "29208, recoveries",
-        "32451, recoveries"})
+        "32451, recoveries", "8099, recoveries"})
     void seedsOfTheHundredThousandStayCleanAndStillReachTheirState(long seed, String state) {
         final Set<FaultKind> kinds = FaultKind.parse("all");
         if (!"recorded".equals(state) && !state.startsWith("recover") && !"disk".equals(state)) {

@@ -32,7 +32,9 @@ import org.nakcast.transport.status.SystemCounters;
  * <p>The patience runs from the last message (or the start) and starts anew when a recorder not
  * yet asked at {@code next} is asked, so each recorder has a whole patience to answer there: a
  * slow answer from A does not use up B's time. A recovery waits at most one patience per recorder
- * at one position.
+ * at one position. It runs only while the receiving thread polls: a stop longer than the pause
+ * between asks (a long GC pause, a stopped process) is not counted, so a node that could not look
+ * does not blame recorders that were not asked meanwhile; it asks again when it runs again.
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
  * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
@@ -161,6 +163,10 @@ final class MessageRecovery implements ReplayHandler {
     int poll(long now) {
         if (!active) {
             return 0;
+        }
+        final long unpolledNs = now - nowNs - retryNs;
+        if (unpolledNs > 0) {
+            lastProgressNs += unpolledNs;
         }
         nowNs = now;
         int work = deliverStashed();

@@ -37,6 +37,13 @@ class RecoveryTest {
         }
     }
 
+    /** Polls every sixteenth of the patience for {@code ns}: a receiving thread that runs all along. */
+    private static void pollFor(StreamHarness harness, long ns) {
+        for (long polled = 0; polled < ns; polled += PATIENCE_NS / 16) {
+            harness.advance(PATIENCE_NS / 16).poll();
+        }
+    }
+
     private List<Long> deliveredIndexes() {
         return h.delivered().stream().map(Delivered::index).toList();
     }
@@ -86,7 +93,7 @@ class RecoveryTest {
         h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> open[0]);
 
         h.poll();
-        h.advance(2 * PATIENCE_NS).poll();
+        pollFor(h, 2 * PATIENCE_NS);
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1");
         assertThat(h.stream.isRecovering()).isTrue();
@@ -125,9 +132,7 @@ class RecoveryTest {
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
         a.holds(3, "m3", "m4");
-        for (int i = 0; i < 4; i++) {
-            h.advance(PATIENCE_NS / 4).poll();
-        }
+        pollFor(h, PATIENCE_NS);
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
         assertThat(h.losses()).isEmpty();
@@ -140,12 +145,33 @@ class RecoveryTest {
         a.holdsHole(2, 3);
         b.holds(2, "m2", "m3", "m4");
         lose1And2();
-        h.advance(PATIENCE_NS * 9 / 10).poll();
+        pollFor(h, PATIENCE_NS * 9 / 10);
         a.silent = false;
         h.poll();
 
-        h.advance(PATIENCE_NS / 2).poll();
+        pollFor(h, PATIENCE_NS / 2);
         assertThat(h.losses()).as("B was asked half a patience ago").isEmpty();
+        b.silent = false;
+        pollWhileRecovering();
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5");
+        assertThat(h.losses()).isEmpty();
+    }
+
+    @Test
+    void aNodeStoppedLongerThanThePatienceAsksAgainWhenItRunsAndGivesNothingUpUnasked() {
+        a.holdsHole(2, 3);
+        lose1And2();
+        h.poll();
+        h.poll();
+        assertThat(b.asked).as("B holds nothing yet: asked again later").hasSize(1);
+
+        b.holds(2, "m2", "m3", "m4");
+        b.silent = true;
+        h.advance(2 * PATIENCE_NS).poll();
+
+        assertThat(h.losses()).as("nobody was asked while the node stood still").isEmpty();
+        assertThat(b.asked).hasSize(2);
         b.silent = false;
         pollWhileRecovering();
 
@@ -198,9 +224,7 @@ class RecoveryTest {
         a.holdsHole(2, 3);
         b.silent = true;
         lose1And2();
-        for (int i = 0; i < 10; i++) {
-            h.advance(PATIENCE_NS / 4).poll();
-        }
+        pollFor(h, PATIENCE_NS * 5 / 2);
         assertThat(h.losses()).singleElement().extracting(LossEvent::lostMessages).isEqualTo(3L);
 
         h.data(6, 9, "m9");
@@ -211,9 +235,7 @@ class RecoveryTest {
         h.poll();
 
         assertThat(h.losses()).as("nothing given up at once: no hole is known at 6").hasSize(1);
-        for (int i = 0; i < 10; i++) {
-            h.advance(PATIENCE_NS / 4).poll();
-        }
+        pollFor(h, PATIENCE_NS * 5 / 2);
         assertThat(h.losses()).hasSize(2).last().satisfies(loss -> {
             assertThat(loss.firstMessage()).isEqualTo(6);
             assertThat(loss.lostMessages()).isEqualTo(3);
@@ -228,7 +250,7 @@ class RecoveryTest {
         lose1And2();
 
         h.poll();
-        h.advance(PATIENCE_NS / 2).poll();
+        pollFor(h, PATIENCE_NS / 2);
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
 
         a.holds(3, "m3", "m4");
@@ -360,7 +382,7 @@ class RecoveryTest {
         dropping.data(0, 0, "m0").data(2, 2, "m2");
         dropping.stream.onUnrecoverable(1, 1, 2, dropping.nowNs);
 
-        dropping.advance(2 * PATIENCE_NS).poll();
+        pollFor(dropping, 2 * PATIENCE_NS);
 
         assertThat(dropping.losses()).singleElement().extracting(LossEvent::streamDropped).isEqualTo(true);
         assertThat(dropping.stream.isDropped()).isTrue();
