@@ -46,7 +46,8 @@ public final class Publication<T> implements AutoCloseable {
      * @return the position after the message (&gt; 0) if it was taken, else a negative
      *     {@link OfferResult}: {@link OfferResult#MESSAGE_TOO_LARGE} when the encoded message exceeds
      *     {@link RawPublication#maxMessageLength()}, {@link OfferResult#UNENCODABLE} when the codec
-     *     cannot carry it (its reason goes to the node's error handler), or those of
+     *     cannot carry it (its reason, with the topic and the message's class, goes to the node's
+     *     error handler), or those of
      *     {@link RawPublication#offer}
      * @throws IllegalArgumentException if {@code message} is null
      */
@@ -60,7 +61,8 @@ public final class Publication<T> implements AutoCloseable {
         } catch (MessageTooLargeException ex) {
             return OfferResult.MESSAGE_TOO_LARGE;
         } catch (CodecException ex) {
-            errors.onError(ex);
+            errors.onError(new TransportException("topic '" + raw.topicName() + "' (codec '" + codec.name()
+                + "') could not encode a " + message.getClass().getName() + ": " + ex.getMessage(), ex));
             return OfferResult.UNENCODABLE;
         }
         return raw.offer(staging, 0, length);

@@ -23,8 +23,15 @@ final class TopicCodecs {
         this.context = context;
     }
 
-    /** The topic's codec for {@code messageClass}. */
+    /**
+     * The topic's codec for {@code messageClass}, which must be on the topic's
+     * {@code allowed-classes} if it lists any: a class it does not allow is refused here, not
+     * carried (numbering codecs would read it as the listed class of its number).
+     */
     <T> Codec<T> codec(TopicConfig topic, Class<T> messageClass) {
+        if (!topic.allowedClasses().isEmpty() && !topic.allowedClasses().contains(messageClass.getName())) {
+            throw mismatch(topic, messageClass, "it is not in the topic's allowed-classes " + topic.allowedClasses());
+        }
         final Codec<T> codec = create(topic, messageClass, false);
         if (!codec.messageClass().equals(messageClass)) {
             throw mismatch(topic, messageClass, "it carries " + codec.messageClass().getName());

@@ -85,8 +85,10 @@ class OfferResultsTest {
         assertThat(typed.offer("fine")).isEqualTo(1);
         assertThat(typed.offer("x".repeat(MAX_MESSAGE + 1))).isEqualTo(OfferResult.MESSAGE_TOO_LARGE);
         assertThat(typed.offer("refused")).isEqualTo(OfferResult.UNENCODABLE);
-        assertThat(errors).singleElement().isInstanceOf(InvalidMessageException.class)
-            .extracting(Throwable::getMessage).isEqualTo("this codec refuses 'refused'");
+        assertThat(errors).singleElement().isInstanceOf(TransportException.class)
+            .satisfies(error -> assertThat(error.getCause()).isInstanceOf(InvalidMessageException.class))
+            .extracting(Throwable::getMessage).isEqualTo("topic 'prices' (codec '" + typed.codecName()
+                + "') could not encode a java.lang.String: this codec refuses 'refused'");
         assertThatIllegalArgumentException().isThrownBy(() -> typed.offer(null)).withMessage("message is null");
         assertThat(publication.position()).isOne();
     }

@@ -1,6 +1,5 @@
 package org.nakcast.benchmarks.throughput;
 
-import java.util.List;
 
 import org.nakcast.codecs.CodecSpec;
 import org.nakcast.codecs.sample.ExternalizablePriceUpdate;
@@ -19,7 +18,7 @@ import org.nakcast.transport.Publication;
  * {@code kryo}): the publisher offers one sample {@link PriceUpdate} object (carried in an
  * {@link ExternalizablePriceUpdate} for {@code jdk-externalizable}) with message n's number set
  * as its instrument id, and the topic's codec encodes it; the subscriber gets each message decoded
- * into a new object. The topic allows {@link Instrument} besides the message class. The harness
+ * into a new object. The topic allows the message class and {@link Instrument}. The harness
  * allocates nothing; the codec decides what encoding and decoding allocate.
  *
  * @param name the codec's name
@@ -27,7 +26,7 @@ import org.nakcast.transport.Publication;
 record ObjectPayload(String name) implements Payload {
     @Override
     public TopicConfig topic(TopicConfig base) {
-        return Payload.codecTopic(base, name, List.of(Instrument.class.getName()));
+        return Payload.codecTopic(base, name, spec().classes().stream().map(Class::getName).toList());
     }
 
     @Override

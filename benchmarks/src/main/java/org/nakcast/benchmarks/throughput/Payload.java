@@ -53,7 +53,7 @@ sealed interface Payload permits RawPayload, FlyweightPayload, ObjectPayload {
     /**
      * The topic of a codec run: {@code base} with {@code codec}, flow control {@code min} (a decoder
      * slower than the publisher holds it back rather than fall behind its history) and
-     * {@code allowedClasses} besides the message class.
+     * {@code allowedClasses}.
      */
     static TopicConfig codecTopic(TopicConfig base, String codec, List<String> allowedClasses) {
         return base.withCodec(codec).withHistory(ByteSize.parse(RunSettings.HELD_HISTORY))

@@ -87,7 +87,8 @@ class QuickstartOptionsTest {
         assertThat(raw.flowControl()).isEqualTo(FlowControlMode.MAX);
         assertThat(kryo.codec()).isEqualTo("kryo");
         assertThat(kryo.flowControl()).isEqualTo(FlowControlMode.MIN);
-        assertThat(kryo.allowedClasses()).containsExactly("org.nakcast.codecs.sample.Instrument");
+        assertThat(kryo.allowedClasses()).containsExactly("org.nakcast.codecs.sample.PriceUpdate",
+            "org.nakcast.codecs.sample.Instrument");
         assertThat(kryo.id()).isEqualTo(raw.id());
     }
 

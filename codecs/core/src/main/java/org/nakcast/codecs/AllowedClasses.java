@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
  * The classes one codec instance carries: the spec's {@link CodecSpec#registeredClasses()} in
@@ -16,6 +17,10 @@ import java.util.Set;
  * look-ups by class and by name. Object codecs check every class they write or read against it.
  */
 public final class AllowedClasses {
+    /** {@link String} and the boxed primitives: what FST and Kryo write by built-in ids of their own. */
+    public static final List<Class<?>> STRING_AND_BOXED = List.of(String.class, Long.class, Integer.class,
+        Short.class, Byte.class, Character.class, Boolean.class, Double.class, Float.class);
+
     private final String codecName;
     private final List<Class<?>> registered;
     private final Set<Class<?>> classes = new HashSet<>();
@@ -42,6 +47,27 @@ public final class AllowedClasses {
     }
 
     /**
+     * The allow-list of a codec that numbers classes in the spec's order (FST, Kryo): a class is
+     * written as its place in the list, so both sides must number from the topic's list alone. The
+     * spec must list its message class: a process offering a class of the same shape under another
+     * name would otherwise take the listed class's number and be read as it.
+     *
+     * @param spec     the topic's codec settings
+     * @param implicit classes the codec always carries besides the spec's
+     * @return the allow-list
+     * @throws CodecConfigurationException if the spec's classes do not name its message class
+     */
+    public static AllowedClasses numbered(CodecSpec<?> spec, Collection<Class<?>> implicit) {
+        if (!spec.classes().contains(spec.messageClass())) {
+            throw new CodecConfigurationException(spec.codecName() + " numbers classes in the order of the topic's "
+                + "allowed-classes, which do not name " + spec.messageClass().getName() + " " + spec.classes().stream()
+                .map(Class::getName).toList() + ": list it there (two processes numbering their own classes could "
+                + "read one class as another)");
+        }
+        return of(spec, implicit);
+    }
+
+    /**
      * Refuses collections and arrays whose decoders would size an allocation from a length read off
      * the wire without a bound: only {@link ArrayList} is carried (the codec bounds its length by the
      * bytes that remain), and no array class is registered. Fields of the registered classes are
@@ -53,15 +79,44 @@ public final class AllowedClasses {
     public AllowedClasses requireBoundedContainers() {
         for (final Class<?> type : registered) {
             checkContainer(type, type.getName());
-            for (Class<?> owner = type; owner != null && owner != Object.class; owner = owner.getSuperclass()) {
-                for (final Field field : owner.getDeclaredFields()) {
-                    if (!Modifier.isStatic(field.getModifiers()) && !Modifier.isTransient(field.getModifiers())) {
-                        checkContainer(field.getType(), owner.getName() + "." + field.getName());
-                    }
+            forEachField(type, (field, where) -> checkContainer(field.getType(), where));
+        }
+        return this;
+    }
+
+    /**
+     * Refuses a registered class with a field whose declared class is closed (a final class, a
+     * record, an enum without constant bodies) and not carried: every message holding one would
+     * fail to encode. {@link String} and primitives are carried by every object codec. A field of
+     * an open class (an interface, {@code Object}) may hold anything; what it holds is checked as
+     * it is written.
+     *
+     * @return this
+     * @throws CodecConfigurationException naming the field and its class
+     */
+    public AllowedClasses requireFieldClassesCarried() {
+        for (final Class<?> type : registered) {
+            forEachField(type, (field, where) -> {
+                final Class<?> held = field.getType();
+                if (!held.isPrimitive() && held != String.class && Modifier.isFinal(held.getModifiers())
+                    && !classes.contains(held)) {
+                    throw new CodecConfigurationException(codecName + ": " + where + " holds " + held.getName()
+                        + ", which is not in the topic's allowed-classes: list it there");
+                }
+            });
+        }
+        return this;
+    }
+
+    /** Each instance field of {@code type} and its superclasses, with its name as {@code Owner.field}. */
+    private static void forEachField(Class<?> type, BiConsumer<Field, String> action) {
+        for (Class<?> owner = type; owner != null && owner != Object.class; owner = owner.getSuperclass()) {
+            for (final Field field : owner.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers()) && !Modifier.isTransient(field.getModifiers())) {
+                    action.accept(field, owner.getName() + "." + field.getName());
                 }
             }
         }
-        return this;
     }
 
     private void checkContainer(Class<?> type, String where) {

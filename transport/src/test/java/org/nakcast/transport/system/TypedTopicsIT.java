@@ -39,7 +39,7 @@ import org.nakcast.transport.status.SystemCounter;
 /**
  * Typed topics of the embedded default config: {@code prices} (flyweight) through the zero-copy
  * claim and decoder path, {@code orders} (FST) as objects; and what happens when the classes do
- * not fit the topic's codec, or the bytes do not decode.
+ * not fit the topic's codec or its allowed classes, or the bytes do not decode.
  */
 class TypedTopicsIT {
     private static final int COUNT = 10_000;
@@ -182,6 +182,15 @@ class TypedTopicsIT {
             assertThatThrownBy(() -> node.newPublication("quotes", PriceUpdate.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("quotes");
+            assertThatThrownBy(() -> node.newPublication("orders", PriceUpdate.class))
+                .as("a class off the topic's list, which FST would number as a class on it")
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("topic 'orders' (codec 'fst') cannot carry " + PriceUpdate.class.getName())
+                .hasMessageContaining("not in the topic's allowed-classes [" + Order.class.getName());
+            assertThatThrownBy(() -> node.subscribe("orders", PriceUpdate.class, (update, header) -> { },
+                StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
+                .isInstanceOf(TransportException.class)
+                .hasMessageContaining("not in the topic's allowed-classes");
         }
     }
 

@@ -1,7 +1,6 @@
 package org.nakcast.codecs.fst;
 
 import java.util.ArrayList;
-import java.util.List;
 
 import org.nakcast.codecs.AllowedClasses;
 import org.nakcast.codecs.Codec;
@@ -20,15 +19,14 @@ import org.nustaq.serialization.coders.FSTStreamEncoder;
  * {@code META-INF/services/org.nakcast.codecs.CodecProvider}). Each codec gets its own
  * {@link FSTConfiguration}: the spec's classes registered in order (records with
  * {@link FstRecordSerializer}, {@link ArrayList} with {@link BoundedArrayListSerializer}), the
- * checked decoder, and the allow-list class loader.
+ * checked decoder, and the allow-list class loader. The spec must list its message class, and a
+ * field of a closed class off the list is refused at once
+ * ({@link AllowedClasses#numbered}, {@link AllowedClasses#requireFieldClassesCarried}).
  *
  * <p>Always carried besides the spec's classes: {@link String} and the boxed primitives, which FST
  * writes by its own built-in ids.
  */
 public final class FstCodecProvider implements CodecProvider {
-    private static final List<Class<?>> IMPLICIT = List.of(String.class, Long.class, Integer.class, Short.class,
-        Byte.class, Character.class, Boolean.class, Double.class, Float.class);
-
     private final boolean shareReferences;
 
     /**
@@ -49,7 +47,9 @@ public final class FstCodecProvider implements CodecProvider {
 
     @Override
     public <T> Codec<T> create(CodecSpec<T> spec) {
-        final AllowedClasses allowed = AllowedClasses.of(spec, IMPLICIT).requireBoundedContainers();
+        final AllowedClasses allowed = AllowedClasses.numbered(spec, AllowedClasses.STRING_AND_BOXED)
+            .requireBoundedContainers()
+            .requireFieldClassesCarried();
         final FSTConfiguration conf = FSTConfiguration.createDefaultConfiguration();
         conf.setShareReferences(shareReferences);
         conf.registerSerializer(ArrayList.class, new BoundedArrayListSerializer(), false);

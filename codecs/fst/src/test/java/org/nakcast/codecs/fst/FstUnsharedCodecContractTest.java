@@ -14,7 +14,7 @@ final class FstUnsharedCodecContractTest extends CodecContractTest {
     }
 
     @Override
-    protected boolean refusesUnboundedContainers() {
+    protected boolean numbersClasses() {
         return true;
     }
 }

@@ -1,7 +1,6 @@
 package org.nakcast.codecs.kryo;
 
 import java.util.ArrayList;
-import java.util.List;
 
 import com.esotericsoftware.kryo.Kryo;
 import org.nakcast.codecs.AllowedClasses;
@@ -11,7 +10,8 @@ import org.nakcast.codecs.CodecProvider;
 import org.nakcast.codecs.CodecSpec;
 
 /**
- * Makes {@code kryo} codecs: Kryo 5 with registration required (the spec's classes, in order),
+ * Makes {@code kryo} codecs: Kryo 5 with registration required (the spec's classes, in order, the
+ * message class among them; a field of a closed class off the list is refused at once),
  * references off (messages are trees), records through Kryo's own record serializer, and
  * {@link ArrayList} through {@link BoundedCollectionSerializer}. Run with
  * {@code -Dkryo.unsafe=false} (ops/jvm-kryo.options has it): this codec uses Kryo's safe
@@ -25,7 +25,9 @@ public final class KryoCodecProvider implements CodecProvider {
 
     @Override
     public <T> Codec<T> create(CodecSpec<T> spec) {
-        final AllowedClasses allowed = AllowedClasses.of(spec, List.of()).requireBoundedContainers();
+        final AllowedClasses allowed = AllowedClasses.numbered(spec, AllowedClasses.STRING_AND_BOXED)
+            .requireBoundedContainers()
+            .requireFieldClassesCarried();
         final Kryo kryo = new Kryo();
         kryo.setRegistrationRequired(true);
         kryo.setReferences(false);

@@ -19,12 +19,13 @@ public final class SampleMessages {
 
     /**
      * @param codecName a codec name
-     * @return the spec of a price-update topic: the update's class, then {@link Instrument}
+     * @return the spec of a price-update topic: the update's class, then {@link Instrument}, in the
+     *     order a topic's {@code allowed-classes} would list them
      */
     public static CodecSpec<?> priceUpdateSpec(String codecName) {
         final Class<?> messageClass = isExternalizable(codecName) ? ExternalizablePriceUpdate.class
             : PriceUpdate.class;
-        return CodecSpec.of(codecName, messageClass, Instrument.class);
+        return CodecSpec.of(codecName, messageClass, messageClass, Instrument.class);
     }
 
     /**
@@ -34,7 +35,8 @@ public final class SampleMessages {
      */
     public static CodecSpec<?> orderSpec(String codecName) {
         final Class<?> messageClass = isExternalizable(codecName) ? ExternalizableOrder.class : Order.class;
-        return CodecSpec.of(codecName, messageClass, OrderLeg.class, Instrument.class, Side.class, ArrayList.class);
+        return CodecSpec.of(codecName, messageClass, messageClass, OrderLeg.class, Instrument.class, Side.class,
+            ArrayList.class);
     }
 
     /**
@@ -42,7 +44,7 @@ public final class SampleMessages {
      * @return the spec of a price-update topic carried as records
      */
     public static CodecSpec<PriceUpdateRecord> priceUpdateRecordSpec(String codecName) {
-        return CodecSpec.of(codecName, PriceUpdateRecord.class, InstrumentRecord.class);
+        return CodecSpec.of(codecName, PriceUpdateRecord.class, PriceUpdateRecord.class, InstrumentRecord.class);
     }
 
     /**

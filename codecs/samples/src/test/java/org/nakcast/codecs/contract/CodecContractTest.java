@@ -100,10 +100,12 @@ public abstract class CodecContractTest {
     }
 
     /**
-     * @return whether the codec refuses, when it is made, collections and arrays it would size from
-     *     a length read off the wire (FST and Kryo would; the JDK codec's filter bounds them instead)
+     * @return whether the codec numbers classes in the order of the spec's list (FST and Kryo): it
+     *     refuses, when it is made, a spec that does not list its message class, a field of a closed
+     *     class off the list, and collections and arrays it would size from a length read off the
+     *     wire (the JDK codec writes class names, and its filter bounds lengths instead)
      */
-    protected boolean refusesUnboundedContainers() {
+    protected boolean numbersClasses() {
         return false;
     }
 
@@ -249,7 +251,7 @@ public abstract class CodecContractTest {
     @Test
     void refusesToWriteAClassOffItsList() {
         assumeTrue(writesFieldsOfAnyClass(), codecName() + " writes no field of an arbitrary class");
-        final Codec<Holder> holders = registry.create(CodecSpec.of(codecName(), Holder.class));
+        final Codec<Holder> holders = registry.create(CodecSpec.of(codecName(), Holder.class, Holder.class));
         final Holder holder = new Holder();
         holder.payload = new Gadget();
         assertThatThrownBy(() -> holders.encode(holder, guardedBuffer(), OFFSET, CAPACITY - OFFSET))
@@ -259,14 +261,44 @@ public abstract class CodecContractTest {
 
     @Test
     void refusesContainersSizedFromTheWire() {
-        assumeTrue(refusesUnboundedContainers(), codecName() + " bounds containers as it reads them");
-        assertThatThrownBy(() -> registry.create(CodecSpec.of(codecName(), WithMap.class)))
+        assumeTrue(numbersClasses(), codecName() + " bounds containers as it reads them");
+        assertThatThrownBy(() -> registry.create(CodecSpec.of(codecName(), WithMap.class, WithMap.class)))
             .isInstanceOf(CodecConfigurationException.class)
             .hasMessageContaining(WithMap.class.getName() + ".prices")
             .hasMessageContaining("java.util.HashMap");
-        assertThatThrownBy(() -> registry.create(CodecSpec.of(codecName(), PriceUpdate.class, long[].class)))
+        assertThatThrownBy(() -> registry.create(CodecSpec.of(codecName(), PriceUpdate.class, PriceUpdate.class,
+            long[].class)))
             .isInstanceOf(CodecConfigurationException.class)
             .hasMessageContaining("array");
+    }
+
+    @Test
+    void refusesAMessageClassOffTheListSoThatNoClassTakesTheNumberOfAnother() {
+        assumeTrue(numbersClasses(), codecName() + " writes class names");
+        final CodecSpec<?> orders = SampleMessages.orderSpec(codecName());
+        final List<Class<?>> listed = orders.classes();
+
+        assertThatThrownBy(() -> registry.create(new CodecSpec<>(codecName(), LookAlikeInstrument.class, listed)))
+            .isInstanceOf(CodecConfigurationException.class)
+            .hasMessageContaining(LookAlikeInstrument.class.getName())
+            .hasMessageContaining(orders.messageClass().getName());
+        assertThatThrownBy(() -> registry.create(CodecSpec.of(codecName(), Instrument.class)))
+            .as("a spec with no list names no class either")
+            .isInstanceOf(CodecConfigurationException.class)
+            .hasMessageContaining("allowed-classes");
+    }
+
+    @Test
+    void refusesAtOnceAFieldOfAClosedClassOffTheList() {
+        assumeTrue(numbersClasses(), codecName() + " checks classes as it writes them");
+        final List<Class<?>> withoutSide = SampleMessages.orderSpec(codecName()).classes().stream()
+            .filter(type -> type != Side.class).toList();
+
+        assertThatThrownBy(() -> registry.create(new CodecSpec<>(codecName(), withoutSide.get(0), withoutSide)))
+            .isInstanceOf(CodecConfigurationException.class)
+            .hasMessageContaining(OrderLeg.class.getName() + ".side")
+            .hasMessageContaining(Side.class.getName())
+            .hasMessageContaining("allowed-classes");
     }
 
     static IntStream cases() {
@@ -318,6 +350,17 @@ public abstract class CodecContractTest {
         private static final long serialVersionUID = 1L;
 
         java.io.Serializable payload;
+    }
+
+    /**
+     * A class of the same shape as {@link Instrument} under another name: what a process that is
+     * not allowed to offer instruments would offer instead.
+     */
+    static final class LookAlikeInstrument implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        long id;
+        String symbol;
     }
 
     /**
