@@ -16,6 +16,7 @@ import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 
 /**
  * A stranger on the segment: it reads the live sessions off the wire, then, every interval until
@@ -23,9 +24,11 @@ import org.nakcast.transport.protocol.StatusFlyweight;
  * STATUS with a made-up receiver and position, the datagrams of a session it makes up (DATA with
  * a gap, heartbeats, each on a topic that exists), a stray datagram (a NAK or STATUS to the data
  * port, DATA or a heartbeat to the control port, of a live session or a made-up one), or bytes
- * that are no datagram at all, to either port. It never forges DATA, heartbeats or UNRECOVERABLE
- * of a live session on the data port: nothing can tell those from the publisher's own (datagrams
- * are not authenticated; transport/README.md says so).
+ * that are no datagram at all, to either port, or an UNRECOVERABLE of a live session that gives up
+ * datagrams far past any it has heard of (which no stream may act on: it has not seen them). It
+ * never forges DATA or heartbeats of a live session on the data port, nor an UNRECOVERABLE within
+ * what was sent: nothing can tell those from the publisher's own (datagrams are not authenticated;
+ * transport/README.md says so).
  */
 final class StrangerHost extends SimHost {
     private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
@@ -104,7 +107,7 @@ final class StrangerHost extends SimHost {
     }
 
     private void forge() {
-        final int kind = random.nextInt(12);
+        final int kind = random.nextInt(13);
         final long[] live = liveSessions.isEmpty() ? null : liveSessions.get(random.nextInt(liveSessions.size()));
         if (kind < 4 && live != null) {
             send(FrameType.Port.CONTROL, writeNak(live));
@@ -114,6 +117,8 @@ final class StrangerHost extends SimHost {
             forgeSession();
         } else if (kind < 11) {
             forgeStray(live != null && random.nextBoolean() ? live : madeUp());
+        } else if (kind == 12 && live != null) {
+            send(FrameType.Port.DATA, writeGoneBeyondSent(live));
         } else {
             final int length = 1 + random.nextInt(200);
             for (int i = 0; i < length; i++) {
@@ -159,6 +164,21 @@ final class StrangerHost extends SimHost {
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), (int) session[0], (int) session[1], 0);
         nak.receiverId(random.nextInt()).rangeCount(1).range(0, from, to);
         return NakFlyweight.lengthFor(1);
+    }
+
+    /**
+     * An UNRECOVERABLE of {@code session} from a datagram it has sent to one far past the highest it
+     * has sent (more than ten thousand past what the stranger last read of it): the row of a forged
+     * UNRECOVERABLE that would give up a stream's future.
+     */
+    private int writeGoneBeyondSent(long[] session) {
+        final UnrecoverableFlyweight gone = new UnrecoverableFlyweight();
+        gone.wrap(out, 0);
+        final long from = random.nextLong(Math.max(1, session[2] + 1));
+        gone.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, (int) session[0],
+            (int) session[1], 0);
+        gone.lostRange(from, session[2] + 10_000 + random.nextInt(1_000_000), random.nextInt(1 << 20));
+        return UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
     }
 
     private int writeStatus(long[] session) {

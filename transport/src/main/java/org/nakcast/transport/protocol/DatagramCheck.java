@@ -46,6 +46,17 @@ public enum DatagramCheck {
      */
     IMPLAUSIBLE_LOSS("more messages lost than the datagrams can hold"),
     /**
+     * An UNRECOVERABLE that gives up datagrams past the highest its stream has seen (forged, or an
+     * answer to a receiver further ahead while this one lost the newest datagrams, which it then
+     * NAKs itself): given by the stream, which ignores it.
+     */
+    GONE_BEYOND_SEEN("UNRECOVERABLE past the highest datagram seen"),
+    /**
+     * A HEARTBEAT saying the stream ended below a datagram its stream has already seen, which its
+     * publisher cannot have sent (a corrupt or forged datagram): given by the stream, which ignores it.
+     */
+    END_BELOW_SEEN("end of stream below a datagram seen"),
+    /**
      * A STATUS whose position lies beyond what its publisher stream has sent, which no receiver can
      * have consumed (a corrupt or forged datagram): given by a flow-control {@code min} publisher.
      */

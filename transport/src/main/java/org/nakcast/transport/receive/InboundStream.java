@@ -46,8 +46,9 @@ import org.nakcast.transport.status.SystemCounters;
  * begun before it is skipped, not lost.
  *
  * <p>Reach: a DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE whose sequence its publisher cannot
- * have reached yet, or an UNRECOVERABLE that claims more lost messages than its datagrams can hold,
- * passed the stateless checks but is corrupt or forged: it is counted as malformed and ignored (see
+ * have reached yet, an UNRECOVERABLE that claims more lost messages than its datagrams can hold or
+ * (once started) reaches past the highest datagram seen, or an end of stream below it, passed the
+ * stateless checks but is corrupt or forged: it is counted as malformed and ignored (see
  * {@link StreamReach}).
  *
  * <p>Its NAKs are its {@link NakEmitter}'s: the stream tells it what arrived, what a heartbeat told
@@ -215,13 +216,18 @@ public final class InboundStream {
      *       history learns what is gone and gets what is held in one round trip;</li>
      *   <li>the session's age: when the session began by this receiver's clock;</li>
      *   <li>at its end of stream, the last datagram: once everything up to it is delivered the
-     *       stream has {@linkplain #hasEnded() ended}.</li>
+     *       stream has {@linkplain #hasEnded() ended}. An end of stream below a datagram this
+     *       started stream has seen is ignored whole, and counted: its publisher cannot have sent
+     *       it.</li>
      * </ul>
      *
      * @param heartbeat wraps the datagram; read only during the call
      */
     public void onHeartbeat(int line, HeartbeatFlyweight heartbeat, long nowNs) {
         final long highestSequence = heartbeat.sequence();
+        if (heartbeat.isEndOfStream() && started && reach.endBelowSeen(highestSequence, naks.highestSeen())) {
+            return;
+        }
         life.noteStart(nowNs - heartbeat.sessionAgeNs());
         naks.oldestHeld(heartbeat.oldestSequence());
         if (heartbeat.isEndOfStream()) {
@@ -257,10 +263,12 @@ public final class InboundStream {
      * {@code toSequence} raises one {@link LossEvent} (counted from the next held datagram's header,
      * or from {@code firstMessageAfter} for the last), and delivery goes on after it, or the stream
      * is dropped, by the topic's loss policy. Ignored when nothing up to {@code toSequence} is
-     * missing (a repeat, or an answer to another receiver).
+     * missing (a repeat, or an answer to another receiver), and ignored and counted when it reaches
+     * past the highest datagram this stream has seen: it would give up the stream's future.
      */
     public void onUnrecoverable(long fromSequence, long toSequence, long firstMessageAfter, long nowNs) {
-        if (reach.beyondReach(toSequence, nowNs) || implausibleLoss(toSequence, firstMessageAfter)) {
+        if (reach.beyondReach(toSequence, nowNs) || implausibleLoss(toSequence, firstMessageAfter)
+            || started && reach.goneBeyondSeen(toSequence, naks.highestSeen())) {
             return;
         }
         life.heard(nowNs);

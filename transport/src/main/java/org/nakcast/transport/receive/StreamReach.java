@@ -15,6 +15,8 @@ import org.nakcast.transport.status.SystemCounters;
  * <pre>
  *   reach:  sequence &lt;= start + REACH_MARGIN + (now - startNs) / NS_PER_DATAGRAM
  *   loss:   messages an UNRECOVERABLE claims lost &lt;= datagrams it covers x most messages per datagram
+ *   gone:   an UNRECOVERABLE's last datagram &lt;= the highest seen
+ *   end:    an END_OF_STREAM's last datagram &gt;= the highest seen
  * </pre>
  *
  * <p>Reach: a publisher cannot be further ahead than where the stream started plus
@@ -22,7 +24,11 @@ import org.nakcast.transport.status.SystemCounters;
  * HEARTBEAT or UNRECOVERABLE beyond that could otherwise have the stream NAK for ever for datagrams
  * that will not exist for ages, or give up its present as lost. The last sequence,
  * {@code Long.MAX_VALUE}, is never in reach. Plausible loss: each message takes at least a frame
- * header, so an UNRECOVERABLE cannot take more messages with it than its datagrams hold.
+ * header, so an UNRECOVERABLE cannot take more messages with it than its datagrams hold. Gone and
+ * end, for a started stream: its publisher answers a NAK with what is gone below what it sent, and
+ * ends a stream at the last datagram it sent, so an UNRECOVERABLE reaching past the highest datagram
+ * seen, or an end of stream below it, would give up the stream's future or end it early: ignored
+ * (a real answer meant for a receiver further ahead is asked for again by this one's own NAK).
  */
 final class StreamReach {
     /**
@@ -41,6 +47,8 @@ final class StreamReach {
     private final AtomicCounter malformed;
     private final AtomicCounter outOfReach;
     private final AtomicCounter implausibleLoss;
+    private final AtomicCounter goneBeyondSeen;
+    private final AtomicCounter endBelowSeen;
     private long startSequence;
     private long startNs;
 
@@ -51,6 +59,8 @@ final class StreamReach {
         this.malformed = counters.get(SystemCounter.MALFORMED);
         this.outOfReach = counters.malformed(DatagramCheck.OUT_OF_REACH);
         this.implausibleLoss = counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS);
+        this.goneBeyondSeen = counters.malformed(DatagramCheck.GONE_BEYOND_SEEN);
+        this.endBelowSeen = counters.malformed(DatagramCheck.END_BELOW_SEEN);
     }
 
     /** The stream started at {@code sequence} at {@code nowNs}: reach is measured from there. */
@@ -79,6 +89,23 @@ final class StreamReach {
         }
         count(implausibleLoss);
         return true;
+    }
+
+    /** Whether an UNRECOVERABLE up to {@code toSequence} reaches past {@code highestSeen}; if so, counted. */
+    boolean goneBeyondSeen(long toSequence, long highestSeen) {
+        return countIf(toSequence > highestSeen, goneBeyondSeen);
+    }
+
+    /** Whether an end of stream at {@code lastSequence} lies below {@code highestSeen}; if so, counted. */
+    boolean endBelowSeen(long lastSequence, long highestSeen) {
+        return countIf(lastSequence < highestSeen, endBelowSeen);
+    }
+
+    private boolean countIf(boolean failed, AtomicCounter check) {
+        if (failed) {
+            count(check);
+        }
+        return failed;
     }
 
     private void count(AtomicCounter check) {

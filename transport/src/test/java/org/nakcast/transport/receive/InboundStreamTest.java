@@ -806,7 +806,7 @@ class InboundStreamTest {
 
         @Test
         void eachMissingRunUpToTheRangeEndIsOneEventCountedFromTheNextHeldDatagram() {
-            h.data(0, 0, "m0").data(2, 3, "m3").data(5, 7, "m7");
+            h.data(0, 0, "m0").data(2, 3, "m3").data(5, 7, "m7").heartbeat(6);
 
             h.stream.onUnrecoverable(1, 6, 9, h.nowNs);
 
@@ -858,8 +858,8 @@ class InboundStreamTest {
         }
 
         @Test
-        void aRangeBeyondEverythingSeenMovesTheStreamPastIt() {
-            h.data(0, 0, "m0").heartbeat(2);
+        void aRangeUpToTheHighestDatagramHeardOfMovesTheStreamPastIt() {
+            h.data(0, 0, "m0").heartbeat(6);
 
             h.stream.onUnrecoverable(1, 6, 9, h.nowNs);
             h.data(7, 9, "m9");
@@ -975,6 +975,44 @@ class InboundStreamTest {
             assertThat(outOfReach()).isEqualTo(2);
             assertThat(h.losses()).isEmpty();
             assertThat(h.stream.expectedSequence()).isEqualTo(1);
+        }
+    }
+
+    @Nested
+    class ImpossibleEnds {
+        private long counted(DatagramCheck check) {
+            return h.counters.counters().malformed(check).get();
+        }
+
+        @Test
+        void anUnrecoverablePastTheHighestDatagramSeenGivesUpNothingAndIsCounted() {
+            h.data(0, 0, "m0").data(2, 2, "m2");
+
+            h.stream.onUnrecoverable(1, 1_000_002, 9, h.nowNs);
+
+            assertThat(counted(DatagramCheck.GONE_BEYOND_SEEN)).isOne();
+            assertThat(h.counter(SystemCounter.MALFORMED)).isOne();
+            assertThat(h.losses()).isEmpty();
+            h.data(3, 3, "m3");
+            h.stream.onUnrecoverable(1, 1, 2, h.nowNs);
+            assertThat(h.losses()).as("the publisher's own answer up to what was seen").containsExactly(
+                lost(1, 1, 1, 1));
+            assertThat(h.deliveredTexts()).containsExactly("m0", "m2", "m3");
+        }
+
+        @Test
+        void anEndOfStreamBelowTheHighestDatagramSeenEndsNothingAndIsCounted() {
+            h.data(0, 0, "m0").data(1, 1, "m1");
+
+            h.stream.onHeartbeat(0, new HeartbeatDatagram(TOPIC, SESSION).saying(-1).endOfStream(true), h.nowNs);
+            h.stream.onHeartbeat(0, new HeartbeatDatagram(TOPIC, SESSION).saying(0).endOfStream(true), h.nowNs);
+
+            assertThat(counted(DatagramCheck.END_BELOW_SEEN)).isEqualTo(2);
+            assertThat(h.stream.hasEnded()).isFalse();
+            h.data(2, 2, "m2");
+            assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2");
+            h.stream.onHeartbeat(0, new HeartbeatDatagram(TOPIC, SESSION).saying(2).endOfStream(true), h.nowNs);
+            assertThat(h.stream.hasEnded()).as("the publisher's own end, at the last datagram it sent").isTrue();
         }
     }
 

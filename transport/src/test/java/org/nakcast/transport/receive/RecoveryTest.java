@@ -364,7 +364,7 @@ class RecoveryTest {
     @Test
     void withoutAKnownMessageIndexTheLossIsReportedAsBeforeWithNoRecorderAsked() {
         h.stream.recoverFrom(List.of(a), PATIENCE_NS);
-        h.heartbeat(9);
+        h.heartbeat(9).heartbeat(12);
         h.stream.onUnrecoverable(10, 12, 20, h.nowNs);
 
         assertThat(h.losses()).singleElement().satisfies(loss -> {
