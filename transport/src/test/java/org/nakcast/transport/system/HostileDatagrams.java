@@ -60,7 +60,10 @@ final class HostileDatagrams {
         REAL_DATA_PAST,
         /** Real session and topic: a HEARTBEAT announcing a sequence far in the future. */
         REAL_HEARTBEAT_FAR_FUTURE,
-        /** Real session and topic: a HEARTBEAT announcing a sequence already delivered. */
+        /**
+         * Real session and topic: a HEARTBEAT announcing a sequence already delivered, half of those
+         * tamed into it ending the stream there.
+         */
         REAL_HEARTBEAT_PAST,
         /** Real session and topic: an UNRECOVERABLE range far in the future. */
         REAL_UNRECOVERABLE_FAR_FUTURE,
@@ -402,6 +405,7 @@ final class HostileDatagrams {
             final long past = random.nextLong(pastLimit) - 1;
             heartbeat.sequence(past);
             heartbeat.oldestSequence(random.nextLong(past + 2));
+            heartbeat.endOfStream(random.nextBoolean());
             return Kind.REAL_HEARTBEAT_PAST;
         }
         heartbeat.sequence(farFuture());
