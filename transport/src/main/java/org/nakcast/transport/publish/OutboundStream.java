@@ -129,6 +129,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private final AtomicCounter flowControlHolds;
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
+    private final AtomicCounter retransmitsRefused;
     private final AtomicCounter repairsHeldBack;
     private final AtomicCounter unrecoverableSent;
     private final AtomicCounter heartbeatsSent;
@@ -206,6 +207,7 @@ final class OutboundStream implements ControlledMessageHandler {
         this.sink = sink;
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
         this.retransmitsHeldOff = counters.get(SystemCounter.RETRANSMITS_HELD_OFF);
+        this.retransmitsRefused = counters.get(SystemCounter.RETRANSMITS_REFUSED);
         this.repairsHeldBack = counters.get(SystemCounter.REPAIRS_HELD_BACK);
         this.unrecoverableSent = counters.get(SystemCounter.UNRECOVERABLE_SENT);
         this.heartbeatsSent = counters.get(SystemCounter.HEARTBEATS_SENT);
@@ -525,17 +527,24 @@ final class OutboundStream implements ControlledMessageHandler {
             // what it asked for that is gone stands for as many of the oldest held: it needs those next
             final long stoodFor = Math.min(askedBelow(nak, oldest), newest - oldest + 1);
             if (stoodFor > 0) {
-                retransmits.add(oldest, oldest + stoodFor - 1);
+                queueRepair(oldest, oldest + stoodFor - 1);
             }
         }
         for (int i = 0; i < count; i++) {
             final long from = Math.max(nak.rangeFrom(i), oldest);
             final long to = Math.min(nak.rangeTo(i), newest);
             if (from <= to) {
-                retransmits.add(from, to);
+                queueRepair(from, to);
             }
         }
         return work + sendRetransmits();
+    }
+
+    /** Queues datagrams {@code from..to} for repair; a full queue refuses them, counted. */
+    private void queueRepair(long from, long to) {
+        if (!retransmits.add(from, to)) {
+            retransmitsRefused.increment();
+        }
     }
 
     /** How many datagrams the NAK's ranges ask for below {@code oldest}; at most what one NAK may ask for. */

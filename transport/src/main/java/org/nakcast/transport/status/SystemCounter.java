@@ -140,7 +140,12 @@ public enum SystemCounter {
      */
     RECOVERIES(55, "recoveries from recorders"),
     /** Messages a receiver fetched from its topic's recorders and delivered in order. */
-    RECOVERED_MESSAGES(56, "messages recovered from recorders");
+    RECOVERED_MESSAGES(56, "messages recovered from recorders"),
+    /**
+     * NAKed ranges a publisher could not queue for repair: its retransmit queue already held as many
+     * separate ranges as it takes, waiting for the repair budget. The receivers' next NAKs ask again.
+     */
+    RETRANSMITS_REFUSED(57, "repairs refused by a full retransmit queue");
 
     private final int typeId;
     private final String label;

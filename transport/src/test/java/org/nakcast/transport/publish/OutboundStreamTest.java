@@ -190,6 +190,24 @@ class OutboundStreamTest {
     }
 
     @Test
+    void repairsAFullRetransmitQueueCannotTakeAreCountedAndAskedForAgainLater() {
+        final DatagramHistory large = new DatagramHistory(1024L * DATAGRAM, DATAGRAM);
+        final OutboundStream starved = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, large,
+            SendRateLimiter.unpaced(), new RepairBudget(1, DATAGRAM, 0), FlowControl.MAX, events, sink, counters);
+        fillDatagrams(starved, 700);
+        final int scattered = 300;
+
+        for (int i = 0; i < scattered; i++) {
+            starved.onNak(nak(2L * i, 2L * i), nowNs);
+        }
+
+        final long resent = sink.ofType(FrameType.RETRANSMIT).size();
+        assertThat(resent).as("the budget took one datagram").isOne();
+        assertThat(counters.get(SystemCounter.RETRANSMITS_REFUSED).get()).as("256 ranges queued, one sent")
+            .isEqualTo(scattered - 256 - resent);
+    }
+
+    @Test
     void ignoresNakedSequencesNotYetSent() {
         fillDatagrams(2);
 
