@@ -21,7 +21,8 @@ import org.nakcast.transport.status.SystemCounters;
  * <pre>
  *   begin(messages first..last)
  *     ask A for next..last --- message next ----------> delivered, next++   (done at last)
- *        |                  -- hole at next ----------> ask B from next; if B holds it as a hole too: lost
+ *        |                  -- hole at next ----------> ask B from next; if B holds it as a hole too
+ *        |                                              (or no recording, a patience after it said so): lost
  *        |                  -- done short of last ----> ask the same again from next
  *        |                  -- refused, unreachable --> ask B from next
  *        +-- every recorder failed at next: ask A again after a pause
@@ -84,8 +85,16 @@ final class MessageRecovery implements ReplayHandler {
     private int failedHere;
     /** The last message of a hole a recorder holds at {@link #next}, or -1: lost if no other recorder has it. */
     private long holeHereLast = -1;
-    /** The recorders that answered a hole at {@link #next} since the last message came, one bit each. */
+    /**
+     * The recorders that answered a hole at {@link #next} since the last message came, or no
+     * recording of the session a whole patience after first saying so, one bit each.
+     */
     private int holesHere;
+    /**
+     * Per recorder, when it first answered that it has no recording of the session in this
+     * recovery, or Long.MIN_VALUE: still saying so a patience later, it is taken at its word.
+     */
+    private final long[] noRecordingSinceNs;
     /** The recorders asked at {@link #next}: each gets a whole patience from when it is first asked there. */
     private int askedHere;
     private RecoverySource.Fetch fetch;
@@ -114,6 +123,7 @@ final class MessageRecovery implements ReplayHandler {
         this.recoveries = counters.get(SystemCounter.RECOVERIES);
         this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
         this.answers = new String[sources.size()];
+        this.noRecordingSinceNs = new long[sources.size()];
     }
 
     /** Whether a recovery is under way: the stream's delivery waits for it. */
@@ -148,6 +158,7 @@ final class MessageRecovery implements ReplayHandler {
         askedHere = 1;
         retryAtNs = now;
         Arrays.fill(answers, null);
+        Arrays.fill(noRecordingSinceNs, Long.MIN_VALUE);
         lastProgressNs = now;
         nowNs = now;
         recoveries.increment();
@@ -214,6 +225,7 @@ final class MessageRecovery implements ReplayHandler {
             stashTail += STASHED_HEADER + length;
         }
         next++;
+        noRecordingSinceNs[source] = Long.MIN_VALUE;
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
@@ -235,6 +247,7 @@ final class MessageRecovery implements ReplayHandler {
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
         holesHere |= 1 << source;
+        noRecordingSinceNs[source] = Long.MIN_VALUE;
         closeFetch();
         failed();
     }
@@ -259,6 +272,15 @@ final class MessageRecovery implements ReplayHandler {
             return;
         }
         answers[source] = refusal.reason() + " (" + sentence + ")";
+        if (refusal == ReplayRefusal.NO_RECORDING) {
+            if (noRecordingSinceNs[source] == Long.MIN_VALUE) {
+                noRecordingSinceNs[source] = nowNs;
+            } else if (nowNs - noRecordingSinceNs[source] >= patienceNs) {
+                holesHere |= 1 << source;
+            }
+        } else {
+            noRecordingSinceNs[source] = Long.MIN_VALUE;
+        }
         closeFetch();
         failed();
     }
@@ -271,8 +293,10 @@ final class MessageRecovery implements ReplayHandler {
 
     /**
      * The recorder asked failed at {@link #next}: the next one untried there is asked. If every one
-     * failed and every one holds a hole there, the hole is lost at once; else all are asked again
-     * after a pause (a recorder that has not recorded it yet, or refused, may have it then).
+     * failed and every one holds a hole there (or has said for a whole patience that it has no
+     * recording of the session), the hole is lost at once, or everything left if none answered a
+     * hole; else all are asked again after a pause (a recorder that has not recorded it yet, or
+     * refused, may have it then).
      */
     private void failed() {
         failedHere |= 1 << source;
@@ -289,7 +313,12 @@ final class MessageRecovery implements ReplayHandler {
         failedHere = 0;
         source = 0;
         if (holesHere == (1 << sources.size()) - 1 && stashHead == stashTail) {
-            loseHoleAndGoOn();
+            if (holeHereLast < 0) {
+                closeFetch();
+                giveUp(last);
+            } else {
+                loseHoleAndGoOn();
+            }
         } else {
             retryAtNs = nowNs + retryNs;
         }

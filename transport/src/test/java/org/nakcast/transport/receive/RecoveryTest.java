@@ -180,6 +180,20 @@ class RecoveryTest {
     }
 
     @Test
+    void aRecorderWithNoRecordingOfTheSessionForAWholePatienceIsTakenAtItsWordAtTheNextHole() {
+        a.holdsHole(2, 1).holds(3, "m3").holdsHole(4, 1);
+        b.refusing = ReplayRefusal.NO_RECORDING;
+        lose1And2();
+
+        pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
+
+        assertThat(h.losses()).as("the first hole waited a patience for B, the second did not")
+            .extracting(LossEvent::firstMessage).containsExactly(2L, 4L);
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m3", "m5");
+        assertThat(h.stream.isRecovering()).isFalse();
+    }
+
+    @Test
     void aHoleInEveryRecorderIsLostAtOnce() {
         a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
         b.holdsHole(3, 1);
