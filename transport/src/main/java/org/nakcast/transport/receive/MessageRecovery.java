@@ -246,8 +246,8 @@ final class MessageRecovery implements ReplayHandler {
         final long holeLast = Math.min(last, firstMessage + count - 1);
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
-        holesHere |= 1 << source;
         noRecordingSinceNs[source] = Long.MIN_VALUE;
+        holesHere |= 1 << source;
         closeFetch();
         failed();
     }
