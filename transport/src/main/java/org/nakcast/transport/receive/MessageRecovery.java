@@ -314,7 +314,6 @@ final class MessageRecovery implements ReplayHandler {
         source = 0;
         if (holesHere == (1 << sources.size()) - 1 && stashHead == stashTail) {
             if (holeHereLast < 0) {
-                closeFetch();
                 giveUp(last);
             } else {
                 loseHoleAndGoOn();
