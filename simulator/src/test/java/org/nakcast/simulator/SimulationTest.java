@@ -254,6 +254,10 @@ class SimulationTest {
      *       recording may not be made yet), so each hole waited a whole patience and the recovery
      *       crawled past the end of the run. A recorder still without a recording a patience
      *       after it first said so is now taken at its word. Reaches: recoveries.</li>
+     *   <li>49359 (recorders A and B, a full disk; found by the 100,000-seed run): the same crawl
+     *       with B holding a recording that did not hold the messages asked for. A recorder still
+     *       saying so a patience after it first did is taken at its word too. Reaches:
+     *       recoveries.</li>
      * </ul>
      */
     @ParameterizedTest(name = "seed {0} reaches {1}")
@@ -263,7 +267,7 @@ class SimulationTest {
         "99645, publicationClose", "128, recorded", "605, recoveries", "1506, recoveries",
         "2813, recoveryLosses", "3193, recoveryLosses", "7156, recoveryLosses",
         "590, recoveries", "9, disk", "1105, disk", "10787, recoveries", "29208, recoveries",
-        "32451, recoveries", "8099, recoveries", "43093, recoveries"})
+        "32451, recoveries", "8099, recoveries", "43093, recoveries", "49359, recoveries"})
     void seedsOfTheHundredThousandStayCleanAndStillReachTheirState(long seed, String state) {
         final Set<FaultKind> kinds = FaultKind.parse("all");
         if (!"recorded".equals(state) && !state.startsWith("recover") && !"disk".equals(state)) {

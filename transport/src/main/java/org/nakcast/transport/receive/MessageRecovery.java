@@ -22,7 +22,8 @@ import org.nakcast.transport.status.SystemCounters;
  *   begin(messages first..last)
  *     ask A for next..last --- message next ----------> delivered, next++   (done at last)
  *        |                  -- hole at next ----------> ask B from next; if B holds it as a hole too
- *        |                                              (or no recording, a patience after it said so): lost
+ *        |                                              (or does not hold it, a patience after it first
+ *        |                                              said so): lost
  *        |                  -- done short of last ----> ask the same again from next
  *        |                  -- refused, unreachable --> ask B from next
  *        +-- every recorder failed at next: ask A again after a pause
@@ -86,15 +87,17 @@ final class MessageRecovery implements ReplayHandler {
     /** The last message of a hole a recorder holds at {@link #next}, or -1: lost if no other recorder has it. */
     private long holeHereLast = -1;
     /**
-     * The recorders that answered a hole at {@link #next} since the last message came, or no
-     * recording of the session a whole patience after first saying so, one bit each.
+     * The recorders that answered a hole at {@link #next} since the last message came, or that they
+     * hold no recording of the session, or none holding {@link #next}, a whole patience after first
+     * saying so, one bit each.
      */
     private int holesHere;
     /**
-     * Per recorder, when it first answered that it has no recording of the session in this
-     * recovery, or Long.MIN_VALUE: still saying so a patience later, it is taken at its word.
+     * Per recorder, when it first answered in this recovery that it has no recording of the session
+     * or none that holds the message asked for, or Long.MIN_VALUE: still saying so a patience
+     * later, it is taken at its word.
      */
-    private final long[] noRecordingSinceNs;
+    private final long[] notHeldSinceNs;
     /** The recorders asked at {@link #next}: each gets a whole patience from when it is first asked there. */
     private int askedHere;
     private RecoverySource.Fetch fetch;
@@ -123,7 +126,7 @@ final class MessageRecovery implements ReplayHandler {
         this.recoveries = counters.get(SystemCounter.RECOVERIES);
         this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
         this.answers = new String[sources.size()];
-        this.noRecordingSinceNs = new long[sources.size()];
+        this.notHeldSinceNs = new long[sources.size()];
     }
 
     /** Whether a recovery is under way: the stream's delivery waits for it. */
@@ -158,7 +161,7 @@ final class MessageRecovery implements ReplayHandler {
         askedHere = 1;
         retryAtNs = now;
         Arrays.fill(answers, null);
-        Arrays.fill(noRecordingSinceNs, Long.MIN_VALUE);
+        Arrays.fill(notHeldSinceNs, Long.MIN_VALUE);
         lastProgressNs = now;
         nowNs = now;
         recoveries.increment();
@@ -225,7 +228,7 @@ final class MessageRecovery implements ReplayHandler {
             stashTail += STASHED_HEADER + length;
         }
         next++;
-        noRecordingSinceNs[source] = Long.MIN_VALUE;
+        notHeldSinceNs[source] = Long.MIN_VALUE;
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
@@ -246,7 +249,7 @@ final class MessageRecovery implements ReplayHandler {
         final long holeLast = Math.min(last, firstMessage + count - 1);
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
-        noRecordingSinceNs[source] = Long.MIN_VALUE;
+        notHeldSinceNs[source] = Long.MIN_VALUE;
         holesHere |= 1 << source;
         closeFetch();
         failed();
@@ -272,14 +275,14 @@ final class MessageRecovery implements ReplayHandler {
             return;
         }
         answers[source] = refusal.reason() + " (" + sentence + ")";
-        if (refusal == ReplayRefusal.NO_RECORDING) {
-            if (noRecordingSinceNs[source] == Long.MIN_VALUE) {
-                noRecordingSinceNs[source] = nowNs;
-            } else if (nowNs - noRecordingSinceNs[source] >= patienceNs) {
+        if (refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD) {
+            if (notHeldSinceNs[source] == Long.MIN_VALUE) {
+                notHeldSinceNs[source] = nowNs;
+            } else if (nowNs - notHeldSinceNs[source] >= patienceNs) {
                 holesHere |= 1 << source;
             }
         } else {
-            noRecordingSinceNs[source] = Long.MIN_VALUE;
+            notHeldSinceNs[source] = Long.MIN_VALUE;
         }
         closeFetch();
         failed();
@@ -294,9 +297,9 @@ final class MessageRecovery implements ReplayHandler {
     /**
      * The recorder asked failed at {@link #next}: the next one untried there is asked. If every one
      * failed and every one holds a hole there (or has said for a whole patience that it has no
-     * recording of the session), the hole is lost at once, or everything left if none answered a
-     * hole; else all are asked again after a pause (a recorder that has not recorded it yet, or
-     * refused, may have it then).
+     * recording of the session, or none holding that message), the hole is lost at once, or
+     * everything left if none answered a hole; else all are asked again after a pause (a recorder
+     * that has not recorded it yet, or refused, may have it then).
      */
     private void failed() {
         failedHere |= 1 << source;

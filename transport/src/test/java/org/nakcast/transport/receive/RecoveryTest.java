@@ -7,6 +7,8 @@ import static org.nakcast.transport.receive.StreamHarness.TOPIC;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.receive.StreamHarness.Delivered;
 import org.nakcast.transport.replay.ReplayRefusal;
@@ -179,10 +181,12 @@ class RecoveryTest {
         assertThat(h.losses()).isEmpty();
     }
 
-    @Test
-    void aRecorderWithNoRecordingOfTheSessionForAWholePatienceIsTakenAtItsWordAtTheNextHole() {
+    /** Seeds 43093 (no recording) and 49359 (a recording that does not hold them) crawled a patience a hole. */
+    @ParameterizedTest
+    @EnumSource(value = ReplayRefusal.class, names = {"NO_RECORDING", "NOT_HELD"})
+    void aRecorderThatDoesNotHoldTheMessagesForAWholePatienceIsTakenAtItsWordAtTheNextHole(ReplayRefusal answer) {
         a.holdsHole(2, 1).holds(3, "m3").holdsHole(4, 1);
-        b.refusing = ReplayRefusal.NO_RECORDING;
+        b.refusing = answer;
         lose1And2();
 
         pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
