@@ -143,8 +143,9 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
             refuse(id, ReplayRefusal.NO_RECORDING, asked + ": this recorder has no recording of that session");
             return;
         }
+        final long heldFirst = recording.firstMessageIndex();
         final long heldLast = recording.nextMessageIndex() - 1;
-        if (from < recording.firstMessageIndex() || from > heldLast) {
+        if (from > heldLast && from >= heldFirst) {
             refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
             return;
         }
@@ -158,15 +159,18 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
                 + " for " + requestLimit + " at most: ask in parts");
             return;
         }
-        try {
-            reader = RecordingReader.openAt(dir, recording.recordingId(), from);
-        } catch (CorruptSegmentException e) {
-            refuse(id, ReplayRefusal.DAMAGED, asked + ": " + e.getMessage());
-            return;
-        }
-        if (reader == null) {
-            refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording no longer holds it (retention removed it)");
-            return;
+        final long readFrom = Math.max(from, heldFirst);
+        if (readFrom <= end) {
+            try {
+                reader = RecordingReader.openAt(dir, recording.recordingId(), readFrom);
+            } catch (CorruptSegmentException e) {
+                refuse(id, ReplayRefusal.DAMAGED, asked + ": " + e.getMessage());
+                return;
+            }
+            if (reader == null) {
+                refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording no longer holds it (retention removed it)");
+                return;
+            }
         }
         requestId = id;
         first = from;
@@ -175,6 +179,14 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         messagesSent = 0;
         room(ReplayFrame.ACCEPTED_LENGTH);
         out.position(out.position() + ReplayFrame.writeAccepted(outView, out.position(), id, from, end));
+        if (from < heldFirst) {
+            onHole(from, heldFirst - from, HoleCause.BEFORE_RECORDING);
+        }
+        if (reader == null) {
+            room(ReplayFrame.DONE_LENGTH);
+            out.position(out.position() + ReplayFrame.writeDone(outView, out.position(), id, next));
+            counters.replayServed(0);
+        }
     }
 
     /** Reads on in the recording while there is room to send; ends the replay at its last message. */

@@ -117,14 +117,29 @@ class ReplayIT {
             assertThat(ask(recorder, client, 100, 120).events).as("within the limit").last().isEqualTo("done 121");
             assertThat(refusal(recorder, client, SESSION + 1, 100, 120)).isEqualTo("NO_RECORDING topic 1, session 10,"
                 + " messages 100..120: this recorder has no recording of that session");
-            assertThat(refusal(recorder, client, SESSION, 50, 120)).isEqualTo("NOT_HELD topic 1, session 9, messages"
-                + " 50..120: its recording holds messages 100..199");
             assertThat(refusal(recorder, client, SESSION, 200, ReplayFrame.TO_WHAT_IS_HELD)).startsWith("NOT_HELD");
             assertThat(refusal(recorder, client, SESSION, 100, ReplayFrame.TO_WHAT_IS_HELD)).isEqualTo("TOO_LONG topic"
                 + " 1, session 9, messages 100..(what is held): 100 messages, and one request may ask for 50 at most:"
                 + " ask in parts");
             assertThat(refusal(recorder, client, SESSION, 120, 110)).endsWith("the range ends before it begins");
-            assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(5);
+            assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(4);
+        }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void whatWasSentBeforeTheRecordingBeganIsAHoleWithThatCauseAndTheRestIsServed() throws IOException {
+        recordSession(200);
+        try (Node node = Node.launch(config());
+             Recorder recorder = serve(node, 16, 1_000);
+             ReplayClient client = ReplayClient.connect(recorder.replayEndpoint(), 2_000)) {
+            final Answers across = ask(recorder, client, 50, 102);
+            assertThat(across.events).containsExactly("accepted 50..102", "hole 50+50 BEFORE_RECORDING",
+                "message 100", "message 101", "message 102", "done 103");
+
+            final Answers before = ask(recorder, client, 10, 20);
+            assertThat(before.events).containsExactly("accepted 10..20", "hole 10+11 BEFORE_RECORDING", "done 21");
+            assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isZero();
         }
     }
 

@@ -111,7 +111,7 @@ final class SimRecorderSource implements RecoverySource {
             if (nowNs < readyAtNs) {
                 return 0;
             }
-            if (reader == null && !open()) {
+            if (reader == null && (!open() || finished)) {
                 return 1;
             }
             polling = true;
@@ -139,22 +139,26 @@ final class SimRecorderSource implements RecoverySource {
             return handed;
         }
 
-        /** Opens the reader at the first message asked for, or refuses as a recorder would. */
+        /**
+         * Opens the reader at the first message asked for, or refuses as a recorder would; what was
+         * asked before the recording began is a hole (the asker may close the fetch on it).
+         */
         private boolean open() {
             if (refused) {
                 refuse(ReplayRefusal.TOO_MANY_CLIENTS, "drawn refusal");
                 return false;
             }
+            final RecordingDescriptor recording;
             try {
-                final RecordingDescriptor recording =
-                    RecordingDescriptor.find(host.recordings(), topicId, sessionId, next);
+                recording = RecordingDescriptor.find(host.recordings(), topicId, sessionId, next);
                 if (recording == null) {
                     refuse(ReplayRefusal.NO_RECORDING, "no recording of session " + sessionId);
                     return false;
                 }
-                reader = RecordingReader.openAt(host.directory(), recording.recordingId(), next);
+                final long readFrom = Math.max(next, recording.firstMessageIndex());
+                reader = RecordingReader.openAt(host.directory(), recording.recordingId(), readFrom);
                 if (reader == null) {
-                    refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + next);
+                    refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + readFrom);
                     return false;
                 }
             } catch (IOException e) {
@@ -162,6 +166,9 @@ final class SimRecorderSource implements RecoverySource {
                 return false;
             }
             answers.onAccepted(1, next, to);
+            if (next < recording.firstMessageIndex()) {
+                onHole(next, recording.firstMessageIndex() - next, HoleCause.BEFORE_RECORDING);
+            }
             return true;
         }
 

@@ -8,8 +8,10 @@ public enum ReplayRefusal implements WireCode {
     /** The recorder holds no recording of that topic and session. */
     NO_RECORDING(1, "no recording of that topic and session"),
     /**
-     * The recording does not hold the first message asked for (it begins later, or ends before it),
-     * or retention removed what came next while the request was answered (after what was sent).
+     * The recording does not hold the first message asked for (it ends before it, or retention
+     * removed it), or retention removed what came next while the request was answered (after what
+     * was sent). What was asked before the recording began is no refusal: it is answered as a hole
+     * ({@link HoleCause#BEFORE_RECORDING}), then what the recording holds.
      */
     NOT_HELD(2, "the recording does not hold what was asked for"),
     /** The request asks for more messages than one request may: ask in parts. */
