@@ -25,7 +25,9 @@ import org.nakcast.transport.status.SystemCounters;
  *        |                                              (or does not hold it, a patience after it first
  *        |                                              said so): lost
  *        |                  -- done short of last ----> ask the same again from next
- *        |                  -- refused, unreachable --> ask B from next
+ *        |                  -- refused, unreachable --> ask B from next; if it has failed every ask for
+ *        |                                              a patience (in this recovery or the ones before),
+ *        |                                              it answers as a hole
  *        +-- every recorder failed at next: ask A again after a pause
  *     nothing new for the patience: a hole known at next lost (then on after it), else next..last
  *     lost; each loss one event naming each recorder's answer
@@ -36,7 +38,10 @@ import org.nakcast.transport.status.SystemCounters;
  * slow answer from A does not use up B's time. A recovery waits at most one patience per recorder
  * at one position. It runs only while the receiving thread polls: a stop longer than the pause
  * between asks (a long GC pause, a stopped process) is not counted, so a node that could not look
- * does not blame recorders that were not asked meanwhile; it asks again when it runs again.
+ * does not blame recorders that were not asked meanwhile; it asks again when it runs again. A
+ * recorder down (refusing, or unreachable) for a whole patience is not waited for again at every
+ * gap of the stream while it stays down, which would hold the live stream a patience per gap: it is
+ * asked, and its failure taken as a hole, until it answers again.
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
  * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
@@ -98,6 +103,13 @@ final class MessageRecovery implements ReplayHandler {
      * later, it is taken at its word.
      */
     private final long[] notHeldSinceNs;
+    /**
+     * Per recorder, since when it has failed every ask (refused for a failure of its own, or could
+     * not be reached) without serving anything, or Long.MIN_VALUE: kept from one recovery of the
+     * stream to the next, so a recorder down for a whole patience is not waited for again at every
+     * gap while it stays down; it is still asked each time.
+     */
+    private final long[] failingSinceNs;
     /** The recorders asked at {@link #next}: each gets a whole patience from when it is first asked there. */
     private int askedHere;
     private RecoverySource.Fetch fetch;
@@ -127,6 +139,8 @@ final class MessageRecovery implements ReplayHandler {
         this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
         this.answers = new String[sources.size()];
         this.notHeldSinceNs = new long[sources.size()];
+        this.failingSinceNs = new long[sources.size()];
+        Arrays.fill(failingSinceNs, Long.MIN_VALUE);
     }
 
     /** Whether a recovery is under way: the stream's delivery waits for it. */
@@ -229,6 +243,7 @@ final class MessageRecovery implements ReplayHandler {
         }
         next++;
         notHeldSinceNs[source] = Long.MIN_VALUE;
+        failingSinceNs[source] = Long.MIN_VALUE;
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
@@ -250,6 +265,7 @@ final class MessageRecovery implements ReplayHandler {
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
         notHeldSinceNs[source] = Long.MIN_VALUE;
+        failingSinceNs[source] = Long.MIN_VALUE;
         holesHere |= 1 << source;
         closeFetch();
         failed();
@@ -260,6 +276,7 @@ final class MessageRecovery implements ReplayHandler {
         if (!active) {
             return;
         }
+        failingSinceNs[source] = Long.MIN_VALUE;
         closeFetch();
         if (next > fetchFrom) {
             ask();
@@ -275,17 +292,25 @@ final class MessageRecovery implements ReplayHandler {
             return;
         }
         answers[source] = refusal.reason() + " (" + sentence + ")";
-        if (refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD) {
-            if (notHeldSinceNs[source] == Long.MIN_VALUE) {
-                notHeldSinceNs[source] = nowNs;
-            } else if (nowNs - notHeldSinceNs[source] >= patienceNs) {
-                holesHere |= 1 << source;
-            }
-        } else {
-            notHeldSinceNs[source] = Long.MIN_VALUE;
+        final boolean notHeld = refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD;
+        (notHeld ? failingSinceNs : notHeldSinceNs)[source] = Long.MIN_VALUE;
+        if (saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
+            holesHere |= 1 << source;
         }
         closeFetch();
         failed();
+    }
+
+    /**
+     * Notes that the recorder asked gave the same kind of answer as before ({@code sinceNs} holds
+     * since when, per recorder); whether it has for a whole patience: it is then taken at its word.
+     */
+    private boolean saysSoStill(long[] sinceNs) {
+        if (sinceNs[source] == Long.MIN_VALUE) {
+            sinceNs[source] = nowNs;
+            return false;
+        }
+        return nowNs - sinceNs[source] >= patienceNs;
     }
 
     private void ask() {

@@ -210,6 +210,32 @@ class RecoveryTest {
             .containsExactly(3L, 1L);
     }
 
+    /** Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it crawled. */
+    @Test
+    void recordersDownForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap() {
+        a.refusing = ReplayRefusal.UNREACHABLE;
+        b.refusing = ReplayRefusal.UNREACHABLE;
+        lose1And2();
+        pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
+        assertThat(h.losses()).as("the first gap waits a patience").extracting(LossEvent::firstMessage)
+            .containsExactly(2L);
+
+        h.data(4, 6, "m6").data(6, 8, "m8");
+        h.stream.onUnrecoverable(5, 5, 8, h.nowNs);
+        pollFor(h, PATIENCE_NS / 4);
+
+        assertThat(h.losses()).as("the next does not").extracting(LossEvent::firstMessage).containsExactly(2L, 7L);
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m5", "m6", "m8");
+
+        a.refusing = null;
+        a.holds(10, "m10");
+        h.data(7, 9, "m9").data(9, 11, "m11");
+        h.stream.onUnrecoverable(8, 8, 11, h.nowNs);
+        pollFor(h, PATIENCE_NS / 4);
+        assertThat(h.deliveredTexts()).as("a recorder back is asked and served")
+            .containsExactly("m0", "m1", "m5", "m6", "m8", "m9", "m10", "m11");
+    }
+
     @Test
     void messagesNoRecorderHoldsAreOneExactLossNamingEachRecordersAnswerAndDeliveryGoesOn() {
         a.holds(2, "m2").holdsHole(3, 1).holds(4, "m4");
