@@ -51,6 +51,11 @@ enum Invariant {
      * began and that answered it throughout; what it loses is one exact loss event naming them.
      */
     RECOVERY("recovery"),
+    /**
+     * 20. A stranger's datagram in a live session's name from its own address, read by a receiver
+     * that already hears the session, is dropped and counted once as from a wrong source.
+     */
+    SOURCE_PINNED("source-pinned"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

@@ -22,8 +22,8 @@ import org.nakcast.transport.status.StreamCounters;
  *                                             lowest missing = contiguous + 1
  * </pre>
  * A datagram read counts as taken unless the node counted it dropped while reading it (a reorder
- * window overflow, a refused or ended session, a topic not subscribed, a datagram out of reach):
- * each read is settled at the next look, when those counters show whether it was dropped. Before
+ * window overflow, a refused or ended session, a topic not subscribed, a wrong source, a datagram
+ * out of reach): each read is settled at the next look, when those counters show whether it was dropped. Before
  * its start is decided a stream holds, uncounted, only what lies within a reorder window from the
  * first datagram it held; after, what lies within the window from the next datagram it needs, in
  * the receiver's slots, so that one held before the start from further on is lost, uncounted, when
@@ -48,6 +48,8 @@ import org.nakcast.transport.status.StreamCounters;
  * recovery ends, which the model does not see. So from its first recovery on, a NAK heard that
  * asked for either lowest datagram justifies: the lowest it misses, or the lowest above the furthest
  * UNRECOVERABLE it read (from the one that began a recovery on) that it neither took nor gave up.
+ * An UNRECOVERABLE read is settled as a DATA is: one the node ignored (a forgery reaching past what
+ * the stream has seen, or from a wrong source) moves a counter, and counts for nothing.
  */
 final class KeepingQuiet {
     /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
@@ -69,6 +71,8 @@ final class KeepingQuiet {
     private final IntHashSet receiving = new IntHashSet();
     private int pendingSession;
     private long pendingSequence = NONE;
+    private int pendingGoneSession;
+    private long pendingGoneTo = NONE;
 
     /**
      * @param windowNs how long a NAK heard counts: the longest retry interval
@@ -89,6 +93,7 @@ final class KeepingQuiet {
         droppedSeen = 0;
         goneUnstartedSeen = 0;
         pendingSequence = NONE;
+        pendingGoneTo = NONE;
     }
 
     /** A DATA or RETRANSMIT of {@code sessionId} is about to be read: settled at the next look. */
@@ -98,14 +103,19 @@ final class KeepingQuiet {
     }
 
     /**
-     * The node's count of datagrams it dropped while reading them (every cause): the datagram read
-     * last, if a DATA or RETRANSMIT, was taken unless it moved.
+     * The node's count of datagrams it dropped or ignored while reading them (every cause): the
+     * datagram read last, if a DATA or RETRANSMIT, was taken unless it moved, and an UNRECOVERABLE
+     * acted on (a forged one reaching past what the stream has seen, or from a wrong source, is not).
      */
     void settle(long dropped) {
         if (pendingSequence != NONE && dropped == droppedSeen) {
             stream(pendingSession).take(pendingSequence);
         }
+        if (pendingGoneTo != NONE && dropped == droppedSeen) {
+            stream(pendingGoneSession).goneRead(pendingGoneTo);
+        }
         pendingSequence = NONE;
+        pendingGoneTo = NONE;
         droppedSeen = dropped;
     }
 
@@ -119,13 +129,21 @@ final class KeepingQuiet {
         stream(sessionId).givenUpTo(toSequence);
     }
 
-    /** An UNRECOVERABLE of {@code sessionId} saying everything up to {@code toSequence} is gone was read. */
+    /**
+     * An UNRECOVERABLE of {@code sessionId} saying everything up to {@code toSequence} is gone is about
+     * to be read: settled at the next look, or by the recovery it begins.
+     */
     void goneRead(int sessionId, long toSequence) {
-        stream(sessionId).goneRead(toSequence);
+        pendingGoneSession = sessionId;
+        pendingGoneTo = toSequence;
     }
 
     /** The receiver began to recover datagrams of {@code sessionId} up to {@code toSequence} from a recorder. */
     void recoveryStarted(int sessionId, long toSequence) {
+        if (pendingGoneTo != NONE && pendingGoneSession == sessionId) {
+            stream(sessionId).goneRead(pendingGoneTo);
+            pendingGoneTo = NONE;
+        }
         final Stream stream = stream(sessionId);
         stream.givenUpTo(toSequence);
         stream.recoveryStarted();

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
 
 import org.agrona.DirectBuffer;
@@ -60,6 +61,14 @@ abstract class NodeHost extends SimHost {
     long strays;
     /** This incarnation's strays, by the cause they must be counted under. */
     private final Map<DatagramCheck, Long> straysByCause = new EnumMap<>(DatagramCheck.class);
+    private int strangerId = -1;
+    private IntPredicate realSession = session -> false;
+    /** A stranger's datagrams of real sessions withheld from the node ({@link #reads}). */
+    long forgeriesWithheld;
+    /** Those this incarnation's node was handed: each one is to be counted as from a wrong source. */
+    private long forgeriesHanded;
+    /** Whether the datagram {@link #reads} let through last is such a forgery, which the node drops. */
+    private boolean forgeryInHand;
 
     /** @param topicAsRun how this process runs each topic of the scenario's config (a recorder its own way) */
     NodeHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, Scenario scenario,
@@ -142,10 +151,12 @@ abstract class NodeHost extends SimHost {
             return;
         }
         checkStrays();
+        checkForgeries();
         for (SystemCounter counter : SystemCounter.values()) {
             earlierIncarnations[counter.ordinal()] += node.counters().get(counter).get();
         }
         straysByCause.clear();
+        forgeriesHanded = 0;
         node = null;
     }
 
@@ -173,6 +184,51 @@ abstract class NodeHost extends SimHost {
     }
 
     /**
+     * Tells the node's host which host is the stranger, and which sessions are real: see
+     * {@link #reads}.
+     */
+    final void strangerIs(int hostId, IntPredicate realSession) {
+        this.strangerId = hostId;
+        this.realSession = realSession;
+    }
+
+    /**
+     * Whether the node reads {@code arrival}, waiting on {@code port} of {@code line}: all but a
+     * stranger's DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE of a real session, sent from its own
+     * address, that reaches a node that does not hold a stream of that session yet, or a topic on
+     * two lines. A receiver takes the first source it hears a session from for its publisher's
+     * (source pinning); a stranger heard first is taken for the publisher, which only authenticated
+     * datagrams prevent, so the guarantee the stranger tests is that of a receiver that already hears
+     * the session. A node that holds a stream of the session on a topic's one line took it from its
+     * publisher: nothing else of a real session makes a stream. Withheld datagrams are counted.
+     */
+    final boolean reads(int line, FrameType.Port port, SimSocket.Arrival arrival) {
+        forgeryInHand = false;
+        if (arrival.from() != strangerId || arrival.source() != strangerId || port != FrameType.Port.DATA) {
+            return true;
+        }
+        final UnsafeBuffer view = new UnsafeBuffer(arrival.datagram());
+        if (DatagramValidator.check(view, 0, view.capacity(), port) != DatagramCheck.VALID) {
+            return true;
+        }
+        header.wrap(view, 0);
+        final int sessionId = header.sessionId();
+        if (!realSession.test(sessionId)) {
+            return true;
+        }
+        final int topicId = header.topicId();
+        final boolean[] holds = {false};
+        if (node != null && lines.size() == 1) {
+            node.counters().streams().forEachReceivingStream(
+                (topic, session) -> holds[0] |= topic == topicId && session == sessionId);
+        }
+        forgeriesWithheld += holds[0] ? 0 : 1;
+        forgeriesHanded += holds[0] ? 1 : 0;
+        forgeryInHand = holds[0];
+        return holds[0];
+    }
+
+    /**
      * The node is about to read a datagram from {@code port} of {@code line}: a stray (one that fails
      * the checks, or whose type belongs on the other port) is noted under the cause it must be
      * counted under.
@@ -181,7 +237,7 @@ abstract class NodeHost extends SimHost {
         final DatagramCheck check = DatagramValidator.check(buffer, 0, length, port);
         if (check == DatagramCheck.VALID || check == DatagramCheck.WRONG_PORT) {
             header.wrap(buffer, 0);
-            reading(line, port, header, length);
+            reading(line, port, header, length, forgeryInHand);
         }
         if (check != DatagramCheck.VALID) {
             strays++;
@@ -189,8 +245,11 @@ abstract class NodeHost extends SimHost {
         }
     }
 
-    /** The node is about to read a datagram that passed the checks, on whichever port. */
-    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
+    /**
+     * The node is about to read a datagram that passed the checks, on whichever port; {@code forged}
+     * for a stranger's in a live session's name from its own address, which the node drops.
+     */
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
     }
 
     /**
@@ -219,6 +278,20 @@ abstract class NodeHost extends SimHost {
         });
     }
 
+    /**
+     * Guarantee 20: every datagram a stranger sent in a live session's name from its own address that
+     * this incarnation's node was handed was dropped as from a wrong source, once; and nothing else
+     * was (every session's own datagrams come from its publisher's one address per line).
+     */
+    private void checkForgeries() {
+        final long counted = node.counters().get(SystemCounter.WRONG_SOURCE).get();
+        if (counted != forgeriesHanded) {
+            violations.add(scheduler.nowNs(), Invariant.SOURCE_PINNED, ("%s was handed %d datagrams a stranger sent"
+                + " in live sessions' names from its own address, and counted %d from a wrong source")
+                .formatted(name, forgeriesHanded, counted));
+        }
+    }
+
     private void onNodeError(Throwable error) {
         if (thrownByHandler(error)) {
             return;
@@ -233,6 +306,7 @@ abstract class NodeHost extends SimHost {
     void finish() {
         if (node != null) {
             checkStrays();
+            checkForgeries();
         }
         if (errors > 0) {
             violations.add(scheduler.nowNs(), Invariant.ERRORS, "%d errors on the node's thread of %s, the first: %s"

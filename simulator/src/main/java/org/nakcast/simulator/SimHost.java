@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.protocol.FrameType;
 
 /**
@@ -101,11 +102,14 @@ abstract class SimHost {
         return false;
     }
 
-    /** A datagram reached this host on {@code port} of {@code line}: each socket listening there gets a copy. */
-    final void arrive(int line, FrameType.Port port, byte[] datagram) {
+    /**
+     * A datagram host {@code from} sent reached this host on {@code port} of {@code line}, from the
+     * address of host {@code source}: each socket listening there gets a copy.
+     */
+    final void arrive(int line, FrameType.Port port, int from, int source, byte[] datagram) {
         for (int i = 0; i < sockets.size(); i++) {
             final SimSocket socket = sockets.get(i);
-            if (socket.line == line && socket.port == port && !socket.offer(datagram)) {
+            if (socket.line == line && socket.port == port && !socket.offer(from, source, datagram)) {
                 overflowed++;
                 if (port == FrameType.Port.DATA
                     && SimNetwork.carriesData(new UnsafeBuffer(datagram), 0, datagram.length)) {
@@ -119,7 +123,20 @@ abstract class SimHost {
 
     /** Sends a datagram to {@code port} on {@code line}. */
     final void transmit(int line, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
-        lines.get(line).send(id, port, buffer, offset, length);
+        transmitAs(id, line, port, buffer, offset, length);
+    }
+
+    /** Sends a datagram to {@code port} on {@code line} with the source address of host {@code source}. */
+    final void transmitAs(int source, int line, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
+        lines.get(line).send(id, source, port, buffer, offset, length);
+    }
+
+    /**
+     * The address and port host {@code hostId} sends from on {@code line}: 10.{line}.x.y, its id in
+     * the last two bytes, port 40000 (one sending socket per line and process).
+     */
+    static DatagramSource sourceOf(int hostId, int line, DatagramSource into) {
+        return into.ipv4(0x0A00_0000 | line << 16 | hostId & 0xFFFF, 40_000);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MulticastAddress;
@@ -71,10 +72,14 @@ final class SimMedia implements Media {
         return port == address.dataPort() ? FrameType.Port.DATA : FrameType.Port.CONTROL;
     }
 
-    /** A socket's queue, read one datagram at a time. */
+    /**
+     * A socket's queue, read one datagram at a time, each from the address of the host it came from
+     * ({@link SimHost#sourceOf}); what the host withholds is passed over ({@link NodeHost#reads}).
+     */
     private final class Receiver implements DatagramReceiver {
         private final SimSocket socket;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
+        private final DatagramSource source = new DatagramSource();
 
         Receiver(SimSocket socket) {
             this.socket = socket;
@@ -82,11 +87,16 @@ final class SimMedia implements Media {
 
         @Override
         public int receive() {
-            final byte[] datagram = socket.poll();
-            if (datagram == null) {
-                return 0;
-            }
+            SimSocket.Arrival arrival;
+            do {
+                arrival = socket.poll();
+                if (arrival == null) {
+                    return 0;
+                }
+            } while (!host.reads(socket.line, socket.port, arrival));
+            final byte[] datagram = arrival.datagram();
             buffer.wrap(datagram);
+            SimHost.sourceOf(arrival.source(), socket.line, source);
             host.handingOver(socket.line, socket.port, buffer, datagram.length);
             return datagram.length;
         }
@@ -94,6 +104,11 @@ final class SimMedia implements Media {
         @Override
         public UnsafeBuffer buffer() {
             return buffer;
+        }
+
+        @Override
+        public DatagramSource source() {
+            return source;
         }
 
         @Override

@@ -105,11 +105,12 @@ final class SimNetwork {
     }
 
     /**
-     * Multicasts a datagram from host {@code from} to {@code port}. Copies that arrive at the same
-     * time (no jitter, no stall) arrive in one scheduled action, in the order they were sent: the
-     * same order as one action each, for a fraction of the scheduler's work.
+     * Multicasts a datagram from host {@code from} to {@code port}, its source address that of host
+     * {@code source} (the sender's own, or one it spoofs). Copies that arrive at the same time (no
+     * jitter, no stall) arrive in one scheduled action, in the order they were sent: the same order
+     * as one action each, for a fraction of the scheduler's work.
      */
-    void send(int from, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
+    void send(int from, int source, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
         tap.sent(from, line, port, buffer, offset, length);
         final long nowNs = scheduler.nowNs();
         final boolean faulty = faults.active(nowNs);
@@ -120,7 +121,7 @@ final class SimNetwork {
             demand.note(buffer, offset, length);
             return;
         }
-        final Copies copies = new Copies(from, port, nowNs + faults.baseDelayNs);
+        final Copies copies = new Copies(from, source, port, nowNs + faults.baseDelayNs);
         for (int to = 0; to < hosts.size(); to++) {
             final SimHost host = hosts.get(to);
             if (to == from || !host.listens(line, port)) {
@@ -148,6 +149,7 @@ final class SimNetwork {
     /** The copies of one datagram that arrive at the same time, at the hosts listed, in turn. */
     private final class Copies implements Runnable {
         private final int from;
+        private final int source;
         private final FrameType.Port port;
         private final long arrivalNs;
         private int[] hosts = new int[4];
@@ -155,8 +157,9 @@ final class SimNetwork {
         private int count;
         private byte[] bytes;
 
-        Copies(int from, FrameType.Port port, long arrivalNs) {
+        Copies(int from, int source, FrameType.Port port, long arrivalNs) {
             this.from = from;
+            this.source = source;
             this.port = port;
             this.arrivalNs = arrivalNs;
         }
@@ -173,7 +176,7 @@ final class SimNetwork {
         @Override
         public void run() {
             for (int i = 0; i < count; i++) {
-                arrive(from, hosts[i], linkSequences[i], port, bytes);
+                arrive(from, source, hosts[i], linkSequences[i], port, bytes);
             }
         }
     }
@@ -193,9 +196,10 @@ final class SimNetwork {
         final long linkSequence = ++sentOnLink[copies.from][to];
         if (at != copies.arrivalNs) {
             final int from = copies.from;
+            final int source = copies.source;
             final FrameType.Port port = copies.port;
             final byte[] bytes = copies.bytes;
-            scheduler.at(at, () -> arrive(from, to, linkSequence, port, bytes));
+            scheduler.at(at, () -> arrive(from, source, to, linkSequence, port, bytes));
             return;
         }
         if (copies.count == 0) {
@@ -205,14 +209,14 @@ final class SimNetwork {
     }
 
     /** A copy reaches host {@code to}; it is counted as reordered if one sent after it on its link came first. */
-    private void arrive(int from, int to, long linkSequence, FrameType.Port port, byte[] bytes) {
+    private void arrive(int from, int source, int to, long linkSequence, FrameType.Port port, byte[] bytes) {
         if (linkSequence < arrivedOnLink[from][to]) {
             tally.reordered++;
             demand.note(bytes);
         } else {
             arrivedOnLink[from][to] = linkSequence;
         }
-        hosts.get(to).arrive(line, port, bytes);
+        hosts.get(to).arrive(line, port, from, source, bytes);
     }
 
     private boolean dropped(int from, int to, FrameType.Port port, long nowNs) {

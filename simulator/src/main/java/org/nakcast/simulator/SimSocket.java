@@ -12,7 +12,7 @@ final class SimSocket {
     final int line;
     final FrameType.Port port;
     private final int limit;
-    private final ArrayDeque<byte[]> queue = new ArrayDeque<>();
+    private final ArrayDeque<Arrival> queue = new ArrayDeque<>();
     private boolean open = true;
 
     SimSocket(int line, FrameType.Port port, int limit) {
@@ -21,17 +21,24 @@ final class SimSocket {
         this.limit = limit;
     }
 
-    /** Queues a datagram that reached the socket; false if the queue was full and it was dropped. */
-    boolean offer(byte[] datagram) {
+    /** A datagram queued: the host that sent it, the host whose address it came from, its bytes. */
+    record Arrival(int from, int source, byte[] datagram) {
+    }
+
+    /**
+     * Queues a datagram that host {@code from} sent, from the address of host {@code source}; false
+     * if the queue was full and it was dropped.
+     */
+    boolean offer(int from, int source, byte[] datagram) {
         if (queue.size() >= limit) {
             return false;
         }
-        queue.add(datagram);
+        queue.add(new Arrival(from, source, datagram));
         return true;
     }
 
     /** The datagram waiting longest, or null. */
-    byte[] poll() {
+    Arrival poll() {
         return queue.poll();
     }
 

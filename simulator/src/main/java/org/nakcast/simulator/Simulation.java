@@ -139,6 +139,11 @@ final class Simulation {
             schedule(host, plan.pauses(), plan.stop());
             watchMemory(host, streamBound);
         }
+        if (stranger != null) {
+            for (NodeHost host : nodeHosts()) {
+                host.strangerIs(stranger.id, sessions::containsKey);
+            }
+        }
     }
 
     /** Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow. */

@@ -23,12 +23,20 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  * the network heals, sends one of: a NAK for the whole of a live session (or a random part), a
  * STATUS with a made-up receiver and position, the datagrams of a session it makes up (DATA with
  * a gap, heartbeats, each on a topic that exists), a stray datagram (a NAK or STATUS to the data
- * port, DATA or a heartbeat to the control port, of a live session or a made-up one), or bytes
- * that are no datagram at all, to either port, or an UNRECOVERABLE of a live session that gives up
- * datagrams far past any it has heard of (which no stream may act on: it has not seen them). It
- * never forges DATA or heartbeats of a live session on the data port, nor an UNRECOVERABLE within
- * what was sent: nothing can tell those from the publisher's own (datagrams are not authenticated;
- * transport/README.md says so).
+ * port, DATA or a heartbeat to the control port, of a live session or a made-up one), bytes that
+ * are no datagram at all, to either port, or datagrams in a live session's name on its data port:
+ * <ul>
+ *   <li>from its own address: DATA just ahead of what the session sent, a RETRANSMIT of what it
+ *       sent (other bytes), an END_OF_STREAM heartbeat at the highest it sent, an UNRECOVERABLE
+ *       within what it sent. A receiver that hears the session drops them all (source pinning);
+ *       one that does not hear it yet would take the stranger for its publisher, so these reach
+ *       only nodes that hold a stream of the session already ({@link NodeHost#reads}), and only on
+ *       a topic's one line;</li>
+ *   <li>from the session's publisher's address (spoofed): an UNRECOVERABLE that gives up datagrams
+ *       far past any it has heard of, which no stream may act on (it has not seen them). Spoofed
+ *       DATA, or an UNRECOVERABLE within what was sent, nothing but authentication could tell from
+ *       the publisher's own; the stranger sends none.</li>
+ * </ul>
  */
 final class StrangerHost extends SimHost {
     private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
@@ -73,10 +81,10 @@ final class StrangerHost extends SimHost {
     int round(long nowNs) {
         int work = 0;
         for (SimSocket socket : sockets) {
-            byte[] datagram;
-            for (int read = 0; read < 64 && (datagram = socket.poll()) != null; read++) {
-                in.wrap(datagram);
-                learn(in, datagram.length);
+            SimSocket.Arrival arrival;
+            for (int read = 0; read < 64 && (arrival = socket.poll()) != null; read++) {
+                in.wrap(arrival.datagram());
+                learn(in, arrival.datagram().length);
                 work++;
             }
         }
@@ -107,7 +115,7 @@ final class StrangerHost extends SimHost {
     }
 
     private void forge() {
-        final int kind = random.nextInt(13);
+        final int kind = random.nextInt(17);
         final long[] live = liveSessions.isEmpty() ? null : liveSessions.get(random.nextInt(liveSessions.size()));
         if (kind < 4 && live != null) {
             send(FrameType.Port.CONTROL, writeNak(live));
@@ -118,7 +126,9 @@ final class StrangerHost extends SimHost {
         } else if (kind < 11) {
             forgeStray(live != null && random.nextBoolean() ? live : madeUp());
         } else if (kind == 12 && live != null) {
-            send(FrameType.Port.DATA, writeGoneBeyondSent(live));
+            spoof(live, writeGoneBeyondSent(live));
+        } else if (kind > 12 && live != null && lines.size() == 1) {
+            send(FrameType.Port.DATA, writeInSessionsName(kind - 13, live));
         } else {
             final int length = 1 + random.nextInt(200);
             for (int i = 0; i < length; i++) {
@@ -132,6 +142,51 @@ final class StrangerHost extends SimHost {
     private void send(FrameType.Port port, int length) {
         transmit(lines.size() == 1 ? 0 : random.nextInt(lines.size()), port, out, 0, length);
         sent++;
+    }
+
+    /** Sends what it forged to the data port with the address of {@code session}'s publisher. */
+    private void spoof(long[] session, int length) {
+        final int publisher = sessions.get((int) session[0]).host.id;
+        transmitAs(publisher, lines.size() == 1 ? 0 : random.nextInt(lines.size()), FrameType.Port.DATA, out, 0,
+            length);
+        sent++;
+    }
+
+    /**
+     * A datagram in {@code session}'s name: DATA ahead of the highest it sent, a RETRANSMIT of one it
+     * sent, its END_OF_STREAM at the highest, or an UNRECOVERABLE within what it sent, by {@code variant}.
+     */
+    private int writeInSessionsName(int variant, long[] session) {
+        final int sessionId = (int) session[0];
+        final int topicId = (int) session[1];
+        final long highest = session[2];
+        switch (variant) {
+            case 0 -> {
+                writeData(FrameType.DATA, sessionId, topicId, highest + 1 + random.nextInt(500));
+                return DATA_LENGTH;
+            }
+            case 1 -> {
+                writeData(FrameType.RETRANSMIT, sessionId, topicId, Math.max(0, highest - random.nextInt(100)));
+                return DATA_LENGTH;
+            }
+            case 2 -> {
+                final int length = writeHeartbeat(sessionId, topicId, highest);
+                final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+                heartbeat.wrap(out, 0);
+                heartbeat.endOfStream(true);
+                return length;
+            }
+            default -> {
+                final UnrecoverableFlyweight gone = new UnrecoverableFlyweight();
+                gone.wrap(out, 0);
+                final long from = random.nextLong(Math.max(1, highest + 1));
+                gone.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, sessionId,
+                    topicId, 0);
+                gone.lostRange(from, Math.min(Math.max(from, highest), from + random.nextInt(100)),
+                    random.nextInt(1 << 20));
+                return UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+            }
+        }
     }
 
     /** A session it makes up (an id no real session has) on a real topic, as {session, topic, sequence}. */
@@ -150,7 +205,7 @@ final class StrangerHost extends SimHost {
             case 1 -> send(FrameType.Port.DATA, writeStatus(session));
             case 2 -> send(FrameType.Port.CONTROL, writeHeartbeat((int) session[0], (int) session[1], session[2]));
             default -> {
-                writeData((int) session[0], (int) session[1], session[2]);
+                writeData(FrameType.DATA, (int) session[0], (int) session[1], session[2]);
                 send(FrameType.Port.CONTROL, DATA_LENGTH);
             }
         }
@@ -204,7 +259,7 @@ final class StrangerHost extends SimHost {
             return;
         }
         for (int i = 0; i < 2; i++) {
-            writeData((int) session[0], (int) session[1], session[2] + 2 * i);
+            writeData(FrameType.DATA, (int) session[0], (int) session[1], session[2] + 2 * i);
             send(FrameType.Port.DATA, DATA_LENGTH);
         }
     }
@@ -218,11 +273,11 @@ final class StrangerHost extends SimHost {
         return HeartbeatFlyweight.HEARTBEAT_LENGTH;
     }
 
-    /** A DATA datagram of one 8-byte message; {@link #DATA_LENGTH} long. */
-    private void writeData(int sessionId, int topicId, long sequence) {
+    /** A DATA (or RETRANSMIT) datagram of one 8-byte message; {@link #DATA_LENGTH} long. */
+    private void writeData(FrameType type, int sessionId, int topicId, long sequence) {
         final DataFlyweight data = new DataFlyweight();
         data.wrap(out, 0);
-        data.writeHeader(FrameType.DATA, DATA_LENGTH, sessionId, topicId, sequence);
+        data.writeHeader(type, DATA_LENGTH, sessionId, topicId, sequence);
         data.completedMessages(sequence);
         MessageFrame.write(out, DataFlyweight.DATA_HEADER_LENGTH, 8, MessageFrame.UNFRAGMENTED);
     }

@@ -258,7 +258,7 @@ class SubscriberHost extends NodeHost {
     }
 
     @Override
-    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length) {
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
         final boolean nakRead = port == FrameType.Port.CONTROL && header.typeCode() == FrameType.NAK.code();
         if (nakRead) {
             heardNak.wrap(header.buffer(), header.offset());
@@ -274,7 +274,7 @@ class SubscriberHost extends NodeHost {
         judgeKeptQuiet(true);
         sessionReadLast = header.sessionId();
         readSinceLook = true;
-        if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode())) {
+        if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode()) && !forged) {
             noteRead(header.sessionId(), scheduler.nowNs());
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
                 quiet.reading(header.sessionId(), header.sequence());
@@ -303,6 +303,8 @@ class SubscriberHost extends NodeHost {
                 + counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get()
                 + counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).get()
                 + counters.get(SystemCounter.NOT_SUBSCRIBED).get()
+                + counters.get(SystemCounter.WRONG_SOURCE).get()
+                + counters.malformed(DatagramCheck.GONE_BEYOND_SEEN).get()
                 + counters.malformed(DatagramCheck.OUT_OF_REACH).get()
                 + counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get());
             quiet.forgetGoneUnstarted(counters.get(SystemCounter.STREAMS_GONE_UNSTARTED).get(), counters.streams());

@@ -214,6 +214,34 @@ class KeepingQuietTest {
     }
 
     @Test
+    void aRecoveringStreamMayKeepQuietAboutWhatAnUnrecoverableItReadSaidIsGone() {
+        startAndTake(0, 1, 30);
+        quiet.goneRead(SESSION, 10);
+        quiet.recoveryStarted(SESSION, 10);
+        quiet.goneRead(SESSION, 20);
+        quiet.settle(dropped);
+        hear(0, 21, 29);
+
+        assertThat(suppressAt(10)).as("it recovers 2..20 and asks for 21 on").isNull();
+    }
+
+    /** Seed 53926: an UNRECOVERABLE the node ignored had moved the model's floor past what it asks for. */
+    @Test
+    void anUnrecoverableTheNodeIgnoredMovesNothing() {
+        startAndTake(0, 1, 30);
+        quiet.goneRead(SESSION, 10);
+        quiet.recoveryStarted(SESSION, 10);
+        quiet.goneRead(SESSION, 20);
+        quiet.settle(dropped);
+        quiet.goneRead(SESSION, 1_000_000);
+        dropped++;
+        quiet.settle(dropped);
+        hear(0, 21, 29);
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
+    @Test
     void onlyAMoveOfTheCountIsJudged() {
         startAndTake(0, 1, 3);
 

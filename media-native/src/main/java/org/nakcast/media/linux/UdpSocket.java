@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.nio.ByteOrder;
 
 import org.nakcast.transport.TransportException;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.MulticastAddress;
 
 /**
@@ -32,11 +33,18 @@ import org.nakcast.transport.media.MulticastAddress;
  *   | base ptr    | length u64  |    |name ptr|namelen|iov ptr | iovlen u64|ctl   |ctl len |flags |msg_len|pad|
  *   +-------------+-------------+    |        |u32,pad|        |           |ptr   |u64     |i32   |u32    |   |
  *                                    +--------+-------+--------+-----------+------+--------+------+-------+---+
- *                                     the media leaves name and control NULL: no sender address is asked for
+ *                                     a sender leaves name NULL (the socket is connected); a receiver
+ *                                     points it at a sockaddr_in per slot, where the kernel writes the
+ *                                     sender's address; control stays NULL
  * </pre>
  */
 final class UdpSocket implements AutoCloseable {
     static final int SOCKADDR_IN_BYTES = 16;
+    static final int SIN_PORT = 2;
+    static final int SIN_ADDR = 4;
+    private static final ValueLayout.OfShort NETWORK_SHORT =
+        ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt NETWORK_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final int IOVEC_BYTES = 16;
     static final int IOVEC_LENGTH = 8;
     static final int MSGHDR_BYTES = 56;
@@ -193,6 +201,32 @@ final class UdpSocket implements AutoCloseable {
     }
 
     /**
+     * Points each of {@code count} mmsghdrs of {@code vector} at its own sockaddr_in of
+     * {@code names}, for {@code recvmmsg} to write the sender's address in ({@link #resetNames}
+     * before each call).
+     */
+    static void nameSlots(MemorySegment vector, MemorySegment names, int count) {
+        for (int i = 0; i < count; i++) {
+            vector.set(ValueLayout.ADDRESS, (long) MMSGHDR_BYTES * i + MSG_NAME,
+                names.asSlice((long) SOCKADDR_IN_BYTES * i, SOCKADDR_IN_BYTES));
+        }
+        resetNames(vector, count);
+    }
+
+    /** Reads the sockaddr_in at {@code offset} of {@code names} into {@code source}. */
+    static void readName(MemorySegment names, long offset, DatagramSource source) {
+        source.ipv4(names.get(NETWORK_INT, offset + SIN_ADDR),
+            Short.toUnsignedInt(names.get(NETWORK_SHORT, offset + SIN_PORT)));
+    }
+
+    /** Sets each msg_namelen back to the room of its sockaddr_in: the kernel writes the length it used. */
+    static void resetNames(MemorySegment vector, int count) {
+        for (int i = 0; i < count; i++) {
+            vector.set(ValueLayout.JAVA_INT, (long) MMSGHDR_BYTES * i + MSG_NAMELEN, SOCKADDR_IN_BYTES);
+        }
+    }
+
+    /**
      * {@code sendmmsg} of {@code count} messages from {@code vector}, without waiting.
      *
      * @return how many the kernel took; 0 if its buffer is full; -1 on another error ({@link #lastError})
@@ -291,8 +325,8 @@ final class UdpSocket implements AutoCloseable {
     private MemorySegment sockaddr(InetAddress address, int port) {
         final MemorySegment sockaddr = arena.allocate(SOCKADDR_IN_BYTES, 4);
         sockaddr.set(ValueLayout.JAVA_SHORT, 0, (short) Libc.AF_INET);
-        sockaddr.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 2, (short) port);
-        putAddress(sockaddr, 4, address);
+        sockaddr.set(NETWORK_SHORT, SIN_PORT, (short) port);
+        putAddress(sockaddr, SIN_ADDR, address);
         return sockaddr;
     }
 

@@ -8,7 +8,10 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -16,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.DatagramReceiver;
 import org.nakcast.transport.media.DatagramSender;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.MediaChoice;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.status.SystemCounter;
@@ -106,6 +110,36 @@ class NativeMediaTest {
     }
 
     @Test
+    void eachDatagramTellsItsSendersAddressAndPort() throws Exception {
+        final MulticastAddress address = address(41_150);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_150, counters);
+            DatagramChannel one = senderBoundTo(41_150 + 10);
+            DatagramChannel other = senderBoundTo(41_150 + 11)) {
+            final InetSocketAddress group = new InetSocketAddress(address.group(), 41_150);
+            for (int i = 0; i < 4; i++) {
+                (i % 2 == 0 ? one : other).send(ByteBuffer.wrap(new byte[] {(byte) i}), group);
+            }
+            final DatagramSource first = new DatagramSource();
+            for (int i = 0; i < 4; i++) {
+                assertThat(receiveWithin(receiver, 2_000)).isOne();
+                assertThat(receiver.source()).hasToString("127.0.0.1:" + (41_150 + 10 + i % 2));
+                if (i == 0) {
+                    first.copy(receiver.source());
+                }
+                assertThat(receiver.source().sameAs(first)).as("datagram %d", i).isEqualTo(i % 2 == 0);
+            }
+        }
+    }
+
+    /** A plain socket on 127.0.0.1:{@code port} that sends to groups on lo. */
+    private static DatagramChannel senderBoundTo(int port) throws Exception {
+        final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        channel.setOption(StandardSocketOptions.IP_MULTICAST_IF, NetworkInterface.getByName("lo"));
+        channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return channel;
+    }
+
+    @Test
     void aPortHeldWithoutAddressReuseIsAClearError() throws Exception {
         final MulticastAddress address = address(41_130);
         try (DatagramSocket squatter = new DatagramSocket(null)) {
@@ -122,7 +156,7 @@ class NativeMediaTest {
     /**
      * Two senders taking turns, as two publishers on one data port or several receivers' NAKs on one
      * control port: Java's DatagramChannel allocates the sender's address for each such datagram;
-     * the native receiver asks for no address and allocates nothing.
+     * the native receiver reads the address the kernel writes and allocates nothing.
      */
     @Test
     void receivingFromSendersTakingTurnsAllocatesNothing() throws Exception {

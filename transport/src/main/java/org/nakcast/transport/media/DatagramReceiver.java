@@ -5,7 +5,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 /**
  * A non-blocking socket that has joined a multicast group on one interface and reads the datagrams
  * sent to one port, one at a time, whatever number of them the media takes from the kernel per
- * system call. Used by one thread.
+ * system call, and tells where each came from. Used by one thread.
  */
 public interface DatagramReceiver extends AutoCloseable {
     /**
@@ -20,6 +20,12 @@ public interface DatagramReceiver extends AutoCloseable {
      * The same buffer instance every time.
      */
     UnsafeBuffer buffer();
+
+    /**
+     * Where the datagram the last {@link #receive()} returned came from: the sender's address and
+     * port, valid until the next call. The same instance every time.
+     */
+    DatagramSource source();
 
     @Override
     void close();

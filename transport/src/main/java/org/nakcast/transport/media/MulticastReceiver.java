@@ -2,6 +2,7 @@ package org.nakcast.transport.media;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -20,12 +21,17 @@ import org.nakcast.transport.status.SystemCounters;
  * own copy (SO_REUSEADDR). Bound to the group address, so datagrams for other groups on the same
  * port are not seen. {@code DatagramChannel.receive} decodes the sender's address and
  * keeps only the last one, so a socket that hears several senders in turn allocates an address per
- * datagram (about 120 bytes); the {@code native} media does not ask for the address at all.
+ * datagram (about 120 bytes), and its source is read out of it then (16 or 32 bytes more); one
+ * sender heard in a row allocates nothing. The {@code native} media reads the address the kernel
+ * writes, and allocates nothing either way.
  */
 public final class MulticastReceiver implements DatagramReceiver {
     private final DatagramChannel channel;
     private final ByteBuffer byteBuffer = ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH + 1);
     private final UnsafeBuffer buffer = new UnsafeBuffer(byteBuffer);
+    private final DatagramSource source = new DatagramSource();
+    /** The address object the channel returned last: the same one again is the same sender. */
+    private SocketAddress lastSender;
     private final SystemCounters counters;
 
     /**
@@ -57,11 +63,21 @@ public final class MulticastReceiver implements DatagramReceiver {
     }
 
     @Override
+    public DatagramSource source() {
+        return source;
+    }
+
+    @Override
     public int receive() {
         byteBuffer.clear();
         try {
-            if (channel.receive(byteBuffer) == null) {
+            final SocketAddress sender = channel.receive(byteBuffer);
+            if (sender == null) {
                 return 0;
+            }
+            if (sender != lastSender) {
+                lastSender = sender;
+                source.set((InetSocketAddress) sender);
             }
         } catch (IOException ex) {
             counters.get(SystemCounter.ERRORS).increment();

@@ -6,6 +6,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -26,7 +27,7 @@ import org.nakcast.transport.status.SystemCounters;
  * or of a type that does not belong on its port, is malformed.
  *
  * <pre>
- *   data port    --datagram--> onDataDatagram    --> topic, line --> TopicStreams --> stream
+ *   data port    --datagram--> onDataDatagram    --> topic, line --> TopicStreams --> source? --> stream
  *   control port --datagram--> onControlDatagram --> topic --> stream.onNakHeard / onStatusHeard
  *   poll(now)    --> each topic's streams: deliver, NAK, STATUS; ended and silent streams end
  * </pre>
@@ -116,9 +117,12 @@ public final class ReceiveDispatcher {
      * a line the topic does not travel on is not this topic's: counted as not subscribed, and dropped.
      *
      * @param line the address of the transport whose data port heard it
+     * @param source where it came from: a session's datagrams count only from the source it was first
+     *     heard from on that line
      * @return 1 (work done)
      */
-    public int onDataDatagram(MulticastAddress line, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    public int onDataDatagram(MulticastAddress line, DatagramSource source, MutableDirectBuffer buffer, int offset,
+        int length, long nowNs) {
         final DatagramCheck check = DatagramValidator.check(buffer, offset, length, FrameType.Port.DATA);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
@@ -131,7 +135,7 @@ public final class ReceiveDispatcher {
             counters.get(SystemCounter.NOT_SUBSCRIBED).increment();
             return 1;
         }
-        topic.onDatagram(lineIndex, buffer, offset, length, nowNs);
+        topic.onDatagram(lineIndex, source, buffer, offset, length, nowNs);
         return 1;
     }
 

@@ -126,7 +126,7 @@ public final class ReceiverAgent implements Agent {
             }
             work++;
             if (!lostOnReceive(transport, data.buffer(), length)) {
-                dispatcher.onDataDatagram(transport.address, data.buffer(), 0, length, nowNs);
+                dispatcher.onDataDatagram(transport.address, data.source(), data.buffer(), 0, length, nowNs);
             }
         }
         return work;

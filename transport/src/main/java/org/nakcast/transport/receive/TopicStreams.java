@@ -8,6 +8,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
@@ -24,6 +25,9 @@ import org.nakcast.transport.status.SystemCounters;
  * rules of how a stream begins, resumes and ends.
  *
  * <ul>
+ *   <li>A session is pinned, on each line, to the address and port it was first heard from there
+ *       ({@link SessionLife#comesFrom}): its datagrams from anywhere else are dropped and counted,
+ *       so another host cannot end, rewrite or stall a session a receiver already hears.</li>
  *   <li>A session a service left off in ({@link SubscriptionSettings#resumeAt}) starts at the message
  *       it wants next, whatever the late-join policy.</li>
  *   <li>A session first heard starts where {@link StartRule} says: from its first message if this
@@ -127,10 +131,12 @@ final class TopicStreams {
 
     /**
      * A DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE of this topic that passed the checks, heard on
-     * line {@code lineIndex}, read only during the call: it goes to its session's stream, which it
-     * may make, resume or start.
+     * line {@code lineIndex} from {@code source}, read only during the call: it goes to its session's
+     * stream, which it may make, resume or start, if it comes from where the session was first heard
+     * on that line; else it is counted ({@code datagrams from a wrong source}) and dropped.
      */
-    void onDatagram(int lineIndex, MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    void onDatagram(int lineIndex, DatagramSource source, MutableDirectBuffer buffer, int offset, int length,
+        long nowNs) {
         header.wrap(buffer, offset);
         final int type = header.typeCode();
         final boolean isHeartbeat = type == FrameType.HEARTBEAT.code();
@@ -144,10 +150,14 @@ final class TopicStreams {
             return;
         }
         if (stream == null) {
-            stream = streamFor(type, nowNs);
+            stream = streamFor(type, lineIndex, source, nowNs);
             if (stream == null) {
                 return;
             }
+        }
+        if (!stream.life().comesFrom(lineIndex, source)) {
+            counters.get(SystemCounter.WRONG_SOURCE).increment();
+            return;
         }
         if (!stream.isStarted()) {
             decideStart(stream, type, buffer, offset, nowNs);
@@ -182,14 +192,19 @@ final class TopicStreams {
 
     /**
      * The stream for a session the topic keeps none of: a stream that ended and resumes, or a new one
-     * whose start is not decided yet; null when the datagram is to be dropped (the session stays ended,
-     * or the topic is full).
+     * whose start is not decided yet, pinned to {@code source} on {@code lineIndex}; null when the
+     * datagram is to be dropped (the session stays ended, it resumes only from where it was heard
+     * before, or the topic is full).
      */
-    private InboundStream streamFor(int type, long nowNs) {
+    private InboundStream streamFor(int type, int lineIndex, DatagramSource source, long nowNs) {
         final int sessionId = header.sessionId();
         final EndedSessions.Ended endedBefore = ended.get(sessionId);
         if (endedBefore != null && endedBefore.staysEnded()) {
             counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
+            return null;
+        }
+        if (endedBefore != null && !endedBefore.life.comesFrom(lineIndex, source)) {
+            counters.get(SystemCounter.WRONG_SOURCE).increment();
             return null;
         }
         if (isFull() && type == FrameType.HEARTBEAT.code()) {

@@ -145,7 +145,13 @@ public enum SystemCounter {
      * NAKed ranges a publisher could not queue for repair: its retransmit queue already held as many
      * separate ranges as it takes, waiting for the repair budget. The receivers' next NAKs ask again.
      */
-    RETRANSMITS_REFUSED(57, "repairs refused by a full retransmit queue");
+    RETRANSMITS_REFUSED(57, "repairs refused by a full retransmit queue"),
+    /**
+     * DATA, RETRANSMIT, HEARTBEAT and UNRECOVERABLE datagrams of a session dropped because they came
+     * from another address or port than the one the receiver first heard the session from on that
+     * line: another host, or another process, sending in a live session's name.
+     */
+    WRONG_SOURCE(58, "datagrams from a wrong source");
 
     private final int typeId;
     private final String label;

@@ -7,7 +7,10 @@ import java.net.DatagramSocket;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.StandardProtocolFamily;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -47,6 +50,36 @@ class MulticastSocketsIT {
     }
 
     @Test
+    void eachDatagramTellsItsSendersAddressAndPort() throws Exception {
+        final MulticastAddress address = address(41_020);
+        try (DatagramReceiver receiver = new MulticastReceiver(address, 41_020, counters);
+            DatagramChannel one = senderBoundTo(41_020 + 10);
+            DatagramChannel other = senderBoundTo(41_020 + 11)) {
+            final InetSocketAddress group = new InetSocketAddress(address.group(), 41_020);
+            for (int i = 0; i < 4; i++) {
+                (i % 2 == 0 ? one : other).send(ByteBuffer.wrap(new byte[] {(byte) i}), group);
+            }
+            final DatagramSource first = new DatagramSource();
+            for (int i = 0; i < 4; i++) {
+                assertThat(receiveWithin(receiver, 2_000)).isOne();
+                assertThat(receiver.source()).hasToString("127.0.0.1:" + (41_020 + 10 + i % 2));
+                if (i == 0) {
+                    first.copy(receiver.source());
+                }
+                assertThat(receiver.source().sameAs(first)).as("datagram %d", i).isEqualTo(i % 2 == 0);
+            }
+        }
+    }
+
+    /** A plain socket on 127.0.0.1:{@code port} that sends to groups on lo. */
+    private static DatagramChannel senderBoundTo(int port) throws Exception {
+        final DatagramChannel channel = DatagramChannel.open(StandardProtocolFamily.INET);
+        channel.setOption(StandardSocketOptions.IP_MULTICAST_IF, NetworkInterface.getByName("lo"));
+        channel.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+        return channel;
+    }
+
+    @Test
     void aPortHeldWithoutAddressReuseIsAClearError() throws Exception {
         final MulticastAddress address = address(41_010);
         try (DatagramSocket squatter = new DatagramSocket(null)) {
@@ -59,7 +92,7 @@ class MulticastSocketsIT {
         }
     }
 
-    private static int receiveWithin(MulticastReceiver receiver, long millis) throws InterruptedException {
+    private static int receiveWithin(DatagramReceiver receiver, long millis) throws InterruptedException {
         final long deadline = System.currentTimeMillis() + millis;
         while (System.currentTimeMillis() < deadline) {
             final int length = receiver.receive();

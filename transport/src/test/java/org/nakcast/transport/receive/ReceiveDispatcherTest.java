@@ -10,6 +10,7 @@ import java.util.Map;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,6 +22,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DataFlyweight;
@@ -31,6 +33,7 @@ import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
+import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.testing.DataDatagramBuilder;
 import org.nakcast.transport.testing.TestCounters;
@@ -61,6 +64,8 @@ class ReceiveDispatcherTest {
     private long nowNs = 1_000 * MS;
     /** The line the next datagrams are heard on. */
     private MulticastAddress line = TestLines.A;
+    /** Where the datagrams the test hands in come from: the publisher's host, 10.0.0.7, port 40000. */
+    private final DatagramSource source = new DatagramSource().ipv4(0x0A00_0007, 40_000);
 
     private record Delivered(int sessionId, long index) {
     }
@@ -509,11 +514,11 @@ class ReceiveDispatcherTest {
         nak.wrap(control, 0);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, TOPIC, 0);
         nak.receiverId(9).rangeCount(1).range(0, 0, 10);
-        dispatcher.onDataDatagram(TestLines.A, control, 0, NakFlyweight.lengthFor(1), nowNs);
+        dispatcher.onDataDatagram(TestLines.A, source, control, 0, NakFlyweight.lengthFor(1), nowNs);
         final StatusFlyweight status = new StatusFlyweight();
         status.wrap(control, 0);
         status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, SESSION, TOPIC, 3);
-        dispatcher.onDataDatagram(TestLines.A, control, 0, StatusFlyweight.STATUS_LENGTH, nowNs);
+        dispatcher.onDataDatagram(TestLines.A, source, control, 0, StatusFlyweight.STATUS_LENGTH, nowNs);
         data.start(0, 0).message(text("m0"));
         dispatcher.onControlDatagram(data.buffer(), 0, data.length(), nowNs);
         dispatcher.poll(nowNs + TIMEOUT_NS * 3);
@@ -602,6 +607,108 @@ class ReceiveDispatcherTest {
             .extracting(event -> ((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.ENDED);
     }
 
+    /**
+     * A session is its publisher's on each line from the address and port it was first heard from
+     * there: another host, or another process on the publisher's own host, sending in its name
+     * changes nothing, and is counted.
+     */
+    @Nested
+    class SourcePinning {
+        private final DatagramSource publisher = new DatagramSource().copy(source);
+        private final DatagramSource otherHost = new DatagramSource().ipv4(0x0A00_0009, 40_000);
+        private final DatagramSource otherProcess = new DatagramSource().ipv4(0x0A00_0007, 40_001);
+
+        private void from(DatagramSource sender) {
+            source.copy(sender);
+        }
+
+        @Test
+        void dataFromAnotherHostOrProcessIsDroppedAndCountedAndTheRealStreamGoesOnWithNothingLost() {
+            subscribe(LateJoinPolicy.NOW);
+            nowNs += MS;
+            heartbeat(SESSION, -1, 0, 77);
+            data(0, MS, false);
+            from(otherHost);
+            data(1, MS, false);
+            data(2, MS, true);
+            from(otherProcess);
+            data(1, MS, false);
+            from(publisher);
+            data(1, MS, false);
+            data(2, MS, false);
+            dispatcher.poll(nowNs);
+
+            assertThat(delivered()).containsExactly(0L, 1L, 2L);
+            assertThat(counters.get(SystemCounter.WRONG_SOURCE)).isEqualTo(3);
+            assertThat(counters.get(SystemCounter.DUPLICATES)).as("the forged copies were never taken").isZero();
+        }
+
+        @Test
+        void anEndOfStreamOrUnrecoverableFromAnotherSourceEndsAndGivesUpNothing() {
+            subscribe(LateJoinPolicy.NOW);
+            nowNs += MS;
+            heartbeat(SESSION, -1, 0, 77);
+            data(0, MS, false);
+            data(1, MS, false);
+            data(3, MS, false);
+            from(otherHost);
+            unrecoverable(SESSION, 2, 2, 3);
+            endOfStream(SESSION, 3, 2 * MS);
+            dispatcher.poll(nowNs);
+            from(publisher);
+            data(2, MS, true);
+            data(4, MS, false);
+            pollFor(TIMEOUT_NS / 2);
+
+            assertThat(delivered()).containsExactly(0L, 1L, 2L, 3L, 4L);
+            assertThat(events).noneMatch(PublisherGone.class::isInstance).noneMatch(LossEvent.class::isInstance);
+            assertThat(counters.get(SystemCounter.WRONG_SOURCE)).isEqualTo(2);
+        }
+
+        @Test
+        void aSilentStreamResumesOnlyWhenHeardFromItsOwnSourceAgain() {
+            subscribe(LateJoinPolicy.OLDEST);
+            nowNs += MS;
+            heartbeat(SESSION, -1, 0, 77);
+            data(0, MS, false);
+            nowNs += TIMEOUT_NS + 2 * MS;
+            dispatcher.poll(nowNs - MS);
+            dispatcher.poll(nowNs);
+            from(otherHost);
+            data(1, TIMEOUT_NS, false);
+            heartbeat(SESSION, 1, TIMEOUT_NS, 77);
+
+            assertThat(dispatcher.streamCount()).as("nothing resumed").isZero();
+            assertThat(counters.get(SystemCounter.WRONG_SOURCE)).isEqualTo(2);
+
+            from(publisher);
+            data(1, TIMEOUT_NS, false);
+            assertThat(started()).containsExactly(new Started(SESSION, 0), new Started(SESSION, 1));
+            assertThat(delivered()).containsExactly(0L, 1L);
+        }
+
+        @Test
+        void eachLineHasItsOwnSource() {
+            subscribeOnTwoLines();
+            nowNs += 10 * MS;
+            final DatagramSource lineB = new DatagramSource().ipv4(0x0A01_0007, 40_000);
+            line = TestLines.A;
+            data(0, 0, false);
+            line = TestLines.B;
+            from(lineB);
+            data(0, 0, false);
+            data(1, 0, false);
+            line = TestLines.A;
+            data(2, 0, false);
+            from(publisher);
+            data(2, 0, false);
+            dispatcher.poll(nowNs);
+
+            assertThat(delivered()).containsExactly(0L, 1L, 2L);
+            assertThat(counters.get(SystemCounter.WRONG_SOURCE)).as("line B's source on line A").isOne();
+        }
+    }
+
     /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
     private void data(long sequence, long ageNs, boolean retransmit) {
         data.start(sequence, sequence).message(text("m" + sequence));
@@ -613,11 +720,21 @@ class ReceiveDispatcherTest {
 
     private void deliver(boolean retransmit) {
         data.retransmit(retransmit);
-        dispatcher.onDataDatagram(line, data.buffer(), 0, data.length(), nowNs);
+        dispatcher.onDataDatagram(line, source, data.buffer(), 0, data.length(), nowNs);
     }
 
     private void heartbeat(int sessionId, long highestSequence, long ageNs, long publisherId) {
         heartbeat(sessionId, highestSequence, ageNs, publisherId, false);
+    }
+
+    /** An UNRECOVERABLE: datagrams {@code from..to} are gone, the message after them is {@code firstMessageAfter}. */
+    private void unrecoverable(int sessionId, long from, long to, long firstMessageAfter) {
+        final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
+        unrecoverable.wrap(control, 0);
+        unrecoverable.writeHeader(FrameType.UNRECOVERABLE, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, sessionId,
+            TOPIC, 0);
+        unrecoverable.lostRange(from, to, firstMessageAfter);
+        dispatcher.onDataDatagram(line, source, control, 0, UnrecoverableFlyweight.UNRECOVERABLE_LENGTH, nowNs);
     }
 
     /** An end-of-stream heartbeat: {@code lastSequence} is the session's last datagram. */
@@ -631,7 +748,7 @@ class ReceiveDispatcherTest {
         heartbeat.writeHeader(
             FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH, sessionId, TOPIC, highestSequence);
         heartbeat.endOfStream(end).oldestSequence(0).publisherId(publisherId).sessionAgeNs(ageNs);
-        dispatcher.onDataDatagram(line, control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
+        dispatcher.onDataDatagram(line, source, control, 0, HeartbeatFlyweight.HEARTBEAT_LENGTH, nowNs);
     }
 
     /** Polls every millisecond, as a running receiver does at least, for {@code ns}. */

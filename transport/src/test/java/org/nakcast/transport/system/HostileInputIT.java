@@ -53,6 +53,10 @@ import org.slf4j.LoggerFactory;
  * random bytes, header-shaped noise, and every datagram type mutated, plus well-formed datagrams of
  * a few foreign sessions and of the real stream with sequences far in the future or past.
  *
+ * <p>The real stream is pinned to its publisher's address and port, so its datagrams from the
+ * hostile socket are dropped as from a wrong source (the checks of what a stream has seen are
+ * tested in {@code InboundStreamTest} and by the simulator's stranger, which spoofs the publisher).
+ *
  * <p>The real stream must come through whole, in order, exactly once, with no loss event, and its
  * receiver must fall silent once it has everything (no NAK for datagrams that do not exist); every
  * cause of malformed datagram a receiver finds must be counted on the subscriber, the publisher's checks must have
@@ -116,8 +120,14 @@ class HostileInputIT {
             assertThat(real.checker.count()).as(outcome).isEqualTo(sent);
             assertThat(real.losses).as("loss events of the real stream; " + outcome).isEmpty();
             assertThat(naksOnceWhole).as("NAKs of the real stream once it was whole; " + outcome).isZero();
-            assertCountedEveryCause(subscriberNode.counters(), EnumSet.complementOf(
-                EnumSet.of(DatagramCheck.VALID, DatagramCheck.STATUS_BEYOND_SENT)), "subscriber; " + outcome);
+            // The real stream's datagrams from the hostile socket never reach its stream: the checks of
+            // what a stream has seen (an UNRECOVERABLE past it, an end below it) are met by none of them.
+            assertCountedEveryCause(subscriberNode.counters(), EnumSet.complementOf(EnumSet.of(DatagramCheck.VALID,
+                DatagramCheck.STATUS_BEYOND_SENT, DatagramCheck.GONE_BEYOND_SEEN, DatagramCheck.END_BELOW_SEEN)),
+                "subscriber; " + outcome);
+            assertThat(subscriberNode.counters().get(SystemCounter.WRONG_SOURCE).get())
+                .as("the real stream's datagrams the hostile socket sent to the data port, dropped; " + outcome)
+                .isGreaterThanOrEqualTo(realOnDataPort(draws) / 2);
             assertCountedEveryCause(publisherNode.counters(), EnumSet.range(
                 DatagramCheck.TOO_SHORT, DatagramCheck.BAD_FRAMES), "publisher; " + outcome);
             assertThat(subscriberNode.counters().get(SystemCounter.ERRORS).get()).as(outcome).isZero();
@@ -149,6 +159,14 @@ class HostileInputIT {
             real.fuzzing = false;
         }
         return System.nanoTime() - startNs;
+    }
+
+    /** How many datagrams of the real stream, other than NAKs, the draws sent (to either port). */
+    private static long realOnDataPort(HostileDatagrams draws) {
+        return draws.drawn().entrySet().stream()
+            .filter(drawn -> drawn.getKey().name().startsWith("REAL_")
+                && drawn.getKey() != HostileDatagrams.Kind.REAL_NAK)
+            .mapToLong(Map.Entry::getValue).sum();
     }
 
     private static void assertCountedEveryCause(SystemCounters counters, Set<DatagramCheck> causes, String outcome) {
