@@ -115,11 +115,13 @@ class NodeContextKnobsIT {
             Node subscriberNode = Node.launch(new NodeContext().config(config).media(media).countersInFile(false))) {
             subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             final RawPublication prices = publisherNode.newPublication("prices");
-            final RawPublication pricesAgain = again.newPublication("prices");
 
             NumberedMessages.publish(prices, COUNT, 70);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 20_000);
 
+            // Made only now: the same session from another node's socket would be another source of it, and a
+            // receiver that heard that node first would take it for the session's publisher.
+            final RawPublication pricesAgain = again.newPublication("prices");
             assertThat(pricesAgain.sessionId()).as("the same seed draws the same session id")
                 .isEqualTo(prices.sessionId());
             assertThat(subscriberNode.media().media()).isSameAs(media);
