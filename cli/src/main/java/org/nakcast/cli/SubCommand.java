@@ -11,6 +11,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.status.SystemCounter;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -105,6 +106,7 @@ final class SubCommand implements Callable<Integer> {
         final TopicConfig topic = config.topic(topicName);
         final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
+        final long wrongSource;
         try (Node node = Node.launch(config)) {
             node.subscribe(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
             err.printf("sub: listening on topic '%s' (id %d, flow control %s, loss policy %s) of node %s; "
@@ -120,6 +122,7 @@ final class SubCommand implements Callable<Integer> {
             } finally {
                 progress.close();
             }
+            wrongSource = node.counters().get(SystemCounter.WRONG_SOURCE).get();
         }
         final List<String> problems = check.problems(timedOut, check.received() > 0 ? timeout : startTimeout);
         final boolean ok = problems.isEmpty();
@@ -136,9 +139,14 @@ final class SubCommand implements Callable<Integer> {
                 + " its stream went on where it left off");
         }
         check.lineEventDescriptions().forEach(description -> err.println("sub: line event: " + description));
+        if (wrongSource > 0) {
+            err.println("sub: dropped " + wrongSource + " datagrams in a session's name from another address or port"
+                + " than its publisher's (datagrams from a wrong source): another host sends in its name");
+        }
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
         check.putFigures(result);
+        result.put("wrongSource", wrongSource);
         out.println(result.put("ok", ok).put("reason", reason));
         return ok ? 0 : 1;
     }
