@@ -17,6 +17,7 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 import org.nakcast.config.FlowControlMode;
+import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
@@ -146,13 +147,25 @@ final class Simulation {
         }
     }
 
-    /** Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow. */
+    /**
+     * Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow,
+     * and no more of a topic's from the stranger's host (its made-up sessions) than one host may hold.
+     */
     private void watchMemory(SubscriberHost subscriber, int bound) {
         scheduler.at(scheduler.nowNs() + MS, () -> {
             final int streams = subscriber.streamCount();
             if (streams > bound) {
                 violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s keeps %d publisher streams, more than"
                     + " max-publishers allow (%d)").formatted(subscriber.name, streams, bound));
+            }
+            for (TopicConfig topic : scenario.config().topics()) {
+                final int madeUp = stranger == null ? 0 : subscriber.madeUpStreams(topic.id());
+                final int share = Math.max(1, topic.maxPublishers() / 2);
+                if (madeUp > share) {
+                    violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s keeps %d streams of sessions the"
+                        + " stranger made up on topic %d, more than one host may hold (%d)").formatted(subscriber.name,
+                        madeUp, topic.id(), share));
+                }
             }
             if (scheduler.nowNs() < scenario.allRunningAtNs() + LONGEST_HEALED_PHASE_NS) {
                 watchMemory(subscriber, bound);

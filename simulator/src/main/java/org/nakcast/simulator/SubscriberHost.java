@@ -30,6 +30,7 @@ import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.CounterTypeIds;
+import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -515,6 +516,25 @@ class SubscriberHost extends NodeHost {
     }
 
     /** How many publisher streams the receiver keeps now, as its counters show them; 0 when down. */
+    /**
+     * How many streams the node keeps on topic {@code topicId} of sessions no publisher of the run
+     * has: sessions the stranger made up, all from its one host.
+     */
+    int madeUpStreams(int topicId) {
+        if (node == null) {
+            return 0;
+        }
+        final int[] streams = new int[1];
+        node.countersReader().forEach((counterId, typeId, keyBuffer, label) -> {
+            if (typeId == CounterTypeIds.RECEIVER_POSITION
+                && keyBuffer.getInt(StreamCounters.KEY_TOPIC_ID_OFFSET) == topicId
+                && !sessions.containsKey(keyBuffer.getInt(StreamCounters.KEY_SESSION_ID_OFFSET))) {
+                streams[0]++;
+            }
+        });
+        return streams[0];
+    }
+
     int streamCount() {
         if (node == null) {
             return 0;

@@ -8,6 +8,7 @@ import org.agrona.ErrorHandler;
 import org.agrona.concurrent.NanoClock;
 import org.nakcast.config.MediaType;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.MediaChoice;
 import org.nakcast.transport.receive.ReceiverLog;
 import org.nakcast.transport.receive.SubscriptionSettings;
@@ -101,6 +102,16 @@ final class NodeEventLog {
                 LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
                         + " session {} and any other new session are dropped (counted as '{}') until a stream ends",
                     nodeName, topic.topicName(), topic.topicId(), streams, sessionId,
+                    SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
+            }
+
+            @Override
+            public void onSourceShareReached(SubscriptionSettings topic, DatagramSource source, int streams,
+                int sessionId) {
+                LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams from the host of {}, the most one"
+                        + " host may hold (half its max-publishers): datagrams of its new session {} and any other"
+                        + " are dropped (counted as '{}') until a stream ends; is that host making sessions up?",
+                    nodeName, topic.topicName(), topic.topicId(), streams, source, sessionId,
                     SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
             }
         };

@@ -85,6 +85,11 @@ public final class DatagramSource {
             && high == other.high;
     }
 
+    /** Whether {@code other} is the same known address, whatever its port: the same host. */
+    public boolean sameAddressAs(DatagramSource other) {
+        return family != UNKNOWN && family == other.family && low == other.low && high == other.high;
+    }
+
     /** The address and port as people write them: {@code 10.0.0.7:40123}, {@code [fe80:0:0:0:0:0:0:1]:40123}. */
     @Override
     public String toString() {

@@ -6,6 +6,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.media.DatagramSource;
 
 /**
  * What a node's receiving side tells its operators, beside each subscription's own listener: a node
@@ -45,5 +46,14 @@ public interface ReceiverLog {
      * session {@code sessionId}; told once until a stream ends.
      */
     default void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
+    }
+
+    /**
+     * {@code topic} keeps {@code streams} publisher streams from {@code source}'s address, the most one
+     * host may hold, and turned away a datagram of its new session {@code sessionId}; told once until a
+     * stream ends.
+     */
+    default void onSourceShareReached(SubscriptionSettings topic, DatagramSource source, int streams,
+        int sessionId) {
     }
 }

@@ -16,6 +16,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -88,6 +89,10 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     /** Logs that the topic, keeping {@code streams} streams, turned away the new session {@code sessionId}. */
     void onSessionsRefused(int streams, int sessionId) {
         log.onSessionsRefused(settings, streams, sessionId);
+    }
+
+    void onSourceShareReached(DatagramSource source, int streams, int sessionId) {
+        log.onSourceShareReached(settings, source, streams, sessionId);
     }
 
     void add(DeliveryTarget target) {

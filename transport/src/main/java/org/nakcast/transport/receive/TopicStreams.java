@@ -43,8 +43,10 @@ import org.nakcast.transport.status.SystemCounters;
  *       other: each keeps talking.</li>
  *   <li>A stream whose publisher ended it, and that delivered everything, ends ({@code ENDED}) for
  *       good; the end of a session this receiver never had and is not owed starts nothing.</li>
- *   <li>The topic keeps at most {@code max-publishers} streams; a further session is refused until
- *       one ends, but a restart of a publisher it keeps is heard even then.</li>
+ *   <li>The topic keeps at most {@code max-publishers} streams, at most half of them (at least one)
+ *       from one host (source address); a further session is refused until one ends, but a restart of a publisher
+ *       it keeps is heard even then. So sessions one host makes up cannot keep a publisher on
+ *       another host out.</li>
  * </ul>
  *
  * <p>Its streams deliver to the topic's subscriptions through the {@link TopicReceiver}. Not
@@ -72,6 +74,8 @@ final class TopicStreams {
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     /** Whether a new session was refused since the topic last had room: it is logged once per spell. */
     private boolean refusing;
+    /** Whether a source was refused a further stream since a stream last ended: logged once per spell. */
+    private boolean refusingSource;
 
     /**
      * @param topic where the streams' messages and events go
@@ -194,7 +198,7 @@ final class TopicStreams {
      * The stream for a session the topic keeps none of: a stream that ended and resumes, or a new one
      * whose start is not decided yet, pinned to {@code source} on {@code lineIndex}; null when the
      * datagram is to be dropped (the session stays ended, it resumes only from where it was heard
-     * before, or the topic is full).
+     * before, its source holds its share of the topic's streams already, or the topic is full).
      */
     private InboundStream streamFor(int type, int lineIndex, DatagramSource source, long nowNs) {
         final int sessionId = header.sessionId();
@@ -207,8 +211,16 @@ final class TopicStreams {
             counters.get(SystemCounter.WRONG_SOURCE).increment();
             return null;
         }
-        if (isFull() && type == FrameType.HEARTBEAT.code()) {
+        if ((isFull() || streamsFrom(lineIndex, source) >= sourceShare()) && type == FrameType.HEARTBEAT.code()) {
             endEarlierSessions(heartbeat.publisherId(), sessionId, nowNs - heartbeat.sessionAgeNs(), nowNs);
+        }
+        if (streamsFrom(lineIndex, source) >= sourceShare()) {
+            counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
+            if (!refusingSource) {
+                refusingSource = true;
+                topic.onSourceShareReached(source, sourceShare(), sessionId);
+            }
+            return null;
         }
         if (isFull()) {
             counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
@@ -254,6 +266,26 @@ final class TopicStreams {
     /** Whether the topic keeps as many streams as it may: a new session must wait for one to end. */
     private boolean isFull() {
         return streams.size() >= settings.maxPublishers();
+    }
+
+    /**
+     * The most streams one host (one source address, whatever its ports) may hold: half of
+     * {@code max-publishers} (at least one), so one host sending many sessions, made up or not,
+     * cannot keep a publisher elsewhere out.
+     */
+    private int sourceShare() {
+        return Math.max(1, settings.maxPublishers() / 2);
+    }
+
+    /** How many of the topic's streams are pinned to {@code source}'s address on {@code lineIndex}. */
+    private int streamsFrom(int lineIndex, DatagramSource source) {
+        int count = 0;
+        for (int i = 0, size = streams.size(); i < size; i++) {
+            if (streams.get(i).life().source(lineIndex).sameAddressAs(source)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**
@@ -419,6 +451,7 @@ final class TopicStreams {
         final InboundStream stream = streams.remove(index);
         bySession.remove(stream.sessionId());
         refusing = false;
+        refusingSource = false;
         final boolean delivered = topic.forget(stream);
         stream.close();
         if (stream.isStarted()) {

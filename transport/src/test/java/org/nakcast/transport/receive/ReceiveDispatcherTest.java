@@ -64,6 +64,7 @@ class ReceiveDispatcherTest {
     private long nowNs = 1_000 * MS;
     /** The line the next datagrams are heard on. */
     private MulticastAddress line = TestLines.A;
+    private int maxPublishers = MAX_PUBLISHERS;
     /** Where the datagrams the test hands in come from: the publisher's host, 10.0.0.7, port 40000. */
     private final DatagramSource source = new DatagramSource().ipv4(0x0A00_0007, 40_000);
 
@@ -87,7 +88,7 @@ class ReceiveDispatcherTest {
 
     private void subscribe(List<Line> lines, long lineTimeoutNs, LateJoinPolicy lateJoin, Map<Integer, Long> resume) {
         final SubscriptionSettings settings = new SubscriptionSettings("t", TOPIC, lines, lineTimeoutNs,
-            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, MAX_PUBLISHERS, TIMEOUT_NS,
+            InboundStreamSettings.DEFAULTS, TIMEOUT_NS, lateJoin, HEARTBEAT_NS, 0, maxPublishers, TIMEOUT_NS,
             List.of(), resume);
         final Recorder recorder = new Recorder();
         dispatcher.addSubscription(settings, DeliveryTarget.onReceivingThread(recorder, recorder), this::sendNak,
@@ -333,12 +334,15 @@ class ReceiveDispatcherTest {
         }
         pollFor(TIMEOUT_NS + 2 * MS);
         final int madeUpRounds = 6;
+        final DatagramSource publisher = new DatagramSource().copy(source);
         for (int round = 0; round < madeUpRounds; round++) {
             for (int i = 0; i < MAX_PUBLISHERS; i++) {
+                source.ipv4(0x0B00_0000 + i, 40_000);
                 heartbeat(MADE_UP_SESSIONS + round * MAX_PUBLISHERS + i, 1_000, 100 * TIMEOUT_NS, 5_000 + i);
             }
             pollFor(TIMEOUT_NS + 2 * MS);
         }
+        source.copy(publisher);
         assertThat(events).filteredOn(PublisherGone.class::isInstance)
             .as("every made-up session ended, so more were forgotten than the topic remembers")
             .hasSize(1 + madeUpRounds * MAX_PUBLISHERS);
@@ -366,13 +370,18 @@ class ReceiveDispatcherTest {
         nowNs += MS;
         final long sessionStartNs = nowNs;
         final int madeUpRounds = 6;
+        final DatagramSource publisher = new DatagramSource().copy(source);
         for (int round = 0; round < madeUpRounds; round++) {
             nowNs += MS;
             for (int i = 0; i < MAX_PUBLISHERS; i++) {
+                source.ipv4(0x0B00_0000 + i, 40_000);
                 heartbeat(MADE_UP_SESSIONS + round * MAX_PUBLISHERS + i, 1_000, 0, 5_000 + i);
             }
             pollFor(TIMEOUT_NS + 2 * MS);
         }
+        assertThat(events).filteredOn(PublisherGone.class::isInstance)
+            .as("every made-up session was taken, and ended").hasSize(madeUpRounds * MAX_PUBLISHERS);
+        source.copy(publisher);
 
         heartbeat(SESSION, 2, nowNs - sessionStartNs, 77);
         pollUntilNak();
@@ -504,6 +513,35 @@ class ReceiveDispatcherTest {
             assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
             assertThat(((PublisherGone) event).newSessionId()).isEqualTo(SESSION);
         });
+        assertThat(delivered()).containsExactly(0L);
+    }
+
+    /**
+     * With max-publishers 2 a host holds one stream: its publisher, crashed and started again (a new
+     * session from a new port), is still heard as a restart, not refused until the old one times out.
+     */
+    @Test
+    void aPublisherRestartedOnAHostThatHoldsItsShareIsHeardAsARestart() throws Exception {
+        maxPublishers = 2;
+        subscribe(LateJoinPolicy.NOW);
+        final int crashed = SESSION + 5;
+        heartbeat(crashed, -1, 0, 77);
+        pollFor(HEARTBEAT_NS);
+        heartbeat(crashed, -1, HEARTBEAT_NS, 77);
+        pollFor(HEARTBEAT_NS);
+        final long restartNs = nowNs;
+        source.ipv4(0x0A00_0007, 40_001);
+        for (int beat = 0; beat < 4; beat++) {
+            heartbeat(SESSION, -1, nowNs - restartNs, 77);
+            pollFor(HEARTBEAT_NS);
+        }
+        data(0, nowNs - restartNs, false);
+
+        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement().satisfies(event -> {
+            assertThat(((PublisherGone) event).sessionId()).isEqualTo(crashed);
+            assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
+        });
+        assertThat(nowNs - restartNs).as("sooner than the publisher timeout").isLessThan(TIMEOUT_NS);
         assertThat(delivered()).containsExactly(0L);
     }
 
@@ -707,6 +745,33 @@ class ReceiveDispatcherTest {
             assertThat(delivered()).containsExactly(0L, 1L, 2L);
             assertThat(counters.get(SystemCounter.WRONG_SOURCE)).as("line B's source on line A").isOne();
         }
+    }
+
+    /**
+     * One host making sessions up, from as many ports as it likes, holds at most half of a topic's
+     * streams: a publisher on another host is taken at once, and delivers from its first message.
+     */
+    @Test
+    void oneHostsSessionsTakeAtMostHalfTheTopicSoAPublisherElsewhereIsTakenAtOnce() {
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        final DatagramSource publisher = new DatagramSource().copy(source);
+        for (int i = 0; i < MAX_PUBLISHERS; i++) {
+            source.ipv4(0x0B00_0009, 50_000 + i);
+            heartbeat(MADE_UP_SESSIONS + i, 1_000, 0, 5_000 + i);
+        }
+        assertThat(dispatcher.streamCount()).isEqualTo(MAX_PUBLISHERS / 2);
+        assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(MAX_PUBLISHERS / 2);
+
+        source.copy(publisher);
+        heartbeat(SESSION, -1, 0, 77);
+        data(0, MS, false);
+        data(1, MS, false);
+        dispatcher.poll(nowNs);
+
+        assertThat(started()).filteredOn(started -> started.sessionId() == SESSION)
+            .containsExactly(new Started(SESSION, 0));
+        assertThat(delivered(SESSION)).containsExactly(0L, 1L);
     }
 
     /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
