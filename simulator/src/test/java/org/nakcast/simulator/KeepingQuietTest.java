@@ -215,11 +215,7 @@ class KeepingQuietTest {
 
     @Test
     void aRecoveringStreamMayKeepQuietAboutWhatAnUnrecoverableItReadSaidIsGone() {
-        startAndTake(0, 1, 30);
-        quiet.goneRead(SESSION, 10);
-        quiet.recoveryStarted(SESSION, 10);
-        quiet.goneRead(SESSION, 20);
-        quiet.settle(dropped);
+        recoveringPast20();
         hear(0, 21, 29);
 
         assertThat(suppressAt(10)).as("it recovers 2..20 and asks for 21 on").isNull();
@@ -228,11 +224,7 @@ class KeepingQuietTest {
     /** Seed 53926: an UNRECOVERABLE the node ignored had moved the model's floor past what it asks for. */
     @Test
     void anUnrecoverableTheNodeIgnoredMovesNothing() {
-        startAndTake(0, 1, 30);
-        quiet.goneRead(SESSION, 10);
-        quiet.recoveryStarted(SESSION, 10);
-        quiet.goneRead(SESSION, 20);
-        quiet.settle(dropped);
+        recoveringPast20();
         quiet.goneRead(SESSION, 1_000_000);
         dropped++;
         quiet.settle(dropped);
@@ -248,6 +240,15 @@ class KeepingQuietTest {
         assertThat(quiet.judge(suppressed, 10)).isNull();
         assertThat(suppressAt(10)).isNotNull();
         assertThat(quiet.judge(suppressed, 20)).isNull();
+    }
+
+    /** Takes 0, 1 and 30; an UNRECOVERABLE up to 10 begins a recovery, and one up to 20 follows. */
+    private void recoveringPast20() {
+        startAndTake(0, 1, 30);
+        quiet.goneRead(SESSION, 10);
+        quiet.recoveryStarted(SESSION, 10);
+        quiet.goneRead(SESSION, 20);
+        quiet.settle(dropped);
     }
 
     /** Starts the stream at the first of {@code sequences} and takes them all. */

@@ -496,11 +496,7 @@ class ReceiveDispatcherTest {
     void aRestartIsFoundWhenTheNewSessionsFirstDataDecidedItsStart() throws Exception {
         subscribe(LateJoinPolicy.NOW);
         final int crashed = SESSION + 5;
-        heartbeat(crashed, -1, 0, 77);
-        pollFor(HEARTBEAT_NS);
-        heartbeat(crashed, -1, HEARTBEAT_NS, 77);
-        pollFor(HEARTBEAT_NS);
-        final long restartNs = nowNs;
+        final long restartNs = heardThenCrashed(crashed);
 
         data(0, 0, false);
         for (int beat = 1; beat <= 3; beat++) {
@@ -508,12 +504,25 @@ class ReceiveDispatcherTest {
             heartbeat(SESSION, 0, nowNs - restartNs, 77);
         }
 
+        assertRestartedAs(crashed, SESSION);
+        assertThat(delivered()).containsExactly(0L);
+    }
+
+    /** Two heartbeats of {@code session}, a heartbeat apart, then nothing: the time it crashed. */
+    private long heardThenCrashed(int session) {
+        heartbeat(session, -1, 0, 77);
+        pollFor(HEARTBEAT_NS);
+        heartbeat(session, -1, HEARTBEAT_NS, 77);
+        pollFor(HEARTBEAT_NS);
+        return nowNs;
+    }
+
+    private void assertRestartedAs(int crashed, int restarted) {
         assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement().satisfies(event -> {
             assertThat(((PublisherGone) event).sessionId()).isEqualTo(crashed);
             assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
-            assertThat(((PublisherGone) event).newSessionId()).isEqualTo(SESSION);
+            assertThat(((PublisherGone) event).newSessionId()).isEqualTo(restarted);
         });
-        assertThat(delivered()).containsExactly(0L);
     }
 
     /**
@@ -525,11 +534,7 @@ class ReceiveDispatcherTest {
         maxPublishers = 2;
         subscribe(LateJoinPolicy.NOW);
         final int crashed = SESSION + 5;
-        heartbeat(crashed, -1, 0, 77);
-        pollFor(HEARTBEAT_NS);
-        heartbeat(crashed, -1, HEARTBEAT_NS, 77);
-        pollFor(HEARTBEAT_NS);
-        final long restartNs = nowNs;
+        final long restartNs = heardThenCrashed(crashed);
         source.ipv4(0x0A00_0007, 40_001);
         for (int beat = 0; beat < 4; beat++) {
             heartbeat(SESSION, -1, nowNs - restartNs, 77);
@@ -537,10 +542,7 @@ class ReceiveDispatcherTest {
         }
         data(0, nowNs - restartNs, false);
 
-        assertThat(events).filteredOn(PublisherGone.class::isInstance).singleElement().satisfies(event -> {
-            assertThat(((PublisherGone) event).sessionId()).isEqualTo(crashed);
-            assertThat(((PublisherGone) event).cause()).isEqualTo(PublisherGone.Cause.RESTARTED);
-        });
+        assertRestartedAs(crashed, SESSION);
         assertThat(nowNs - restartNs).as("sooner than the publisher timeout").isLessThan(TIMEOUT_NS);
         assertThat(delivered()).containsExactly(0L);
     }
