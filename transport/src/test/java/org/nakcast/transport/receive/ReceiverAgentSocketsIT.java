@@ -78,13 +78,19 @@ class ReceiverAgentSocketsIT {
             }
         };
         final InetSocketAddress group = new InetSocketAddress(address.group(), address.dataPort());
-        try (DatagramChannel sender = senderTo(address)) {
+        // Each publisher on a host of its own (a host holds at most half of max-publishers streams);
+        // publisher 1100 comes back on its host from a new socket.
+        try (DatagramChannel host11 = senderTo(address, "127.0.0.11");
+            DatagramChannel host12 = senderTo(address, "127.0.0.12");
+            DatagramChannel host13 = senderTo(address, "127.0.0.13");
+            DatagramChannel host11Again = senderTo(address, "127.0.0.11")) {
+            final DatagramChannel[] hosts = {host11, host12, host13};
             agent.addSubscription(new SubscriptionSettings("prices", 1, List.of(new Line("md", address)), 0,
                 InboundStreamSettings.DEFAULTS,
                 1_000_000_000L, LateJoinPolicy.NOW, 10_000_000L, 0, 2, 0, List.of(), Map.of()),
                 DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, events));
             for (int session = 11; session <= 13; session++) {
-                sender.send(heartbeat(session, session * 100L), group);
+                hosts[session - 11].send(heartbeat(session, session * 100L), group);
             }
             driveUntil(agent, () -> counters.get(SystemCounter.DATAGRAMS_RECEIVED) == 3);
 
@@ -95,7 +101,7 @@ class ReceiverAgentSocketsIT {
             driveUntil(agent, () -> System.nanoTime() - silentSinceNs > 200_000_000L);
             // Session 14 of publisher 1100 began 50 ms ago, after session 11 fell silent, and has been
             // going for more than two heartbeats (10 ms): a restart.
-            sender.send(heartbeat(14, 1100L, 50_000_000L), group);
+            host11Again.send(heartbeat(14, 1100L, 50_000_000L), group);
             driveUntil(agent, () -> started.size() == 3);
 
             assertThat(started).as("publisher 1100 restarted as session 14").containsExactly(11, 12, 14);
@@ -105,7 +111,7 @@ class ReceiverAgentSocketsIT {
             });
 
             driveUntil(agent, () -> gone.size() == 3);
-            sender.send(heartbeat(13, 1300L), group);
+            host13.send(heartbeat(13, 1300L), group);
             driveUntil(agent, () -> started.size() == 4);
 
             assertThat(gone).extracting(PublisherGone::sessionId).as("silent streams ended")
@@ -131,10 +137,18 @@ class ReceiverAgentSocketsIT {
 
     /** A socket that sends to {@code address}'s groups out of its interface, TTL 0. */
     private static DatagramChannel senderTo(MulticastAddress address) throws Exception {
+        return senderTo(address, null);
+    }
+
+    /** A socket that multicasts on {@code address}'s interface, from {@code host} (an address of lo) if given. */
+    private static DatagramChannel senderTo(MulticastAddress address, String host) throws Exception {
         final DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET);
         try {
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, address.networkInterface());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, 0);
+            if (host != null) {
+                sender.bind(new InetSocketAddress(InetAddress.getByName(host), 0));
+            }
             return sender;
         } catch (Exception ex) {
             sender.close();
