@@ -149,7 +149,8 @@ final class Simulation {
 
     /**
      * Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow,
-     * and no more of a topic's from the stranger's host (its made-up sessions) than one host may hold.
+     * and no more of a topic's from the stranger's host (its made-up sessions) than one host may hold
+     * on each of the topic's lines (it has an address on each).
      */
     private void watchMemory(SubscriberHost subscriber, int bound) {
         scheduler.at(scheduler.nowNs() + MS, () -> {
@@ -160,7 +161,8 @@ final class Simulation {
             }
             for (TopicConfig topic : scenario.config().topics()) {
                 final int madeUp = stranger == null ? 0 : subscriber.madeUpStreams(topic.id());
-                final int share = Math.max(1, topic.maxPublishers() / 2);
+                final int topicLines = scenario.config().lines(topic).size();
+                final int share = topicLines * Math.max(1, topic.maxPublishers() / (2 * topicLines));
                 if (madeUp > share) {
                     violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s keeps %d streams of sessions the"
                         + " stranger made up on topic %d, more than one host may hold (%d)").formatted(subscriber.name,

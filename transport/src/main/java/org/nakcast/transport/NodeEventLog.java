@@ -109,8 +109,9 @@ final class NodeEventLog {
             public void onSourceShareReached(SubscriptionSettings topic, DatagramSource source, int streams,
                 int sessionId) {
                 LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams from the host of {}, the most one"
-                        + " host may hold (half its max-publishers): datagrams of its new session {} and any other"
-                        + " are dropped (counted as '{}') until a stream ends; is that host making sessions up?",
+                        + " host may hold on a line (half its max-publishers, over its lines): datagrams of its new"
+                        + " session {} and any other are dropped (counted as '{}') until a stream ends; is that host"
+                        + " making sessions up?",
                     nodeName, topic.topicName(), topic.topicId(), streams, source, sessionId,
                     SystemCounter.PUBLISHER_STREAMS_REFUSED.label());
             }

@@ -43,10 +43,10 @@ import org.nakcast.transport.status.SystemCounters;
  *       other: each keeps talking.</li>
  *   <li>A stream whose publisher ended it, and that delivered everything, ends ({@code ENDED}) for
  *       good; the end of a session this receiver never had and is not owed starts nothing.</li>
- *   <li>The topic keeps at most {@code max-publishers} streams, at most half of them (at least one)
- *       from one host (source address); a further session is refused until one ends, but a restart of a publisher
- *       it keeps is heard even then. So sessions one host makes up cannot keep a publisher on
- *       another host out.</li>
+ *   <li>The topic keeps at most {@code max-publishers} streams, at most half of them over its lines
+ *       (at least one per line) from one host (source address); a further session is refused
+ *       until one ends, but a restart of a publisher it keeps is heard even then. So sessions one
+ *       host makes up cannot keep a publisher on another host out.</li>
  * </ul>
  *
  * <p>Its streams deliver to the topic's subscriptions through the {@link TopicReceiver}. Not
@@ -269,12 +269,13 @@ final class TopicStreams {
     }
 
     /**
-     * The most streams one host (one source address, whatever its ports) may hold: half of
-     * {@code max-publishers} (at least one), so one host sending many sessions, made up or not,
-     * cannot keep a publisher elsewhere out.
+     * The most streams one host (one source address, whatever its ports) may hold on one line: half
+     * of {@code max-publishers} over the topic's lines (at least one), so one host sending many
+     * sessions, made up or not, on one line or both (a host has an address per line), cannot keep a
+     * publisher elsewhere out.
      */
     private int sourceShare() {
-        return Math.max(1, settings.maxPublishers() / 2);
+        return Math.max(1, settings.maxPublishers() / (2 * lines.length));
     }
 
     /** How many of the topic's streams are pinned to {@code source}'s address on {@code lineIndex}. */
