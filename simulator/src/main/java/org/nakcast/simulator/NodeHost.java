@@ -63,9 +63,10 @@ abstract class NodeHost extends SimHost {
     private final Map<DatagramCheck, Long> straysByCause = new EnumMap<>(DatagramCheck.class);
     private int strangerId = -1;
     private IntPredicate realSession = session -> false;
-    /** A stranger's datagrams of real sessions withheld from the node ({@link #reads}). */
-    long forgeriesWithheld;
-    /** Those this incarnation's node was handed: each one is to be counted as from a wrong source. */
+    /**
+     * A stranger's datagrams in live sessions' names from its own address that this incarnation's
+     * node was handed ({@link #reads}): each one is to be counted as from a wrong source.
+     */
     private long forgeriesHanded;
     /** Whether the datagram {@link #reads} let through last is such a forgery, which the node drops. */
     private boolean forgeryInHand;
@@ -200,7 +201,7 @@ abstract class NodeHost extends SimHost {
      * (source pinning); a stranger heard first is taken for the publisher, which only authenticated
      * datagrams prevent, so the guarantee the stranger tests is that of a receiver that already hears
      * the session. A node that holds a stream of the session on a topic's one line took it from its
-     * publisher: nothing else of a real session makes a stream. Withheld datagrams are counted.
+     * publisher: nothing else of a real session makes a stream.
      */
     final boolean reads(int line, FrameType.Port port, SimSocket.Arrival arrival) {
         forgeryInHand = false;
@@ -222,7 +223,6 @@ abstract class NodeHost extends SimHost {
             node.counters().streams().forEachReceivingStream(
                 (topic, session) -> holds[0] |= topic == topicId && session == sessionId);
         }
-        forgeriesWithheld += holds[0] ? 0 : 1;
         forgeriesHanded += holds[0] ? 1 : 0;
         forgeryInHand = holds[0];
         return holds[0];
