@@ -515,7 +515,6 @@ class SubscriberHost extends NodeHost {
         throw new IllegalArgumentException("no topic " + topicId);
     }
 
-    /** How many publisher streams the receiver keeps now, as its counters show them; 0 when down. */
     /**
      * How many streams the node keeps on topic {@code topicId} of sessions no publisher of the run
      * has: sessions the stranger made up, all from its one host.
@@ -535,6 +534,7 @@ class SubscriberHost extends NodeHost {
         return streams[0];
     }
 
+    /** How many publisher streams the receiver keeps now, as its counters show them; 0 when down. */
     int streamCount() {
         if (node == null) {
             return 0;
