@@ -68,7 +68,11 @@ abstract class NodeHost extends SimHost {
      * node was handed ({@link #reads}): each one is to be counted as from a wrong source.
      */
     private long forgeriesHanded;
-    /** Whether the datagram {@link #reads} let through last is such a forgery, which the node drops. */
+    /**
+     * Whether the datagram {@link #reads} let through last is the stranger's in a live session's
+     * name, which the node drops (from the stranger's address) or ignores (spoofed, past what the
+     * session sent): it is no sign of the session's publisher.
+     */
     private boolean forgeryInHand;
 
     /** @param topicAsRun how this process runs each topic of the scenario's config (a recorder its own way) */
@@ -205,7 +209,7 @@ abstract class NodeHost extends SimHost {
      */
     final boolean reads(int line, FrameType.Port port, SimSocket.Arrival arrival) {
         forgeryInHand = false;
-        if (arrival.from() != strangerId || arrival.source() != strangerId || port != FrameType.Port.DATA) {
+        if (arrival.from() != strangerId || port != FrameType.Port.DATA) {
             return true;
         }
         final UnsafeBuffer view = new UnsafeBuffer(arrival.datagram());
@@ -215,6 +219,10 @@ abstract class NodeHost extends SimHost {
         header.wrap(view, 0);
         final int sessionId = header.sessionId();
         if (!realSession.test(sessionId)) {
+            return true;
+        }
+        if (arrival.source() != strangerId) {
+            forgeryInHand = true; // spoofed: an UNRECOVERABLE past what was sent, which the node ignores
             return true;
         }
         final int topicId = header.topicId();
@@ -247,7 +255,7 @@ abstract class NodeHost extends SimHost {
 
     /**
      * The node is about to read a datagram that passed the checks, on whichever port; {@code forged}
-     * for a stranger's in a live session's name from its own address, which the node drops.
+     * for a stranger's in a live session's name, which the node drops or ignores.
      */
     void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
     }
