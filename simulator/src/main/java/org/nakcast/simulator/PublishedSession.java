@@ -55,6 +55,10 @@ final class PublishedSession {
     long highestHandedData = -1;
     /** When its publisher's node last read a STATUS of each receiver id, off the wire. */
     final Long2LongHashMap statusReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** The position of the last STATUS its publisher's node read of each receiver id. */
+    final Long2LongHashMap statusPosition = new Long2LongHashMap(Long.MIN_VALUE);
+    /** When the position its publisher's node read of each receiver id last changed. */
+    final Long2LongHashMap statusMovedNs = new Long2LongHashMap(Long.MIN_VALUE);
     /**
      * When its publisher's node first read a STATUS of each receiver id: flow control waits for a
      * receiver from then on, not before.

@@ -20,6 +20,7 @@ import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.publish.PublicationSettings;
+import org.nakcast.transport.status.SystemCounter;
 
 /**
  * A publishing process: a real node and an application that offers numbered messages on each of
@@ -72,6 +73,9 @@ final class PublisherHost extends NodeHost {
     private final StatusFlyweight status = new StatusFlyweight();
     private final long retransmitHoldOffNs;
     private final Liveness liveness;
+    /** The NAK ranges its node read in this round, settled after it: {@link #settleAsks}. */
+    private final List<Ask> asksInRound = new ArrayList<>();
+    private long sharesRefusedBeforeRound;
     private final List<Offering> offerings = new ArrayList<>();
     private boolean closeRequested;
     long offersRefused;
@@ -147,6 +151,7 @@ final class PublisherHost extends NodeHost {
 
     @Override
     int work(long nowNs) {
+        settleAsks(nowNs);
         if (closeRequested) {
             return closing(nowNs);
         }
@@ -242,6 +247,9 @@ final class PublisherHost extends NodeHost {
             if (header.sequence() <= session.highestHandedData + 1) {
                 status.wrap(header.buffer(), header.offset());
                 session.statusReadNs.put(status.receiverId(), scheduler.nowNs());
+                if (session.statusPosition.put(status.receiverId(), status.sequence()) != status.sequence()) {
+                    session.statusMovedNs.put(status.receiverId(), scheduler.nowNs());
+                }
                 if (!session.firstStatusReadNs.containsKey(status.receiverId())) {
                     session.firstStatusReadNs.put(status.receiverId(), scheduler.nowNs());
                 }
@@ -252,16 +260,19 @@ final class PublisherHost extends NodeHost {
             return;
         }
         nak.wrap(header.buffer(), header.offset());
+        if (asksInRound.isEmpty()) {
+            sharesRefusedBeforeRound = counter(SystemCounter.REPAIRS_OVER_SOURCE_SHARE);
+        }
         final long heldFrom = session.surelyHeldNowFrom();
         for (int i = 0; i < nak.rangeCount(); i++) {
-            session.sweep.asked(nak.rangeFrom(i), nak.rangeTo(i), heldFrom, session.highestHandedData,
-                scheduler.nowNs());
+            asksInRound.add(new Ask(session, nak.rangeFrom(i), nak.rangeTo(i), heldFrom, session.highestHandedData));
         }
     }
 
     /**
      * Flow control {@code min} may drop a receiver only once none of its STATUS reached this node for
-     * the topic's flow-control timeout; a receiver so dropped may lose what is sent past it.
+     * the topic's flow-control timeout, or, as stuck, once none that moved its position did; a
+     * receiver so dropped may lose what is sent past it.
      */
     @Override
     PublisherEventListener publisherEvents() {
@@ -273,18 +284,40 @@ final class PublisherHost extends NodeHost {
                     return;
                 }
                 final long nowNs = scheduler.nowNs();
-                final long readNs = session.statusReadNs.get(event.receiverId());
+                final boolean stuck = event.cause() == ReceiverDropped.Cause.STUCK;
+                final long readNs = (stuck ? session.statusMovedNs : session.statusReadNs).get(event.receiverId());
                 final long timeoutNs = config.topics().stream().filter(topic -> topic.id() == event.topicId())
                     .findFirst().orElseThrow().flowControlTimeout().toNanos();
                 if (readNs != Long.MIN_VALUE && nowNs - readNs <= timeoutNs) {
                     violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s: session %d dropped receiver %d from flow"
-                        + " control %.3f ms after it read a STATUS of it, within the flow-control timeout (%.3f ms)")
-                        .formatted(name, session.sessionId, event.receiverId(), (nowNs - readNs) / 1e6,
-                            timeoutNs / 1e6));
+                        + " control (%s) %.3f ms after it read a STATUS %s, within the flow-control timeout (%.3f ms)")
+                        .formatted(name, session.sessionId, event.receiverId(), event.cause(), (nowNs - readNs) / 1e6,
+                            stuck ? "that moved it" : "of it", timeoutNs / 1e6));
                 }
                 session.droppedReceivers.add(event.receiverId());
             }
         };
+    }
+
+    /**
+     * The NAK ranges its node read in the round just run are what its sweep must resend, unless its
+     * node held a NAK host to its repair share in that round: then what it queued of them is unknown
+     * to the model, which takes none of them (their receivers ask again).
+     */
+    private void settleAsks(long nowNs) {
+        if (asksInRound.isEmpty()) {
+            return;
+        }
+        if (counter(SystemCounter.REPAIRS_OVER_SOURCE_SHARE) == sharesRefusedBeforeRound) {
+            for (Ask ask : asksInRound) {
+                ask.session.sweep.asked(ask.from, ask.to, ask.heldFrom, ask.sentUpTo, nowNs);
+            }
+        }
+        asksInRound.clear();
+    }
+
+    /** A NAK's range as its node read it, with what the session surely held then. */
+    private record Ask(PublishedSession session, long from, long to, long heldFrom, long sentUpTo) {
     }
 
     /** Its DATA tells what its history holds; its RETRANSMITs must not pass over what it was asked for. */

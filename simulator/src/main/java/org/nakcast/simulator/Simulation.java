@@ -45,6 +45,8 @@ final class Simulation {
     private static final long RECORDER_RANDOM = 0x5E0C_0DE5_5EEDL;
     /** Salts the draws of each recorder source's faults. */
     private static final long RECOVERY_RANDOM = 0x4EC0_7E4D_5EEDL;
+    /** Mixed into the seed for the stranger's choice to hold: drawn apart, so its forging stays as it was. */
+    private static final long HOLDER_RANDOM = 0x401D_E45EEDL;
 
     private final Scenario scenario;
     private final Scheduler scheduler = new Scheduler();
@@ -117,7 +119,8 @@ final class Simulation {
         if (scenario.strangerIntervalNs() > 0) {
             final int[] topicIds = scenario.config().topics().stream().mapToInt(topic -> topic.id()).toArray();
             stranger = new StrangerHost(scheduler, lines, new HostShape(4096, 1_000, 100_000), random.split(),
-                scenario.strangerIntervalNs(), topicIds, sessions);
+                new SplittableRandom(scenario.seed() ^ HOLDER_RANDOM), scenario.strangerIntervalNs(), topicIds,
+                sessions);
             stranger.startAt(0);
         }
         for (int i = 0; i < scenario.recorders().size(); i++) {

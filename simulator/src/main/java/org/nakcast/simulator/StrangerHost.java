@@ -42,6 +42,7 @@ final class StrangerHost extends SimHost {
     private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
 
     private final SplittableRandom random;
+    private final SplittableRandom holderRandom;
     private final long intervalNs;
     private final int[] topicIds;
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
@@ -51,14 +52,22 @@ final class StrangerHost extends SimHost {
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final UnsafeBuffer in = new UnsafeBuffer(new byte[0]);
     private long nextSendNs;
+    /** The session a holder reports at a standstill (session id, topic id, position, receiver id); null if none. */
+    private long[] held;
     /** Datagrams forged. */
     long sent;
 
-    /** @param sessions the real sessions, whose ids a made-up session never takes */
+    /**
+     * @param random what it forges
+     * @param holderRandom whether and how it holds: apart from {@code random}, so that holding
+     *     changes nothing of what it forges
+     * @param sessions the real sessions, whose ids a made-up session never takes
+     */
     StrangerHost(Scheduler scheduler, List<SimNetwork> lines, HostShape shape, SplittableRandom random,
-        long intervalNs, int[] topicIds, Map<Integer, PublishedSession> sessions) {
+        SplittableRandom holderRandom, long intervalNs, int[] topicIds, Map<Integer, PublishedSession> sessions) {
         super(scheduler, lines, "stranger", shape);
         this.random = random;
+        this.holderRandom = holderRandom;
         this.intervalNs = intervalNs;
         this.topicIds = topicIds;
         this.sessions = sessions;
@@ -88,10 +97,16 @@ final class StrangerHost extends SimHost {
                 work++;
             }
         }
-        if (nowNs >= nextSendNs && lines.get(0).faults().active(nowNs)) {
+        if (nowNs >= nextSendNs) {
             nextSendNs = nowNs + intervalNs;
-            forge();
-            work++;
+            if (lines.get(0).faults().active(nowNs)) {
+                forge();
+                work++;
+            }
+            if (held != null) {
+                hold();
+                work++;
+            }
         }
         return work;
     }
@@ -121,6 +136,10 @@ final class StrangerHost extends SimHost {
             send(FrameType.Port.CONTROL, writeNak(live));
         } else if (kind < 6 && live != null) {
             send(FrameType.Port.CONTROL, writeStatus(live));
+            if (held == null && holderRandom.nextBoolean()) {
+                held = new long[] {live[0], live[1], Math.max(0, live[2] - holderRandom.nextInt(100)),
+                    holderRandom.nextInt(64)};
+            }
         } else if (kind < 9) {
             forgeSession();
         } else if (kind < 11) {
@@ -140,7 +159,11 @@ final class StrangerHost extends SimHost {
 
     /** Sends what it forged on one line: with two, either at random. */
     private void send(FrameType.Port port, int length) {
-        transmit(lines.size() == 1 ? 0 : random.nextInt(lines.size()), port, out, 0, length);
+        send(random, port, length);
+    }
+
+    private void send(SplittableRandom lineChoice, FrameType.Port port, int length) {
+        transmit(lines.size() == 1 ? 0 : lineChoice.nextInt(lines.size()), port, out, 0, length);
         sent++;
     }
 
@@ -249,6 +272,15 @@ final class StrangerHost extends SimHost {
             FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, (int) session[0], (int) session[1], position);
         status.receiverId(random.nextInt(64));
         return StatusFlyweight.STATUS_LENGTH;
+    }
+
+    /** Reports the held session's made-up receiver at its standstill again. */
+    private void hold() {
+        final StatusFlyweight status = new StatusFlyweight();
+        status.wrap(out, 0);
+        status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, (int) held[0], (int) held[1], held[2]);
+        status.receiverId((int) held[3]);
+        send(holderRandom, FrameType.Port.CONTROL, StatusFlyweight.STATUS_LENGTH);
     }
 
     /** The datagrams of a session it makes up: a heartbeat, or two DATA with a gap between them. */

@@ -1,5 +1,8 @@
 package org.nakcast.transport.publish;
 
+import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.MulticastAddress;
+
 /**
  * How far ahead of its receivers a publisher stream may send: the topic's {@code flow-control}.
  * Called on the sending thread; implementations do not allocate in steady state.
@@ -8,7 +11,8 @@ interface FlowControl {
     /** Flow control {@code max}: the publisher keeps its own pace. */
     FlowControl MAX = new FlowControl() {
         @Override
-        public void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs) {
+        public void onStatus(MulticastAddress on, DatagramSource source, int receiverId, long nextNeeded,
+            long sentUpTo, long nowNs) {
         }
 
         @Override
@@ -30,10 +34,13 @@ interface FlowControl {
     /**
      * A receiver reported that it needs {@code nextNeeded} next: everything below is delivered.
      *
+     * @param on the line's address the STATUS was heard on
+     * @param source where it came from
      * @param nextNeeded the STATUS's position, never negative (the validator refuses that)
      * @param sentUpTo every datagram below this has been sent: no receiver can have consumed more
      */
-    void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs);
+    void onStatus(MulticastAddress on, DatagramSource source, int receiverId, long nextNeeded, long sentUpTo,
+        long nowNs);
 
     /**
      * The first sequence that may not be sent yet.

@@ -1,8 +1,13 @@
 package org.nakcast.transport.publish;
 
+import java.util.List;
+
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
+import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -10,9 +15,11 @@ import org.nakcast.transport.status.SystemCounters;
 /**
  * Flow control {@code min}: the publisher sends at most {@code window} datagrams beyond what its
  * slowest live receiver has consumed, so no live receiver falls out of history. A receiver is live
- * from its first STATUS until it has been silent for the timeout; then it is dropped, counted and
- * reported, and the others go on. With no live receiver there is nobody to send to: the
- * publication answers offers with NOT_CONNECTED until a receiver's first STATUS.
+ * from its first STATUS until it has been silent for the timeout, or stuck for it (a full window
+ * behind what was sent, so that the publisher can send nothing until it moves, and its position
+ * not moved); then it is dropped, counted and reported, and the others go on. With no live
+ * receiver there is nobody to send to: the publication answers offers with NOT_CONNECTED until a
+ * receiver's first STATUS.
  *
  * <p>When the last live receiver is dropped, what was offered before stays held where that
  * receiver left it for one more timeout before it is sent to nobody: a receiver dropped only
@@ -35,6 +42,19 @@ import org.nakcast.transport.status.SystemCounters;
  *   turned away. Either way one is counted ({@link SystemCounter#FLOW_CONTROL_RECEIVERS_TURNED_AWAY}).
  *   The slowest reporting receiver is therefore always waited for, however many ids are made up:
  *   those turned away are ahead of every tracked one.</li>
+ *   <li>A receiver is pinned, per line, to the address its first STATUS on that line came from: its
+ *   STATUS from another address change nothing and are counted
+ *   ({@link SystemCounter#STATUS_WRONG_SOURCE}), so a stranger on another host can neither keep a
+ *   vanished receiver alive nor move a live one.</li>
+ *   <li>A receiver dropped as stuck benches its address: while benched, that address brings in no
+ *   new receiver a full window behind what was sent, one that would hold the publisher at once (its
+ *   STATUS for ids not tracked are counted, {@link SystemCounter#STATUS_FROM_BENCHED_HOSTS}, and
+ *   change nothing), for {@link #BENCH_TIMEOUTS} timeouts, and on for one more timeout after each
+ *   such STATUS. A receiver of that address that has caught up closer than that is let in, as the
+ *   stuck one is once it catches up. A stranger reporting made-up receivers at a standstill, under
+ *   new ids each time, holds the publisher for one timeout, not for as long as it keeps sending; one
+ *   that reports them close to the front and moves them as the publisher goes is a receiver like any
+ *   other to flow control (only authentication shuts it out).</li>
  * </ul>
  * The send limit saturates at {@link Long#MAX_VALUE}: no position overflows it.
  *
@@ -43,6 +63,10 @@ import org.nakcast.transport.status.SystemCounters;
 final class MinFlowControl implements FlowControl {
     /** The most receivers one stream waits for. */
     static final int MAX_RECEIVERS = 64;
+    /** How many timeouts an address is benched for after its receiver was dropped as stuck. */
+    static final int BENCH_TIMEOUTS = 8;
+    /** The most addresses benched at once. */
+    static final int MAX_BENCHED = 8;
     private static final long NOT_EMPTIED = Long.MIN_VALUE;
 
     private final int topicId;
@@ -54,24 +78,35 @@ final class MinFlowControl implements FlowControl {
     private final SystemCounters counters;
     private final AtomicCounter receiversDropped;
     private final AtomicCounter receiversTurnedAway;
+    private final AtomicCounter receiversStuck;
+    private final AtomicCounter statusWrongSource;
+    private final AtomicCounter statusFromBenched;
+    private final MulticastAddress[] lines;
     private final int[] receiverIds = new int[MAX_RECEIVERS];
     private final long[] positions = new long[MAX_RECEIVERS];
     private final long[] lastHeardNs = new long[MAX_RECEIVERS];
+    private final long[] movedAtNs = new long[MAX_RECEIVERS];
+    private final DatagramSource[][] pinned = new DatagramSource[MAX_RECEIVERS][Line.MAX_PER_TOPIC];
+    private final DatagramSource[] benched = new DatagramSource[MAX_BENCHED];
+    private final long[] benchedUntilNs = new long[MAX_BENCHED];
     private int count;
+    private int benchedCount;
     /** The send limit while a receiver was last live: held for a timeout after the last one is dropped. */
     private long heldLimit = Long.MAX_VALUE;
     /** When the last live receiver was dropped; {@link #NOT_EMPTIED} while one is live, or none ever was. */
     private long emptiedAtNs = NOT_EMPTIED;
 
     /**
+     * @param lines the addresses of the stream's lines, in order: a STATUS is pinned per line
      * @param window how many datagrams beyond the slowest receiver may be sent; at most the history
-     * @param timeoutNs how long a receiver may be silent before it is dropped
+     * @param timeoutNs how long a receiver may be silent, or stuck, before it is dropped
      * @param historyDatagrams the history's size, for the drop event
      * @param counters where dropped and turned-away receivers and refused STATUS are counted
      */
-    MinFlowControl(int topicId, int sessionId, long window, long timeoutNs, int historyDatagrams,
-        PublisherEventListener events, SystemCounters counters) {
+    MinFlowControl(int topicId, int sessionId, List<MulticastAddress> lines, long window, long timeoutNs,
+        int historyDatagrams, PublisherEventListener events, SystemCounters counters) {
         this.topicId = topicId;
+        this.lines = lines.toArray(MulticastAddress[]::new);
         this.sessionId = sessionId;
         this.window = window;
         this.timeoutNs = timeoutNs;
@@ -80,21 +115,51 @@ final class MinFlowControl implements FlowControl {
         this.counters = counters;
         this.receiversDropped = counters.get(SystemCounter.RECEIVERS_DROPPED);
         this.receiversTurnedAway = counters.get(SystemCounter.FLOW_CONTROL_RECEIVERS_TURNED_AWAY);
+        this.receiversStuck = counters.get(SystemCounter.RECEIVERS_STUCK);
+        this.statusWrongSource = counters.get(SystemCounter.STATUS_WRONG_SOURCE);
+        this.statusFromBenched = counters.get(SystemCounter.STATUS_FROM_BENCHED_HOSTS);
+        for (int i = 0; i < MAX_RECEIVERS; i++) {
+            for (int line = 0; line < Line.MAX_PER_TOPIC; line++) {
+                pinned[i][line] = new DatagramSource();
+            }
+        }
+        for (int i = 0; i < MAX_BENCHED; i++) {
+            benched[i] = new DatagramSource();
+        }
     }
 
     @Override
-    public void onStatus(int receiverId, long nextNeeded, long sentUpTo, long nowNs) {
+    public void onStatus(MulticastAddress on, DatagramSource source, int receiverId, long nextNeeded, long sentUpTo,
+        long nowNs) {
         if (nextNeeded > sentUpTo) {
             counters.countMalformed(DatagramCheck.STATUS_BEYOND_SENT);
             return;
         }
+        final int line = lineOf(on);
         int index = indexOf(receiverId);
-        if (index < 0) {
+        if (index >= 0) {
+            if (!comesFrom(pinned[index][line], source)) {
+                statusWrongSource.increment();
+                return;
+            }
+        } else {
+            if (isBenched(source, nextNeeded, sentUpTo, nowNs)) {
+                statusFromBenched.increment();
+                return;
+            }
             index = count < MAX_RECEIVERS ? count++ : placeFor(nextNeeded);
             if (index < 0) {
                 return;
             }
             receiverIds[index] = receiverId;
+            for (DatagramSource pin : pinned[index]) {
+                pin.unknown();
+            }
+            pinned[index][line].copy(source);
+            movedAtNs[index] = nowNs;
+        }
+        if (positions[index] != nextNeeded) {
+            movedAtNs[index] = nowNs;
         }
         positions[index] = nextNeeded;
         lastHeardNs[index] = nowNs;
@@ -105,7 +170,11 @@ final class MinFlowControl implements FlowControl {
         long slowest = Long.MAX_VALUE;
         for (int i = count - 1; i >= 0; i--) {
             if (nowNs - lastHeardNs[i] > timeoutNs) {
-                drop(i, sentUpTo, nowNs);
+                drop(i, ReceiverDropped.Cause.SILENT, nowNs - lastHeardNs[i], sentUpTo, nowNs);
+            } else if (positions[i] <= sentUpTo - window && nowNs - movedAtNs[i] > timeoutNs) {
+                receiversStuck.increment();
+                bench(i, nowNs);
+                drop(i, ReceiverDropped.Cause.STUCK, nowNs - movedAtNs[i], sentUpTo, nowNs);
             } else {
                 slowest = Math.min(slowest, positions[i]);
             }
@@ -153,18 +222,107 @@ final class MinFlowControl implements FlowControl {
         return position < positions[fastest] ? fastest : -1;
     }
 
-    private void drop(int index, long sentUpTo, long nowNs) {
-        final ReceiverDropped event = new ReceiverDropped(topicId, sessionId, receiverIds[index],
-            sentUpTo - positions[index], nowNs - lastHeardNs[index], historyDatagrams);
+    private void drop(int index, ReceiverDropped.Cause cause, long forNs, long sentUpTo, long nowNs) {
+        final ReceiverDropped event = new ReceiverDropped(topicId, sessionId, receiverIds[index], cause,
+            sentUpTo - positions[index], forNs, historyDatagrams);
         count--;
         receiverIds[index] = receiverIds[count];
         positions[index] = positions[count];
         lastHeardNs[index] = lastHeardNs[count];
+        movedAtNs[index] = movedAtNs[count];
+        final DatagramSource[] freed = pinned[index];
+        pinned[index] = pinned[count];
+        pinned[count] = freed;
         receiversDropped.increment();
         if (count == 0) {
             emptiedAtNs = nowNs;
         }
         events.onReceiverDropped(event);
+    }
+
+    /**
+     * Whether a STATUS from {@code source} on a receiver's line may move it: from the address its
+     * first STATUS there came from, or from one the media could not tell. The first known address
+     * heard on the line pins it.
+     */
+    private static boolean comesFrom(DatagramSource pin, DatagramSource source) {
+        if (!source.isKnown()) {
+            return true;
+        }
+        if (!pin.isKnown()) {
+            pin.copy(source);
+            return true;
+        }
+        return pin.sameAddressAs(source);
+    }
+
+    /** Benches every address the stuck receiver {@code index} was heard from. */
+    private void bench(int index, long nowNs) {
+        for (DatagramSource source : pinned[index]) {
+            if (!source.isKnown()) {
+                continue;
+            }
+            int slot = benchSlotOf(source);
+            if (slot < 0) {
+                slot = benchedCount < MAX_BENCHED ? benchedCount++ : soonestUnbenched();
+                benched[slot].copy(source);
+            }
+            benchedUntilNs[slot] = nowNs + BENCH_TIMEOUTS * timeoutNs;
+        }
+    }
+
+    /**
+     * Whether a new receiver's STATUS from {@code source} is turned away: its address is benched and
+     * it is a full window behind what was sent, so it would hold the publisher at once. Such a
+     * STATUS keeps the address benched for one more timeout. A receiver of a benched address that is
+     * not that far behind is let in: a real receiver dropped as stuck comes back once it has caught
+     * up. A bench that ended is freed.
+     */
+    private boolean isBenched(DatagramSource source, long nextNeeded, long sentUpTo, long nowNs) {
+        final int slot = benchSlotOf(source);
+        if (slot < 0) {
+            return false;
+        }
+        if (nowNs - benchedUntilNs[slot] > 0) {
+            benchedCount--;
+            benched[slot].copy(benched[benchedCount]);
+            benchedUntilNs[slot] = benchedUntilNs[benchedCount];
+            return false;
+        }
+        if (nextNeeded > sentUpTo - window) {
+            return false;
+        }
+        benchedUntilNs[slot] = Math.max(benchedUntilNs[slot], nowNs + timeoutNs);
+        return true;
+    }
+
+    private int benchSlotOf(DatagramSource source) {
+        for (int i = 0; i < benchedCount; i++) {
+            if (benched[i].sameAddressAs(source)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private int soonestUnbenched() {
+        int soonest = 0;
+        for (int i = 1; i < MAX_BENCHED; i++) {
+            if (benchedUntilNs[i] - benchedUntilNs[soonest] < 0) {
+                soonest = i;
+            }
+        }
+        return soonest;
+    }
+
+    /** The index of the stream's line at {@code address}; 0 for one it does not travel on. */
+    private int lineOf(MulticastAddress address) {
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].equals(address)) {
+                return i;
+            }
+        }
+        return 0;
     }
 
     private int indexOf(int receiverId) {

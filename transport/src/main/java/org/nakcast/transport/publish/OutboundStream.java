@@ -8,6 +8,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
@@ -130,6 +132,7 @@ final class OutboundStream implements ControlledMessageHandler {
     private final AtomicCounter retransmitsSent;
     private final AtomicCounter retransmitsHeldOff;
     private final AtomicCounter retransmitsRefused;
+    private final AtomicCounter repairsOverShare;
     private final AtomicCounter repairsHeldBack;
     private final AtomicCounter unrecoverableSent;
     private final AtomicCounter heartbeatsSent;
@@ -208,6 +211,7 @@ final class OutboundStream implements ControlledMessageHandler {
         this.retransmitsSent = counters.get(SystemCounter.RETRANSMITS_SENT);
         this.retransmitsHeldOff = counters.get(SystemCounter.RETRANSMITS_HELD_OFF);
         this.retransmitsRefused = counters.get(SystemCounter.RETRANSMITS_REFUSED);
+        this.repairsOverShare = counters.get(SystemCounter.REPAIRS_OVER_SOURCE_SHARE);
         this.repairsHeldBack = counters.get(SystemCounter.REPAIRS_HELD_BACK);
         this.unrecoverableSent = counters.get(SystemCounter.UNRECOVERABLE_SENT);
         this.heartbeatsSent = counters.get(SystemCounter.HEARTBEATS_SENT);
@@ -497,9 +501,12 @@ final class OutboundStream implements ControlledMessageHandler {
         return Math.max(0, nextSequence - history.capacity() + 1);
     }
 
-    /** A receiver's STATUS for this stream: it needs {@code nextNeeded} next. */
-    void onStatus(int receiverId, long nextNeeded, long nowNs) {
-        flowControl.onStatus(receiverId, nextNeeded, sentUpTo, nowNs);
+    /**
+     * A receiver's STATUS for this stream, heard on the line at {@code on} from {@code source}: it
+     * needs {@code nextNeeded} next.
+     */
+    void onStatus(MulticastAddress on, DatagramSource source, int receiverId, long nextNeeded, long nowNs) {
+        flowControl.onStatus(on, source, receiverId, nextNeeded, sentUpTo, nowNs);
     }
 
     /**
@@ -508,43 +515,65 @@ final class OutboundStream implements ControlledMessageHandler {
      * longer holds with one UNRECOVERABLE covering everything below the oldest datagram held; the
      * datagrams it asked for below the history stand for as many of the oldest held, which are
      * queued too (a receiver that fell behind needs those next: one round trip, not two).
-     * Repairs go out before new data while the repair budget lasts.
+     * Everything is charged to the NAK's source's share of the repair budget, lowest first; while
+     * repairs wait and another host asks too, what the share does not pay for is refused, counted,
+     * and asked for again by the receiver's next NAK (see {@link RepairShares}). Repairs go out
+     * before new data while the repair budget lasts.
      *
+     * @param source where the NAK came from
      * @return datagrams sent
      */
-    int onNak(NakFlyweight nak, long nowNs) {
+    int onNak(DatagramSource source, NakFlyweight nak, long nowNs) {
         this.nowNs = nowNs;
         naksReceived.increment();
         int work = 0;
+        boolean overShare = false;
+        final boolean repairsWait = !retransmits.isEmpty();
         final long oldest = oldestRetained();
         final long newest = sentUpTo - 1;
         final int count = nak.rangeCount();
         final long firstAsked = nak.rangeFrom(0);
         if (firstAsked < oldest) {
             // ranges ascend: the first one tells what is gone for the whole NAK
-            work += sendUnrecoverable(firstAsked, oldest - 1, firstMessageIndexOf(oldest));
+            final int answerLength = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+            if (repairBudget.shareFor(source, 1, answerLength, repairsWait, nowNs) == 1) {
+                work += sendUnrecoverable(firstAsked, oldest - 1, firstMessageIndexOf(oldest));
+            } else {
+                overShare = true;
+            }
             outrunReports.onOutrun(nak.receiverId(), firstAsked, oldest - 1, oldest, newest, nowNs);
             // what it asked for that is gone stands for as many of the oldest held: it needs those next
             final long stoodFor = Math.min(askedBelow(nak, oldest), newest - oldest + 1);
             if (stoodFor > 0) {
-                queueRepair(oldest, oldest + stoodFor - 1);
+                overShare |= !queueRepair(source, oldest, oldest + stoodFor - 1, repairsWait);
             }
         }
         for (int i = 0; i < count; i++) {
             final long from = Math.max(nak.rangeFrom(i), oldest);
             final long to = Math.min(nak.rangeTo(i), newest);
             if (from <= to) {
-                queueRepair(from, to);
+                overShare |= !queueRepair(source, from, to, repairsWait);
             }
+        }
+        if (overShare) {
+            repairsOverShare.increment();
         }
         return work + sendRetransmits();
     }
 
-    /** Queues datagrams {@code from..to} for repair; a full queue refuses them, counted. */
-    private void queueRepair(long from, long to) {
-        if (!retransmits.add(from, to)) {
+    /**
+     * Queues datagrams {@code from..to} for repair, as many from the lowest as {@code source}'s
+     * share grants; a range a full queue refuses is counted.
+     *
+     * @return false if the share did not pay for them all
+     */
+    private boolean queueRepair(DatagramSource source, long from, long to, boolean repairsWait) {
+        final long asked = to - from + 1;
+        final long granted = repairBudget.shareFor(source, asked, datagramLength, repairsWait, nowNs);
+        if (granted > 0 && !retransmits.add(from, from + granted - 1)) {
             retransmitsRefused.increment();
         }
+        return granted == asked;
     }
 
     /** How many datagrams the NAK's ranges ask for below {@code oldest}; at most what one NAK may ask for. */

@@ -7,6 +7,9 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.Line;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
@@ -23,8 +26,9 @@ import org.nakcast.transport.status.SystemCounters;
  * read and the time, and so does the deterministic simulation in the tests.
  *
  * <pre>
- *   control port --datagram--> onControlDatagram --NAK--> stream.onNak    (RETRANSMIT / UNRECOVERABLE)
- *                                                --STATUS-> stream.onStatus (flow control)
+ *   control port --datagram, source--> onControlDatagram --NAK--> stream.onNak    (source's share,
+ *                                                                           RETRANSMIT / UNRECOVERABLE)
+ *                                                        --STATUS-> stream.onStatus (pinned, flow control)
  *   doWork(now) --> each stream: heartbeat, repairs, sealed datagrams, new offers --> its sink
  * </pre>
  *
@@ -93,7 +97,8 @@ public final class PublisherStreams {
         if (!settings.minFlowControl()) {
             return FlowControl.MAX;
         }
-        return new MinFlowControl(settings.topicId(), settings.sessionId(), history.capacity() / 2,
+        return new MinFlowControl(settings.topicId(), settings.sessionId(),
+            settings.lines().stream().map(Line::address).toList(), history.capacity() / 2,
             settings.flowControlTimeoutNs(), history.capacity(), events, counters);
     }
 
@@ -112,9 +117,13 @@ public final class PublisherStreams {
      * One datagram heard on a control port: checked, then a NAK or STATUS goes to its stream; any
      * other datagram, or one for a stream not published here, is ignored (malformed ones counted).
      *
+     * @param on the address of the line whose control port heard it
+     * @param source where it came from: NAKs are charged to their source's repair share, STATUS
+     *     pinned to their receiver's address
      * @return datagrams sent in answer
      */
-    public int onControlDatagram(MutableDirectBuffer buffer, int offset, int length, long nowNs) {
+    public int onControlDatagram(MulticastAddress on, DatagramSource source, MutableDirectBuffer buffer, int offset,
+        int length, long nowNs) {
         final DatagramCheck check = DatagramValidator.check(buffer, offset, length, FrameType.Port.CONTROL);
         if (check != DatagramCheck.VALID) {
             counters.countMalformed(check);
@@ -124,13 +133,13 @@ public final class PublisherStreams {
         if (type == FrameType.NAK.code()) {
             nak.wrap(buffer, offset);
             final OutboundStream stream = streamsByKey.get(streamKey(nak.sessionId(), nak.topicId()));
-            return stream == null ? 0 : stream.onNak(nak, nowNs);
+            return stream == null ? 0 : stream.onNak(source, nak, nowNs);
         }
         if (type == FrameType.STATUS.code()) {
             status.wrap(buffer, offset);
             final OutboundStream stream = streamsByKey.get(streamKey(status.sessionId(), status.topicId()));
             if (stream != null) {
-                stream.onStatus(status.receiverId(), status.sequence(), nowNs);
+                stream.onStatus(on, source, status.receiverId(), status.sequence(), nowNs);
             }
         }
         return 0;

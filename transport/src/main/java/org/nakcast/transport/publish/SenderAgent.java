@@ -119,7 +119,7 @@ public final class SenderAgent implements Agent {
                 counters.get(SystemCounter.LOSS_INJECTED).increment();
                 continue;
             }
-            work += streams.onControlDatagram(buffer, 0, length, nowNs);
+            work += streams.onControlDatagram(transport.address, control.source(), buffer, 0, length, nowNs);
         }
         return work;
     }

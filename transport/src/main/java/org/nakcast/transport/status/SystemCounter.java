@@ -151,7 +151,29 @@ public enum SystemCounter {
      * from another address or port than the one the receiver first heard the session from on that
      * line: another host, or another process, sending in a live session's name.
      */
-    WRONG_SOURCE(58, "datagrams from a wrong source");
+    WRONG_SOURCE(58, "datagrams from a wrong source"),
+    /**
+     * NAKs a publisher answered only in part, or not at all, because what they asked for was more
+     * than their source's share of the repair budget (half of it per host): one host asking for
+     * much, again and again. Its receivers' next NAKs ask again for what was left out.
+     */
+    REPAIRS_OVER_SOURCE_SHARE(59, "NAKs beyond their source's repair share"),
+    /**
+     * STATUS a {@code min} publisher ignored because they named a receiver it first heard, on that
+     * line, from another address: another host reporting in a receiver's name.
+     */
+    STATUS_WRONG_SOURCE(60, "STATUS from a wrong source"),
+    /**
+     * Receivers a {@code min} publisher dropped as stuck: heard, but a full window behind and not
+     * moving for the flow-control timeout. Each is also a {@link #RECEIVERS_DROPPED} and benches its
+     * address for a while.
+     */
+    RECEIVERS_STUCK(61, "receivers dropped by flow control as stuck"),
+    /**
+     * STATUS a {@code min} publisher ignored because they would bring in a new receiver from an
+     * address benched after its receiver was dropped as stuck.
+     */
+    STATUS_FROM_BENCHED_HOSTS(62, "STATUS from benched hosts");
 
     private final int typeId;
     private final String label;

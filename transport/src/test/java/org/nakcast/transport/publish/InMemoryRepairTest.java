@@ -18,6 +18,7 @@ import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
@@ -36,6 +37,8 @@ import org.nakcast.transport.status.SystemCounters;
  * up to 20% loss at what a 1 GbE link carries, and 1% far beyond it, are repaired in full.
  */
 class InMemoryRepairTest {
+    /** Where the NAKs and STATUS of these tests come from: one receiver's host. */
+    private static final DatagramSource RECEIVER_HOST = new DatagramSource().ipv4(0x0A00_0007, 40_007);
     private static final long STEP_NS = 1_000;
     private static final long LATENCY_NS = 20_000;
     private static final int DATAGRAM_LENGTH = 1408;
@@ -116,7 +119,7 @@ class InMemoryRepairTest {
             for (UnsafeBuffer nakDatagram = toPublisher.poll(nowNs); nakDatagram != null;
                 nakDatagram = toPublisher.poll(nowNs)) {
                 nak.wrap(nakDatagram, 0);
-                publisher.onNak(nak, nowNs);
+                publisher.onNak(RECEIVER_HOST, nak, nowNs);
             }
         }
 

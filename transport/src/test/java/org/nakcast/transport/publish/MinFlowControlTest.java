@@ -11,7 +11,9 @@ import org.agrona.concurrent.status.CountersManager;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.receive.TestLines;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -25,13 +27,23 @@ class MinFlowControlTest {
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
     private final List<ReceiverDropped> dropped = new ArrayList<>();
-    private final MinFlowControl flowControl = new MinFlowControl(3, 77, WINDOW, TIMEOUT_NS, 256,
+    private final MinFlowControl flowControl = new MinFlowControl(3, 77, List.of(TestLines.A, TestLines.B), WINDOW,
+        TIMEOUT_NS, 256,
         new PublisherEventListener() {
             @Override
             public void onReceiverDropped(ReceiverDropped event) {
                 dropped.add(event);
             }
         }, counters);
+
+    /** Receiver {@code receiverId}'s STATUS on line A, from its own host, 10.0.0.{@code receiverId}. */
+    private void status(int receiverId, long position, long sent, long nowNs) {
+        flowControl.onStatus(TestLines.A, host(receiverId), receiverId, position, sent, nowNs);
+    }
+
+    private static DatagramSource host(int number) {
+        return new DatagramSource().ipv4(0x0A00_0000 | number, 40_000 + number);
+    }
 
     @Test
     void withNoReceiverThePublisherKeepsItsOwnPace() {
@@ -41,22 +53,22 @@ class MinFlowControlTest {
 
     @Test
     void thePublisherRunsAWindowAheadOfItsSlowestLiveReceiver() {
-        flowControl.onStatus(1, 500, SENT, 0);
-        flowControl.onStatus(2, 300, SENT, 0);
-        flowControl.onStatus(3, 900, SENT, 0);
+        status(1, 500, SENT, 0);
+        status(2, 300, SENT, 0);
+        status(3, 900, SENT, 0);
 
         assertThat(flowControl.sendLimit(SENT, 10)).isEqualTo(300 + WINDOW);
 
-        flowControl.onStatus(2, 700, SENT, 20);
+        status(2, 700, SENT, 20);
         assertThat(flowControl.sendLimit(SENT, 30)).isEqualTo(500 + WINDOW);
     }
 
     @Test
     void aStatusBeyondWhatWasSentIsRefusedCountedAndTheReceiverStaysWhereItWas() {
-        flowControl.onStatus(1, 400, SENT, 0);
+        status(1, 400, SENT, 0);
 
-        flowControl.onStatus(1, Long.MAX_VALUE - 1, SENT, 1);
-        flowControl.onStatus(2, SENT + 1, SENT, 1);
+        status(1, Long.MAX_VALUE - 1, SENT, 1);
+        status(2, SENT + 1, SENT, 1);
 
         assertThat(flowControl.sendLimit(SENT, 2)).as("not halted, not let loose").isEqualTo(400 + WINDOW);
         assertThat(flowControl.liveReceivers()).as("a refused STATUS makes no receiver").isOne();
@@ -66,7 +78,7 @@ class MinFlowControlTest {
 
     @Test
     void aStatusAtWhatWasSentIsBelieved() {
-        flowControl.onStatus(1, SENT, SENT, 0);
+        status(1, SENT, SENT, 0);
 
         assertThat(flowControl.sendLimit(SENT, 1)).isEqualTo(SENT + WINDOW);
         assertThat(counters.get(SystemCounter.MALFORMED).get()).isZero();
@@ -75,34 +87,34 @@ class MinFlowControlTest {
     @Test
     void theLimitSaturatesInsteadOfOverflowingNearTheEndOfTheSequenceSpace() {
         final long sent = Long.MAX_VALUE - 10;
-        flowControl.onStatus(1, sent - 5, sent, 0);
+        status(1, sent - 5, sent, 0);
 
         assertThat(flowControl.sendLimit(sent, 1)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
     void aReceiverThatReportsLessThanBeforeIsBelievedSoARestartedReceiverHoldsThePublisher() {
-        flowControl.onStatus(1, 900, SENT, 0);
-        flowControl.onStatus(1, 50, SENT, 1);
+        status(1, 900, SENT, 0);
+        status(1, 50, SENT, 1);
 
         assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(50 + WINDOW);
     }
 
     @Test
     void anOlderStatusOvertakenOnTheWayHoldsThePublisherBackOnlyUntilTheReceiversNextStatus() {
-        flowControl.onStatus(1, 600, SENT, 0);
-        flowControl.onStatus(1, 500, SENT, 1);
+        status(1, 600, SENT, 0);
+        status(1, 500, SENT, 1);
         assertThat(flowControl.sendLimit(SENT, 2)).as("more cautious, never less").isEqualTo(500 + WINDOW);
 
-        flowControl.onStatus(1, 650, SENT, 3);
+        status(1, 650, SENT, 3);
         assertThat(flowControl.sendLimit(SENT, 4)).isEqualTo(650 + WINDOW);
     }
 
     @Test
     void aReceiverSilentBeyondTheTimeoutIsDroppedWithItsNumbersAndTheOthersGoOn() {
-        flowControl.onStatus(1, 200, 700, 0);
-        flowControl.onStatus(2, 600, 700, 0);
-        flowControl.onStatus(2, 650, 700, TIMEOUT_NS);
+        status(1, 200, 700, 0);
+        status(2, 600, 700, 0);
+        status(2, 650, 700, TIMEOUT_NS);
 
         final long limit = flowControl.sendLimit(700, TIMEOUT_NS + 1);
 
@@ -110,7 +122,7 @@ class MinFlowControlTest {
         assertThat(dropped).singleElement().satisfies(event -> {
             assertThat(event.receiverId()).isEqualTo(1);
             assertThat(event.datagramsBehind()).isEqualTo(500);
-            assertThat(event.silentNs()).isEqualTo(TIMEOUT_NS + 1);
+            assertThat(event.forNs()).isEqualTo(TIMEOUT_NS + 1);
             assertThat(event.historyDatagrams()).isEqualTo(256);
             assertThat(event.describe()).contains("receiver 00000001 dropped", "500 datagrams behind",
                 "history holds 256");
@@ -121,7 +133,7 @@ class MinFlowControlTest {
 
     @Test
     void whatWasOfferedStaysHeldForATimeoutWhereTheLastLiveReceiverLeftItThenGoesToNobody() {
-        flowControl.onStatus(1, 200, 700, 0);
+        status(1, 200, 700, 0);
         assertThat(flowControl.sendLimit(700, 10)).isEqualTo(200 + WINDOW);
 
         final long droppedAtNs = TIMEOUT_NS + 1;
@@ -135,10 +147,10 @@ class MinFlowControlTest {
 
     @Test
     void aReceiverDroppedOnlyForItsLostStatusIsWaitedForAgainWhenItsNextStatusComes() {
-        flowControl.onStatus(1, 200, 700, 0);
+        status(1, 200, 700, 0);
         flowControl.sendLimit(700, TIMEOUT_NS + 1);
 
-        flowControl.onStatus(1, 210, 700, TIMEOUT_NS + 5);
+        status(1, 210, 700, TIMEOUT_NS + 5);
 
         assertThat(flowControl.sendLimit(700, TIMEOUT_NS + 6)).isEqualTo(210 + WINDOW);
         assertThat(flowControl.hasReceivers()).isTrue();
@@ -150,7 +162,7 @@ class MinFlowControlTest {
     void forgedIdsFillingTheTableCannotCrowdOutASlowRealReceiver() {
         fillWithForgedReceiversAt(SENT);
 
-        flowControl.onStatus(-1, 10, SENT, 1);
+        status(-1, 10, SENT, 1);
 
         assertThat(flowControl.liveReceivers()).isEqualTo(MinFlowControl.MAX_RECEIVERS);
         assertThat(flowControl.sendLimit(SENT, 2)).as("held to the real one").isEqualTo(10 + WINDOW);
@@ -161,38 +173,129 @@ class MinFlowControlTest {
     void aNewcomerNoSlowerThanTheFastestTrackedIsTurnedAwayAndCounted() {
         fillWithForgedReceiversAt(500);
 
-        flowControl.onStatus(-1, 500, SENT, 1);
-        flowControl.onStatus(-2, 900, SENT, 1);
+        status(-1, 500, SENT, 1);
+        status(-2, 900, SENT, 1);
 
         assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(500 + WINDOW);
         assertThat(turnedAway()).isEqualTo(2);
-        flowControl.onStatus(-2, 400, SENT, 3);
+        status(-2, 400, SENT, 3);
         assertThat(flowControl.sendLimit(SENT, 4)).as("no longer refused once slower").isEqualTo(400 + WINDOW);
     }
 
     @Test
     void aFullTableStillFollowsItsSlowestReceiverWhenOthersKeepArriving() {
-        flowControl.onStatus(-1, 10, SENT, 0);
+        status(-1, 10, SENT, 0);
         fillWithForgedReceiversAt(20);
 
         for (int forged = 1_000; forged < 1_000 + 10 * MinFlowControl.MAX_RECEIVERS; forged++) {
-            flowControl.onStatus(forged, 15, SENT, 1);
+            status(forged, 15, SENT, 1);
         }
 
         assertThat(flowControl.sendLimit(SENT, 2)).isEqualTo(10 + WINDOW);
-        flowControl.onStatus(-1, 12, SENT, 3);
+        status(-1, 12, SENT, 3);
         assertThat(flowControl.sendLimit(SENT, 4)).as("it still moves the publisher").isEqualTo(12 + WINDOW);
     }
 
     /** Receivers 0, 1, ... at {@code position} until the table is full. */
     private void fillWithForgedReceiversAt(long position) {
         for (int receiver = 0; flowControl.liveReceivers() < MinFlowControl.MAX_RECEIVERS; receiver++) {
-            flowControl.onStatus(receiver, position, SENT, 0);
+            status(receiver, position, SENT, 0);
         }
         assertThat(turnedAway()).isZero();
     }
 
     private long turnedAway() {
         return counters.get(SystemCounter.FLOW_CONTROL_RECEIVERS_TURNED_AWAY).get();
+    }
+
+    @Test
+    void aStatusInAReceiversNameFromAnotherHostChangesNothingAndIsCounted() {
+        status(1, 200, 700, 0);
+        flowControl.onStatus(TestLines.A, host(9), 1, 690, 700, 10);
+        assertThat(flowControl.sendLimit(700, 20)).as("not moved by the stranger").isEqualTo(200 + WINDOW);
+
+        flowControl.onStatus(TestLines.A, host(9), 1, 200, 700, TIMEOUT_NS);
+        flowControl.sendLimit(700, TIMEOUT_NS + 1);
+        assertThat(dropped).as("not kept alive by the stranger").singleElement()
+            .satisfies(event -> assertThat(event.cause()).isEqualTo(ReceiverDropped.Cause.SILENT));
+        assertThat(counters.get(SystemCounter.STATUS_WRONG_SOURCE).get()).isEqualTo(2);
+    }
+
+    @Test
+    void aReceiverIsPinnedPerLineSoItsSecondLinesAddressIsItsOwnToo() {
+        status(1, 200, 700, 0);
+        flowControl.onStatus(TestLines.B, host(101), 1, 300, 700, 10);
+        flowControl.onStatus(TestLines.B, host(101), 1, 400, 700, 20);
+        flowControl.onStatus(TestLines.A, host(101), 1, 650, 700, 30);
+
+        assertThat(flowControl.sendLimit(700, 40)).isEqualTo(400 + WINDOW);
+        assertThat(counters.get(SystemCounter.STATUS_WRONG_SOURCE).get()).isOne();
+    }
+
+    @Test
+    void aReceiverAFullWindowBehindAndNotMovingForTheTimeoutIsDroppedAsStuckThoughHeard() {
+        status(1, 600, 700, 0);
+        status(2, 650, 700, 0);
+        for (long nowNs = 0; nowNs <= TIMEOUT_NS; nowNs += TIMEOUT_NS / 4) {
+            status(1, 600, 700, nowNs);
+            status(2, 650 + nowNs / 1000, 700 + nowNs / 1000, nowNs);
+        }
+
+        final long limit = flowControl.sendLimit(700, TIMEOUT_NS + 1);
+
+        assertThat(dropped).singleElement().satisfies(event -> {
+            assertThat(event.receiverId()).isEqualTo(1);
+            assertThat(event.cause()).isEqualTo(ReceiverDropped.Cause.STUCK);
+            assertThat(event.forNs()).isEqualTo(TIMEOUT_NS + 1);
+            assertThat(event.describe()).contains("stuck (heard, not moving)");
+        });
+        assertThat(limit).isEqualTo(650 + 1_000 + WINDOW);
+        assertThat(counters.get(SystemCounter.RECEIVERS_STUCK).get()).isOne();
+        assertThat(counters.get(SystemCounter.RECEIVERS_DROPPED).get()).isOne();
+    }
+
+    @Test
+    void aReceiverNotMovingIsWaitedForWhileThePublisherCanStillSend() {
+        status(1, 650, 700, 0);
+        status(1, 650, 700, TIMEOUT_NS);
+
+        assertThat(flowControl.sendLimit(700, 2 * TIMEOUT_NS)).as("less than a window behind: not stuck")
+            .isEqualTo(650 + WINDOW);
+        assertThat(dropped).isEmpty();
+
+        status(1, 650, 750, 2 * TIMEOUT_NS);
+        assertThat(flowControl.sendLimit(750, 2 * TIMEOUT_NS + 1))
+            .as("a window behind, unmoved since 0: dropped, and held where it left it, as any last receiver")
+            .isEqualTo(650 + WINDOW);
+        assertThat(dropped).singleElement().satisfies(event ->
+            assertThat(event.cause()).isEqualTo(ReceiverDropped.Cause.STUCK));
+    }
+
+    @Test
+    void aHostWhoseReceiverWasStuckBringsInNoNewReceiverFarBehindWhileBenchedButOneCaughtUp() {
+        status(1, 600, 700, 0);
+        flowControl.sendLimit(700, TIMEOUT_NS / 2);
+        status(1, 600, 700, TIMEOUT_NS);
+        flowControl.sendLimit(700, TIMEOUT_NS + 1);
+        assertThat(dropped).hasSize(1);
+
+        final DatagramSource sameHostOtherPort = new DatagramSource().ipv4(0x0A00_0001, 50_000);
+        flowControl.onStatus(TestLines.A, sameHostOtherPort, 77, 600, 700, 2 * TIMEOUT_NS);
+        status(1, 600, 700, 2 * TIMEOUT_NS);
+        assertThat(flowControl.liveReceivers()).as("made-up and stuck ids a window behind, benched").isZero();
+        assertThat(counters.get(SystemCounter.STATUS_FROM_BENCHED_HOSTS).get()).isEqualTo(2);
+
+        status(2, 600, 700, 3 * TIMEOUT_NS);
+        assertThat(flowControl.liveReceivers()).as("another host is not benched").isOne();
+        status(1, 601, 700, 3 * TIMEOUT_NS);
+        assertThat(flowControl.liveReceivers()).as("the stuck one, caught up closer than a window").isEqualTo(2);
+
+        final long benchEndsNs = TIMEOUT_NS + 1 + MinFlowControl.BENCH_TIMEOUTS * TIMEOUT_NS;
+        flowControl.onStatus(TestLines.A, sameHostOtherPort, 79, 600, 700, benchEndsNs);
+        assertThat(flowControl.liveReceivers()).as("a STATUS a window behind at its end keeps it benched")
+            .isEqualTo(2);
+
+        flowControl.onStatus(TestLines.A, sameHostOtherPort, 80, 600, 700, benchEndsNs + TIMEOUT_NS + 1);
+        assertThat(flowControl.liveReceivers()).as("bench over").isEqualTo(3);
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverOutrun;
+import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -21,10 +22,13 @@ import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.receive.TestLines;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
 class OutboundStreamTest {
+    /** Where the NAKs and STATUS of these tests come from: one receiver's host. */
+    private static final DatagramSource RECEIVER_HOST = new DatagramSource().ipv4(0x0A00_0007, 40_007);
     private static final int SESSION = 77;
     private static final int TOPIC = 5;
     private static final long PUBLISHER_ID = 0x5EED_0001L;
@@ -124,8 +128,8 @@ class OutboundStreamTest {
         fillDatagrams(4);
         final UnsafeBuffer original = sink.ofType(FrameType.DATA).get(2);
 
-        stream.onNak(nak(2, 2), nowNs);
-        stream.onNak(nak(2, 2), nowNs + HOLD_OFF_NS / 2);
+        stream.onNak(RECEIVER_HOST, nak(2, 2), nowNs);
+        stream.onNak(RECEIVER_HOST, nak(2, 2), nowNs + HOLD_OFF_NS / 2);
 
         final List<UnsafeBuffer> retransmits = sink.ofType(FrameType.RETRANSMIT);
         assertThat(retransmits).hasSize(1);
@@ -135,7 +139,7 @@ class OutboundStreamTest {
         assertThat(messagesIn(retransmits)).isEqualTo(messagesIn(List.of(original)));
         assertThat(counters.get(SystemCounter.RETRANSMITS_HELD_OFF).get()).isEqualTo(1);
 
-        stream.onNak(nak(2, 2), nowNs + HOLD_OFF_NS);
+        stream.onNak(RECEIVER_HOST, nak(2, 2), nowNs + HOLD_OFF_NS);
         assertThat(sink.ofType(FrameType.RETRANSMIT)).hasSize(2);
     }
 
@@ -145,7 +149,7 @@ class OutboundStreamTest {
         fillDatagrams(sent);
         final long oldest = stream.oldestRetained();
 
-        stream.onNak(nak(3, oldest + 1), nowNs);
+        stream.onNak(RECEIVER_HOST, nak(3, oldest + 1), nowNs);
 
         final List<UnsafeBuffer> unrecoverable = sink.ofType(FrameType.UNRECOVERABLE);
         assertThat(unrecoverable).hasSize(1);
@@ -178,13 +182,13 @@ class OutboundStreamTest {
         final OutboundStream paced = stream(limiter, new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0));
         fillDatagrams(paced, sent);
 
-        paced.onNak(nak(3, 3), nowNs);
-        paced.onNak(nak(3, 3), nowNs);
+        paced.onNak(RECEIVER_HOST, nak(3, 3), nowNs);
+        paced.onNak(RECEIVER_HOST, nak(3, 3), nowNs);
 
         assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
         assertThat(counters.get(SystemCounter.UNRECOVERABLE_SENT).get()).isEqualTo(1);
 
-        paced.onNak(nak(3, 3), nowNs + 1_000_000_000L);
+        paced.onNak(RECEIVER_HOST, nak(3, 3), nowNs + 1_000_000_000L);
 
         assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(2);
     }
@@ -198,7 +202,7 @@ class OutboundStreamTest {
         final int scattered = 300;
 
         for (int i = 0; i < scattered; i++) {
-            starved.onNak(nak(2L * i, 2L * i), nowNs);
+            starved.onNak(RECEIVER_HOST, nak(2L * i, 2L * i), nowNs);
         }
 
         final long resent = sink.ofType(FrameType.RETRANSMIT).size();
@@ -211,7 +215,7 @@ class OutboundStreamTest {
     void ignoresNakedSequencesNotYetSent() {
         fillDatagrams(2);
 
-        stream.onNak(nak(5, 9), nowNs);
+        stream.onNak(RECEIVER_HOST, nak(5, 9), nowNs);
 
         assertThat(sink.ofType(FrameType.RETRANSMIT)).isEmpty();
         assertThat(sink.ofType(FrameType.UNRECOVERABLE)).isEmpty();
@@ -245,7 +249,7 @@ class OutboundStreamTest {
         }
         final long oldestSentStillRetained = stream.sentUpTo() - history.capacity() * 3 / 4 + 1;
 
-        stream.onNak(nak(oldestSentStillRetained, oldestSentStillRetained), nowNs);
+        stream.onNak(RECEIVER_HOST, nak(oldestSentStillRetained, oldestSentStillRetained), nowNs);
         sink.refusing = false;
         stream.doWork(nowNs);
 
@@ -263,7 +267,7 @@ class OutboundStreamTest {
         sink.datagrams.clear();
         offer(message(99, OutboundStream.maxFragmentLength(DATAGRAM)));
 
-        stream.onNak(nak(1, 2), nowNs);
+        stream.onNak(RECEIVER_HOST, nak(1, 2), nowNs);
         stream.doWork(nowNs);
 
         assertThat(sink.datagrams).extracting(datagram -> HeaderFlyweight.typeCodeAt(datagram, 0))
@@ -415,7 +419,7 @@ class OutboundStreamTest {
             assertThat(stream.isFinished(nowNs)).isFalse();
 
             sink.datagrams.clear();
-            stream.onNak(nak(0, 0), nowNs + MILLISECOND_NS);
+            stream.onNak(RECEIVER_HOST, nak(0, 0), nowNs + MILLISECOND_NS);
             assertThat(sequencesOf(FrameType.RETRANSMIT)).as("repairs while it lingers").containsExactly(0L);
             assertThat(stream.isFinished(nowNs + CLOSE_LINGER_NS - 1)).isFalse();
             assertThat(stream.isFinished(nowNs + CLOSE_LINGER_NS)).isTrue();
@@ -474,17 +478,17 @@ class OutboundStreamTest {
 
         @Test
         void underFlowControlMinItFinishesOnceEveryReceiverHasTheEnd() {
-            final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, history.capacity() / 2,
-                SECOND_NS, history.capacity(), events, counters);
+            final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, List.of(TestLines.A),
+                history.capacity() / 2, SECOND_NS, history.capacity(), events, counters);
             final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
                 SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
                 sink, counters);
-            held.onStatus(7, 0, nowNs);
+            held.onStatus(TestLines.A, RECEIVER_HOST, 7, 0, nowNs);
             offer(message(1, 10));
             offers.close();
             held.doWork(nowNs);
 
-            held.onStatus(7, held.sentUpTo(), nowNs);
+            held.onStatus(TestLines.A, RECEIVER_HOST, 7, held.sentUpTo(), nowNs);
             long stepNs = nowNs;
             while (!held.isFinished(stepNs) && stepNs < nowNs + CLOSE_LINGER_NS) {
                 stepNs += 10_000;
@@ -506,7 +510,7 @@ class OutboundStreamTest {
             final long oldest = stream.oldestRetained();
             sink.datagrams.clear();
 
-            stream.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
             for (int step = 1; step <= 100; step++) {
                 stream.doWork(nowNs + step * 10 * MILLISECOND_NS);
             }
@@ -522,7 +526,7 @@ class OutboundStreamTest {
             sink.datagrams.clear();
             offer(message(99, OutboundStream.maxFragmentLength(DATAGRAM)));
 
-            stream.onNak(nak(4, 15), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(4, 15), nowNs);
             stream.doWork(nowNs);
 
             assertThat(sink.datagrams).extracting(datagram -> HeaderFlyweight.sequenceAt(datagram, 0))
@@ -544,7 +548,7 @@ class OutboundStreamTest {
                 for (int i = 0; i < perStep; i++) {
                     assertThat(offer(message(step, OutboundStream.maxFragmentLength(DATAGRAM)))).isTrue();
                 }
-                stream.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                stream.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
                 stream.doWork(nowNs);
                 nowNs += MILLISECOND_NS;
             }
@@ -568,7 +572,7 @@ class OutboundStreamTest {
                 for (int i = 0; i < perStep; i++) {
                     offer(message(step, OutboundStream.maxFragmentLength(DATAGRAM)));
                 }
-                unpaced.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                unpaced.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
                 unpaced.doWork(nowNs);
                 nowNs += MILLISECOND_NS;
             }
@@ -593,7 +597,7 @@ class OutboundStreamTest {
                     continue;
                 }
                 if (step % 10 == 0) {
-                    paced.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+                    paced.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
                 }
                 paced.doWork(nowNs);
             }
@@ -616,10 +620,10 @@ class OutboundStreamTest {
             final long newest = budgeted.sentUpTo() - 1;
             sink.datagrams.clear();
 
-            budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
-            budgeted.onNak(nak(newest, newest), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(newest, newest), nowNs);
             for (long step = 1; step < newest - oldest + 1; step++) {
-                budgeted.onNak(nak(0, WHOLE_SEQUENCE_SPACE), nowNs + step * MILLISECOND_NS);
+                budgeted.onNak(RECEIVER_HOST, nak(0, WHOLE_SEQUENCE_SPACE), nowNs + step * MILLISECOND_NS);
                 budgeted.doWork(nowNs + step * MILLISECOND_NS);
             }
 
@@ -628,19 +632,43 @@ class OutboundStreamTest {
         }
 
         @Test
+        void whileAnotherHostAsksAFloodingHostQueuesNoMoreThanItsShareAndTheRestIsCounted() {
+            final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(
+                1_000L * DATAGRAM, 4L * DATAGRAM, 0));
+            fillDatagrams(budgeted, history.capacity() + 10);
+            final long oldest = budgeted.oldestRetained();
+            final long newest = budgeted.sentUpTo() - 1;
+            final DatagramSource stranger = new DatagramSource().ipv4(0x0A00_0063, 40_099);
+            budgeted.onNak(stranger, nak(0, WHOLE_SEQUENCE_SPACE), nowNs);
+            assertThat(counters.get(SystemCounter.REPAIRS_OVER_SOURCE_SHARE).get()).as("alone: the budget's").isZero();
+            sink.datagrams.clear();
+
+            budgeted.onNak(RECEIVER_HOST, nak(newest, newest), nowNs + MILLISECOND_NS);
+            for (long step = 2; step < 100; step++) {
+                budgeted.onNak(stranger, nak(0, WHOLE_SEQUENCE_SPACE), nowNs + step * MILLISECOND_NS);
+                budgeted.doWork(nowNs + step * MILLISECOND_NS);
+            }
+
+            assertThat(counters.get(SystemCounter.REPAIRS_OVER_SOURCE_SHARE).get())
+                .as("held to its share while its repairs wait").isPositive();
+            assertThat(sequencesOf(FrameType.RETRANSMIT)).as("the other host's repair, within the sweep")
+                .contains(newest).allMatch(sequence -> sequence >= oldest && sequence <= newest);
+        }
+
+        @Test
         void unrecoverableAnswersDrawOnTheRepairBudget() {
             final int length = UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
             final OutboundStream budgeted = stream(SendRateLimiter.unpaced(), new RepairBudget(length, length, 0));
             fillDatagrams(budgeted, history.capacity() + 10);
 
-            budgeted.onNak(nak(3, 3), nowNs);
-            budgeted.onNak(nak(3, 3), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(3, 3), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(3, 3), nowNs);
 
             assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(1);
             assertThat(counters.get(SystemCounter.REPAIRS_HELD_BACK).get())
                 .as("the oldest datagram the first answer stands for, then the second answer").isEqualTo(2);
 
-            budgeted.onNak(nak(3, 3), nowNs + SECOND_NS);
+            budgeted.onNak(RECEIVER_HOST, nak(3, 3), nowNs + SECOND_NS);
 
             assertThat(sink.ofType(FrameType.UNRECOVERABLE)).hasSize(2);
         }
@@ -663,10 +691,10 @@ class OutboundStreamTest {
             sink.datagrams.clear();
             sink.refusing = true;
 
-            stream.onNak(nak(9, 9), nowNs);
-            stream.onNak(nak(2, 5), nowNs);
-            stream.onNak(nak(4, 8), nowNs);
-            stream.onNak(nak(3, 3), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(9, 9), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(2, 5), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(4, 8), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(3, 3), nowNs);
             sink.refusing = false;
             stream.doWork(nowNs);
 
@@ -680,8 +708,8 @@ class OutboundStreamTest {
             fillDatagrams(budgeted, history.capacity());
             sink.datagrams.clear();
 
-            budgeted.onNak(nak(10, 11), nowNs);
-            budgeted.onNak(nak(2, 3), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(10, 11), nowNs);
+            budgeted.onNak(RECEIVER_HOST, nak(2, 3), nowNs);
             fillDatagrams(budgeted, 8);
             assertThat(budgeted.oldestRetained()).isEqualTo(9);
             budgeted.doWork(nowNs + 10 * SECOND_NS);
@@ -694,8 +722,8 @@ class OutboundStreamTest {
         void aRetransmitNeverSendsOrRewritesADatagramWaitingToBeSent() {
             fillDatagrams(history.capacity());
             sink.refusing = true;
-            stream.onNak(nak(10, 10), nowNs);
-            stream.onNak(nak(1, 2), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(10, 10), nowNs);
+            stream.onNak(RECEIVER_HOST, nak(1, 2), nowNs);
             for (int i = 0; i < 3; i++) {
                 offer(message(i, OutboundStream.maxFragmentLength(DATAGRAM)));
                 stream.doWork(nowNs);
@@ -718,7 +746,7 @@ class OutboundStreamTest {
             fillDatagrams(history.capacity() + 10);
             final int naks = 2_500;
             for (int i = 0; i < naks; i++) {
-                stream.onNak(nak(100 + i % 3, 3, 3), nowNs + i * MILLISECOND_NS);
+                stream.onNak(RECEIVER_HOST, nak(100 + i % 3, 3, 3), nowNs + i * MILLISECOND_NS);
             }
             stream.doWork(nowNs + 3 * SECOND_NS);
 
@@ -762,8 +790,8 @@ class OutboundStreamTest {
             NakFlyweight partly, int milliseconds) {
             for (int i = 0; i < milliseconds; i++) {
                 offers.offer(message, 0, message.capacity());
-                target.onNak(wholeHistory, nowNs);
-                target.onNak(partly, nowNs);
+                target.onNak(RECEIVER_HOST, wholeHistory, nowNs);
+                target.onNak(RECEIVER_HOST, partly, nowNs);
                 target.doWork(nowNs);
                 nowNs += MILLISECOND_NS;
             }

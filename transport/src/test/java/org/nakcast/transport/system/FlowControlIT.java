@@ -78,7 +78,7 @@ class FlowControlIT {
 
         outcome.fast.assertAll(COUNT);
         assertThat(outcome.dropped).as(outcome.counters).singleElement().satisfies(event -> {
-            assertThat(event.silentNs()).isGreaterThan(Duration.ofMillis(300).toNanos());
+            assertThat(event.forNs()).isGreaterThan(Duration.ofMillis(300).toNanos());
             assertThat(event.datagramsBehind()).isPositive();
             assertThat(event.describe()).contains("dropped from flow control", "datagrams behind", "history holds");
         });
