@@ -64,6 +64,13 @@ final class PublisherHost extends NodeHost {
 
         /** When the network has healed and every process runs. */
         long healedAtNs();
+
+        /**
+         * Whether the publisher of {@code session} is at the limit the stranger's made-up receiver at
+         * a standstill sets it (its position plus the flow-control window), every real receiver's
+         * last STATUS read beyond that position: the stranger alone holds it.
+         */
+        boolean heldByStranger(PublishedSession session);
     }
 
     private final SettingsResolver settings;
@@ -88,6 +95,11 @@ final class PublisherHost extends NodeHost {
         /** When the offers began to be refused, -1 while they are taken. */
         long refusedSinceNs = -1;
         boolean refusedTooLong;
+        /** Since when the stranger alone holds the offers back, -1 while it does not. */
+        long strangerHoldSinceNs = -1;
+        /** How long the stranger alone held the offers back since healing, in spells that ended. */
+        long strangerHeldNs;
+        boolean strangerHeldTooLong;
 
         Offering(Topic topic, Publication<SimMessage> publication, PublishedSession session) {
             this.topic = topic;
@@ -196,6 +208,7 @@ final class PublisherHost extends NodeHost {
                 break;
             }
             offering.refusedSinceNs = -1;
+            strangerHolds(offering, false, nowNs);
             session.published++;
             session.lastPublishNs = nowNs;
             offered++;
@@ -210,6 +223,8 @@ final class PublisherHost extends NodeHost {
     /** An offer was refused: fine for a while, a violation once everything runs and it goes on too long. */
     private void refused(Offering offering, long result, long nowNs) {
         offersRefused++;
+        strangerHolds(offering, result == OfferResult.BACK_PRESSURED && liveness.heldByStranger(offering.session),
+            nowNs);
         if (result != OfferResult.BACK_PRESSURED && result != OfferResult.NOT_CONNECTED) {
             violations.add(nowNs, Invariant.LIVENESS, "%s: session %d refused message %d: %s".formatted(name,
                 offering.session.sessionId, offering.session.published, OfferResult.describe(result)));
@@ -226,6 +241,29 @@ final class PublisherHost extends NodeHost {
                 + " since everything runs again, more than %.3f ms, with %d of %d messages published").formatted(name,
                 offering.session.sessionId, OfferResult.describe(result), (nowNs - sinceNs) / 1e6,
                 liveness.longestRefusalNs() / 1e6, offering.session.published, offering.session.quota));
+        }
+    }
+
+    /**
+     * Notes whether the stranger alone holds {@code offering} back now; once everything runs again, it
+     * may do so for one flow-control timeout in all (a stuck receiver is dropped, its host benched), a
+     * violation of liveness past the longest refusal allowed.
+     */
+    private void strangerHolds(Offering offering, boolean held, long nowNs) {
+        final boolean counted = held && nowNs >= liveness.healedAtNs();
+        if (counted && offering.strangerHoldSinceNs < 0) {
+            offering.strangerHoldSinceNs = nowNs;
+        } else if (!counted && offering.strangerHoldSinceNs >= 0) {
+            offering.strangerHeldNs += nowNs - offering.strangerHoldSinceNs;
+            offering.strangerHoldSinceNs = -1;
+        }
+        final long heldNs = offering.strangerHeldNs
+            + (offering.strangerHoldSinceNs < 0 ? 0 : nowNs - offering.strangerHoldSinceNs);
+        if (!offering.strangerHeldTooLong && heldNs > liveness.longestRefusalNs()) {
+            offering.strangerHeldTooLong = true;
+            violations.add(nowNs, Invariant.LIVENESS, ("%s: session %d has been held back by the stranger's made-up"
+                + " receiver at a standstill for %.3f ms in all since everything runs again, more than %.3f ms")
+                .formatted(name, offering.session.sessionId, heldNs / 1e6, liveness.longestRefusalNs() / 1e6));
         }
     }
 

@@ -237,6 +237,21 @@ final class Simulation {
         }
 
         @Override
+        public boolean heldByStranger(PublishedSession session) {
+            final long[] held = stranger == null ? null : stranger.held();
+            if (held == null || held[0] != session.sessionId
+                || session.highestHandedData + 1 < held[2] + session.historyDatagrams / 2) {
+                return false;
+            }
+            for (SubscriberHost subscriber : subscribers) {
+                if (subscriber.reportedAtOrBelow(session, held[2])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
         public long longestRefusalNs() {
             return longestRefusalNs;
         }

@@ -274,6 +274,14 @@ final class StrangerHost extends SimHost {
         return StatusFlyweight.STATUS_LENGTH;
     }
 
+    /**
+     * What it holds: the session id, topic id, position and made-up receiver id it reports to the
+     * end of the run; null while it holds nothing.
+     */
+    long[] held() {
+        return held;
+    }
+
     /** Reports the held session's made-up receiver at its standstill again. */
     private void hold() {
         final StatusFlyweight status = new StatusFlyweight();

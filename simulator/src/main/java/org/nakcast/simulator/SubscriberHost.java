@@ -394,6 +394,20 @@ class SubscriberHost extends NodeHost {
         return true;
     }
 
+    /**
+     * Whether this process's receivers last told the publisher of {@code session}, as its node read
+     * them, a position at or below {@code position}; false if it read none.
+     */
+    final boolean reportedAtOrBelow(PublishedSession session, long position) {
+        for (IntHashSet.IntIterator ids = receiverIds.iterator(); ids.hasNext(); ) {
+            final long reported = session.statusPosition.get(ids.nextValue());
+            if (reported != Long.MIN_VALUE && reported <= position) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the session's publisher dropped this process's receiver from flow control, as it may. */
     private boolean droppedFromFlowControl(PublishedSession session) {
         for (IntHashSet.IntIterator ids = receiverIds.iterator(); ids.hasNext(); ) {
