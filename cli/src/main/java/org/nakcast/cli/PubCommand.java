@@ -43,7 +43,8 @@ import picocli.CommandLine.Spec;
             + "unrecoverable answers (the subscribers' losses, as the publisher sees them), messages per second. "
             + "The last line of stdout is one JSON object: sessionId, sent, size, rate, seconds and "
             + "msgsPerSecond (publishing, without the linger), backPressured, naksReceived, retransmits, "
-            + "unrecoverable, ok, reason."},
+            + "unrecoverable, receiversDropped and receiversStuck (flow control min), nakOverShare (NAKs cut to "
+            + "their host's repair share), ok, reason."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every message was handed to the node",
@@ -137,6 +138,9 @@ final class PubCommand implements Callable<Integer> {
                 .put("naksReceived", value(counters, SystemCounter.NAKS_RECEIVED))
                 .put("retransmits", value(counters, SystemCounter.RETRANSMITS_SENT))
                 .put("unrecoverable", value(counters, SystemCounter.UNRECOVERABLE_SENT))
+                .put("receiversDropped", value(counters, SystemCounter.RECEIVERS_DROPPED))
+                .put("receiversStuck", value(counters, SystemCounter.RECEIVERS_STUCK))
+                .put("nakOverShare", value(counters, SystemCounter.REPAIRS_OVER_SOURCE_SHARE))
                 .put("ok", ok)
                 .put("reason", reason));
             return ok ? 0 : 1;

@@ -18,6 +18,7 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 
 /**
@@ -32,7 +33,10 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  *   <li>{@link Row#UNRECOVERABLE}: an UNRECOVERABLE giving up datagrams 0 to a million past the
  *       highest the session sent;</li>
  *   <li>{@link Row#DATA}: {@value #FORGED_DATA} DATA datagrams just ahead of the highest the session
- *       sent, each one message of {@value #FORGED_MESSAGE} bytes of 0xEE.</li>
+ *       sent, each one message of {@value #FORGED_MESSAGE} bytes of 0xEE;</li>
+ *   <li>{@link Row#STATUS}: a STATUS to the control port of a made-up receiver
+ *       ({@value #MADE_UP_RECEIVER}) that needs datagram 0 next: a receiver at a standstill a
+ *       {@code min} publisher would wait for.</li>
  * </ul>
  */
 final class SessionForger {
@@ -40,10 +44,12 @@ final class SessionForger {
     static final int FORGED_DATA = 500;
     static final int FORGED_MESSAGE = 64;
     private static final long GONE_PAST = 1_000_000;
+    /** The receiver id a forged STATUS names. */
+    static final int MADE_UP_RECEIVER = 0x5EEDF00D;
 
     /** What it forges. */
     enum Row {
-        END, UNRECOVERABLE, DATA;
+        END, UNRECOVERABLE, DATA, STATUS;
 
         /** The row named {@code name} as on the command line ({@code end}, {@code unrecoverable}, {@code data}). */
         static Row of(String name) {
@@ -113,13 +119,15 @@ final class SessionForger {
     }
 
     /**
-     * Multicasts the forgery of {@code row} to the data port from a socket of its own.
+     * Multicasts the forgery of {@code row} to the data port (a STATUS to the control port) from a
+     * socket of its own.
      *
      * @return the datagrams sent
      */
     int send(Row row) throws IOException {
         final NetworkInterface nic = NetworkInterface.getByName(transport.networkInterface().name());
-        final InetSocketAddress dataPort = new InetSocketAddress(transport.group(), transport.port());
+        final InetSocketAddress port = new InetSocketAddress(transport.group(),
+            row == Row.STATUS ? transport.port() + 1 : transport.port());
         try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, nic);
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, transport.ttl());
@@ -129,7 +137,7 @@ final class SessionForger {
             for (int i = 0; i < datagrams; i++) {
                 final int length = forge(buffer, row, i, sessionId, topicId, highestSequence);
                 bytes.clear().limit(length);
-                sender.send(bytes, dataPort);
+                sender.send(bytes, port);
             }
             return datagrams;
         }
@@ -157,6 +165,13 @@ final class SessionForger {
                     topicId, 0);
                 gone.lostRange(0, highest + GONE_PAST, highest + GONE_PAST);
                 return UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+            }
+            case STATUS -> {
+                final StatusFlyweight status = new StatusFlyweight();
+                status.wrap(buffer, 0);
+                status.writeHeader(FrameType.STATUS, StatusFlyweight.STATUS_LENGTH, sessionId, topicId, 0);
+                status.receiverId(MADE_UP_RECEIVER);
+                return StatusFlyweight.STATUS_LENGTH;
             }
             default -> {
                 final int length = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + FORGED_MESSAGE;

@@ -9,12 +9,12 @@ import org.nakcast.config.TopicConfig;
 
 /**
  * A forger on its own, for drills against a running publisher and subscriber
- * ({@code ops/fault-drills forged-end|forged-unrecoverable|forged-data}): hears the topic's session,
- * follows it for FOLLOW_MS, then sends the row's forgery COPIES times, 200 ms apart, and says what it
- * sent. Exit 1 if no session of the topic was heard within 10 seconds.
+ * ({@code ops/fault-drills forged-end|forged-unrecoverable|forged-data|forged-status}): hears the
+ * topic's session, follows it for FOLLOW_MS, then sends the row's forgery COPIES times, 200 ms
+ * apart, and says what it sent. Exit 1 if no session of the topic was heard within 10 seconds.
  *
  * <pre>
- *   SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data COPIES FOLLOW_MS
+ *   SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status COPIES FOLLOW_MS
  * </pre>
  */
 public final class SessionForgerMain {
@@ -27,7 +27,8 @@ public final class SessionForgerMain {
     /** Runs the forger. */
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 5) {
-            System.err.println("usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data COPIES FOLLOW_MS");
+            System.err.println(
+                "usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status COPIES FOLLOW_MS");
             System.exit(64);
         }
         final NodeConfig config =

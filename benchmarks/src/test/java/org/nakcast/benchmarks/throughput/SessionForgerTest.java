@@ -11,6 +11,7 @@ import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 
 /** Each forgery is a well-formed datagram of the session: only its source can give it away. */
@@ -59,6 +60,19 @@ class SessionForgerTest {
             assertThat(data.topicId()).isEqualTo(TOPIC);
             assertThat(data.sequence()).isEqualTo(HIGHEST + 1 + index);
         }
+    }
+
+    @Test
+    void theForgedStatusNamesAMadeUpReceiverThatNeedsTheFirstDatagram() {
+        final int length = SessionForger.forge(buffer, SessionForger.Row.STATUS, 0, SESSION, TOPIC, HIGHEST);
+
+        assertThat(DatagramValidator.check(buffer, 0, length, FrameType.Port.CONTROL)).isEqualTo(DatagramCheck.VALID);
+        final StatusFlyweight status = new StatusFlyweight();
+        status.wrap(buffer, 0);
+        assertThat(status.sessionId()).isEqualTo(SESSION);
+        assertThat(status.topicId()).isEqualTo(TOPIC);
+        assertThat(status.sequence()).isZero();
+        assertThat(status.receiverId()).isEqualTo(SessionForger.MADE_UP_RECEIVER);
     }
 
     @Test
