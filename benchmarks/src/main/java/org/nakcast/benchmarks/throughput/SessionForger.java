@@ -1,7 +1,6 @@
 package org.nakcast.benchmarks.throughput;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.StandardProtocolFamily;
@@ -18,6 +17,7 @@ import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 
@@ -36,7 +36,10 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  *       sent, each one message of {@value #FORGED_MESSAGE} bytes of 0xEE;</li>
  *   <li>{@link Row#STATUS}: a STATUS to the control port of a made-up receiver
  *       ({@value #MADE_UP_RECEIVER}) that needs datagram 0 next: a receiver at a standstill a
- *       {@code min} publisher would wait for.</li>
+ *       {@code min} publisher would wait for;</li>
+ *   <li>{@link Row#NAKS}: {@value #FORGED_NAKS} NAKs to the control port, each for the most one
+ *       NAK may ask ({@link NakFlyweight#MAX_DATAGRAMS_ASKED} datagrams), going down from the highest
+ *       sequence heard: the repairs of a whole history asked for by one host.</li>
  * </ul>
  */
 final class SessionForger {
@@ -44,12 +47,19 @@ final class SessionForger {
     static final int FORGED_DATA = 500;
     static final int FORGED_MESSAGE = 64;
     private static final long GONE_PAST = 1_000_000;
-    /** The receiver id a forged STATUS names. */
+    /** NAKs forged per copy. */
+    static final int FORGED_NAKS = 250;
+    /** The receiver id a forged STATUS or NAK names. */
     static final int MADE_UP_RECEIVER = 0x5EEDF00D;
 
     /** What it forges. */
     enum Row {
-        END, UNRECOVERABLE, DATA, STATUS;
+        END, UNRECOVERABLE, DATA, STATUS, NAKS;
+
+        /** Whether it goes to the control port (else to the data port). */
+        boolean toControlPort() {
+            return this == STATUS || this == NAKS;
+        }
 
         /** The row named {@code name} as on the command line ({@code end}, {@code unrecoverable}, {@code data}). */
         static Row of(String name) {
@@ -127,13 +137,17 @@ final class SessionForger {
     int send(Row row) throws IOException {
         final NetworkInterface nic = NetworkInterface.getByName(transport.networkInterface().name());
         final InetSocketAddress port = new InetSocketAddress(transport.group(),
-            row == Row.STATUS ? transport.port() + 1 : transport.port());
+            row.toControlPort() ? transport.port() + 1 : transport.port());
         try (DatagramChannel sender = DatagramChannel.open(StandardProtocolFamily.INET)) {
             sender.setOption(StandardSocketOptions.IP_MULTICAST_IF, nic);
             sender.setOption(StandardSocketOptions.IP_MULTICAST_TTL, transport.ttl());
             sender.setOption(StandardSocketOptions.IP_MULTICAST_LOOP, true);
-            sender.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            final int datagrams = row == Row.DATA ? FORGED_DATA : 1;
+            sender.bind(new InetSocketAddress(0));
+            final int datagrams = switch (row) {
+                case DATA -> FORGED_DATA;
+                case NAKS -> FORGED_NAKS;
+                default -> 1;
+            };
             for (int i = 0; i < datagrams; i++) {
                 final int length = forge(buffer, row, i, sessionId, topicId, highestSequence);
                 bytes.clear().limit(length);
@@ -165,6 +179,16 @@ final class SessionForger {
                     topicId, 0);
                 gone.lostRange(0, highest + GONE_PAST, highest + GONE_PAST);
                 return UnrecoverableFlyweight.UNRECOVERABLE_LENGTH;
+            }
+            case NAKS -> {
+                final NakFlyweight nak = new NakFlyweight();
+                nak.wrap(buffer, 0);
+                nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), sessionId, topicId, 0);
+                final long to = Math.max(NakFlyweight.MAX_DATAGRAMS_ASKED - 1,
+                    highest - (long) index * NakFlyweight.MAX_DATAGRAMS_ASKED);
+                nak.receiverId(MADE_UP_RECEIVER).rangeCount(1)
+                    .range(0, to - NakFlyweight.MAX_DATAGRAMS_ASKED + 1, to);
+                return NakFlyweight.lengthFor(1);
             }
             case STATUS -> {
                 final StatusFlyweight status = new StatusFlyweight();

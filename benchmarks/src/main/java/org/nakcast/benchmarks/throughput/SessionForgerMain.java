@@ -9,17 +9,19 @@ import org.nakcast.config.TopicConfig;
 
 /**
  * A forger on its own, for drills against a running publisher and subscriber
- * ({@code ops/fault-drills forged-end|forged-unrecoverable|forged-data|forged-status}): hears the
- * topic's session, follows it for FOLLOW_MS, then sends the row's forgery COPIES times, 200 ms
- * apart, and says what it sent. Exit 1 if no session of the topic was heard within 10 seconds.
+ * ({@code ops/fault-drills forged-*}): hears the topic's session, follows it for FOLLOW_MS, then
+ * sends the row's forgery COPIES times, 200 ms apart (NAKs: each copy after following the session
+ * for {@value #REFRESH_MS} ms more, so they ask for what its history holds now), and says what it
+ * sent. Exit 1 if no session of the topic was heard within 10 seconds.
  *
  * <pre>
- *   SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status COPIES FOLLOW_MS
+ *   SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status|naks COPIES FOLLOW_MS
  * </pre>
  */
 public final class SessionForgerMain {
     private static final long WAIT_MS = 10_000;
     private static final long COPY_INTERVAL_MS = 200;
+    private static final long REFRESH_MS = 20;
 
     private SessionForgerMain() {
     }
@@ -28,7 +30,7 @@ public final class SessionForgerMain {
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 5) {
             System.err.println(
-                "usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status COPIES FOLLOW_MS");
+                "usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status|naks COPIES FOLLOW_MS");
             System.exit(64);
         }
         final NodeConfig config =
@@ -43,6 +45,9 @@ public final class SessionForgerMain {
         }
         long sent = 0;
         for (int copy = 0; copy < copies; copy++) {
+            if (row == SessionForger.Row.NAKS && copy > 0) {
+                forger.follow(WAIT_MS, REFRESH_MS);
+            }
             sent += forger.send(row);
             Thread.sleep(COPY_INTERVAL_MS);
         }

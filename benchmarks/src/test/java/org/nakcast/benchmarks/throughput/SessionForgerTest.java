@@ -11,6 +11,7 @@ import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
+import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 
@@ -73,6 +74,23 @@ class SessionForgerTest {
         assertThat(status.topicId()).isEqualTo(TOPIC);
         assertThat(status.sequence()).isZero();
         assertThat(status.receiverId()).isEqualTo(SessionForger.MADE_UP_RECEIVER);
+    }
+
+    @Test
+    void theForgedNaksEachAskForTheMostOneNakMayGoingDownFromTheHighestHeard() {
+        final NakFlyweight nak = new NakFlyweight();
+        for (int index = 0; index < 3; index++) {
+            final int length = SessionForger.forge(buffer, SessionForger.Row.NAKS, index, SESSION, TOPIC, HIGHEST);
+
+            assertThat(DatagramValidator.check(buffer, 0, length, FrameType.Port.CONTROL))
+                .isEqualTo(DatagramCheck.VALID);
+            nak.wrap(buffer, 0);
+            assertThat(nak.rangeCount()).isOne();
+            assertThat(nak.rangeTo(0)).isEqualTo(HIGHEST - index * 256L);
+            assertThat(nak.rangeTo(0) - nak.rangeFrom(0) + 1).isEqualTo(NakFlyweight.MAX_DATAGRAMS_ASKED);
+        }
+        SessionForger.forge(buffer, SessionForger.Row.NAKS, 100, SESSION, TOPIC, HIGHEST);
+        assertThat(nak.rangeFrom(0)).as("never below datagram 0").isZero();
     }
 
     @Test
