@@ -45,7 +45,10 @@ import org.nakcast.transport.status.SystemCounters;
  *   <li>A receiver is pinned, per line, to the address its first STATUS on that line came from: its
  *   STATUS from another address change nothing and are counted
  *   ({@link SystemCounter#STATUS_WRONG_SOURCE}), so a stranger on another host can neither keep a
- *   vanished receiver alive nor move a live one.</li>
+ *   vanished receiver alive nor move a live one. The pins of the last {@link #MAX_RECEIVERS}
+ *   receivers no longer tracked (dropped, or pushed out of a full table) are kept, so that a
+ *   stranger cannot take a dropped receiver's id either: the receiver comes back under its own
+ *   pins.</li>
  *   <li>A receiver dropped as stuck benches its address: while benched, that address brings in no
  *   new receiver a full window behind what was sent, one that would hold the publisher at once (its
  *   STATUS for ids not tracked are counted, {@link SystemCounter#STATUS_FROM_BENCHED_HOSTS}, and
@@ -87,9 +90,13 @@ final class MinFlowControl implements FlowControl {
     private final long[] lastHeardNs = new long[MAX_RECEIVERS];
     private final long[] movedAtNs = new long[MAX_RECEIVERS];
     private final DatagramSource[][] pinned = new DatagramSource[MAX_RECEIVERS][Line.MAX_PER_TOPIC];
+    private final int[] formerIds = new int[MAX_RECEIVERS];
+    private final DatagramSource[][] formerPins = new DatagramSource[MAX_RECEIVERS][Line.MAX_PER_TOPIC];
     private final DatagramSource[] benched = new DatagramSource[MAX_BENCHED];
     private final long[] benchedUntilNs = new long[MAX_BENCHED];
     private int count;
+    private int formerCount;
+    private int formerNext;
     private int benchedCount;
     /** The send limit while a receiver was last live: held for a timeout after the last one is dropped. */
     private long heldLimit = Long.MAX_VALUE;
@@ -121,6 +128,7 @@ final class MinFlowControl implements FlowControl {
         for (int i = 0; i < MAX_RECEIVERS; i++) {
             for (int line = 0; line < Line.MAX_PER_TOPIC; line++) {
                 pinned[i][line] = new DatagramSource();
+                formerPins[i][line] = new DatagramSource();
             }
         }
         for (int i = 0; i < MAX_BENCHED; i++) {
@@ -143,6 +151,11 @@ final class MinFlowControl implements FlowControl {
                 return;
             }
         } else {
+            final int former = formerIndexOf(receiverId);
+            if (former >= 0 && !mayComeFrom(formerPins[former][line], source)) {
+                statusWrongSource.increment();
+                return;
+            }
             if (isBenched(source, nextNeeded, sentUpTo, nowNs)) {
                 statusFromBenched.increment();
                 return;
@@ -152,10 +165,14 @@ final class MinFlowControl implements FlowControl {
                 return;
             }
             receiverIds[index] = receiverId;
-            for (DatagramSource pin : pinned[index]) {
-                pin.unknown();
+            for (int pin = 0; pin < Line.MAX_PER_TOPIC; pin++) {
+                if (former >= 0) {
+                    pinned[index][pin].copy(formerPins[former][pin]);
+                } else {
+                    pinned[index][pin].unknown();
+                }
             }
-            pinned[index][line].copy(source);
+            comesFrom(pinned[index][line], source);
             movedAtNs[index] = nowNs;
         }
         if (positions[index] != nextNeeded) {
@@ -219,12 +236,17 @@ final class MinFlowControl implements FlowControl {
             }
         }
         receiversTurnedAway.increment();
-        return position < positions[fastest] ? fastest : -1;
+        if (position >= positions[fastest]) {
+            return -1;
+        }
+        remember(fastest);
+        return fastest;
     }
 
     private void drop(int index, ReceiverDropped.Cause cause, long forNs, long sentUpTo, long nowNs) {
         final ReceiverDropped event = new ReceiverDropped(topicId, sessionId, receiverIds[index], cause,
             sentUpTo - positions[index], forNs, historyDatagrams);
+        remember(index);
         count--;
         receiverIds[index] = receiverIds[count];
         positions[index] = positions[count];
@@ -254,6 +276,36 @@ final class MinFlowControl implements FlowControl {
             return true;
         }
         return pin.sameAddressAs(source);
+    }
+
+    /**
+     * Whether {@code source} may be the receiver's whose pin on the line is {@code pin}, as
+     * {@link #comesFrom} judges it, pinning nothing.
+     */
+    private static boolean mayComeFrom(DatagramSource pin, DatagramSource source) {
+        return !source.isKnown() || !pin.isKnown() || pin.sameAddressAs(source);
+    }
+
+    /** Keeps the pins of receiver {@code index}, no longer to be tracked, in place of the oldest kept. */
+    private void remember(int index) {
+        int slot = formerIndexOf(receiverIds[index]);
+        if (slot < 0) {
+            slot = formerCount < MAX_RECEIVERS ? formerCount++ : formerNext;
+            formerNext = (slot + 1) % MAX_RECEIVERS;
+            formerIds[slot] = receiverIds[index];
+        }
+        for (int line = 0; line < Line.MAX_PER_TOPIC; line++) {
+            formerPins[slot][line].copy(pinned[index][line]);
+        }
+    }
+
+    private int formerIndexOf(int receiverId) {
+        for (int i = 0; i < formerCount; i++) {
+            if (formerIds[i] == receiverId) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Benches every address the stuck receiver {@code index} was heard from. */

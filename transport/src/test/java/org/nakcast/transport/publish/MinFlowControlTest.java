@@ -222,6 +222,36 @@ class MinFlowControlTest {
     }
 
     @Test
+    void aDroppedReceiversIdStaysPinnedSoAStrangerCannotTakeItAndTheReceiverComesBack() {
+        status(1, 600, 700, 0);
+        flowControl.sendLimit(700, TIMEOUT_NS + 1);
+        assertThat(dropped).as("silent").hasSize(1);
+
+        flowControl.onStatus(TestLines.A, host(9), 1, 690, 700, TIMEOUT_NS + 2);
+        assertThat(flowControl.liveReceivers()).as("not the stranger's to take").isZero();
+        assertThat(counters.get(SystemCounter.STATUS_WRONG_SOURCE).get()).isOne();
+
+        status(1, 650, 700, TIMEOUT_NS + 3);
+        assertThat(flowControl.liveReceivers()).isOne();
+        assertThat(flowControl.sendLimit(700, TIMEOUT_NS + 4)).isEqualTo(650 + WINDOW);
+        flowControl.onStatus(TestLines.A, host(9), 1, 690, 700, TIMEOUT_NS + 5);
+        assertThat(flowControl.sendLimit(700, TIMEOUT_NS + 6)).as("pinned as before").isEqualTo(650 + WINDOW);
+    }
+
+    @Test
+    void aReceiverPushedOutOfAFullTableKeepsItsPins() {
+        for (int id = 1; id <= MinFlowControl.MAX_RECEIVERS; id++) {
+            status(id, 500 + id, 700, 0);
+        }
+        status(100, 300, 700, 0);
+        assertThat(counters.get(SystemCounter.FLOW_CONTROL_RECEIVERS_TURNED_AWAY).get()).isOne();
+
+        final int pushedOut = MinFlowControl.MAX_RECEIVERS;
+        flowControl.onStatus(TestLines.A, host(9), pushedOut, 200, 700, 1);
+        assertThat(counters.get(SystemCounter.STATUS_WRONG_SOURCE).get()).as("its id, another host").isOne();
+    }
+
+    @Test
     void aReceiverIsPinnedPerLineSoItsSecondLinesAddressIsItsOwnToo() {
         status(1, 200, 700, 0);
         flowControl.onStatus(TestLines.B, host(101), 1, 300, 700, 10);
