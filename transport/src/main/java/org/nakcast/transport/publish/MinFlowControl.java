@@ -21,7 +21,7 @@ import org.nakcast.transport.status.SystemCounters;
  * receiver there is nobody to send to: the publication answers offers with NOT_CONNECTED until a
  * receiver's first STATUS.
  *
- * <p>When the last live receiver is dropped, what was offered before stays held where that
+ * <p>When the last live receiver is dropped as silent, what was offered before stays held where that
  * receiver left it for one more timeout before it is sent to nobody: a receiver dropped only
  * because its STATUS were lost on the way is heard again within that time (it sends one at least
  * every quarter of the timeout), and finds what it needs still in history instead of overwritten
@@ -257,7 +257,8 @@ final class MinFlowControl implements FlowControl {
         pinned[count] = freed;
         receiversDropped.increment();
         if (count == 0) {
-            emptiedAtNs = nowNs;
+            // held for a receiver whose STATUS were lost, not for one heard standing still
+            emptiedAtNs = cause == ReceiverDropped.Cause.SILENT ? nowNs : NOT_EMPTIED;
         }
         events.onReceiverDropped(event);
     }
