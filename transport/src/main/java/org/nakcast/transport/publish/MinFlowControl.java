@@ -264,24 +264,22 @@ final class MinFlowControl implements FlowControl {
     }
 
     /**
-     * Whether a STATUS from {@code source} on a receiver's line may move it: from the address its
-     * first STATUS there came from, or from one the media could not tell. The first known address
-     * heard on the line pins it.
+     * Whether a STATUS from {@code source} on a receiver's line may move it ({@link #mayComeFrom});
+     * the first known address heard on the line pins it.
      */
     private static boolean comesFrom(DatagramSource pin, DatagramSource source) {
-        if (!source.isKnown()) {
-            return true;
+        if (!mayComeFrom(pin, source)) {
+            return false;
         }
-        if (!pin.isKnown()) {
+        if (source.isKnown() && !pin.isKnown()) {
             pin.copy(source);
-            return true;
         }
-        return pin.sameAddressAs(source);
+        return true;
     }
 
     /**
-     * Whether {@code source} may be the receiver's whose pin on the line is {@code pin}, as
-     * {@link #comesFrom} judges it, pinning nothing.
+     * Whether {@code source} may be the receiver's whose pin on the line is {@code pin}: the pinned
+     * address, or any while none is pinned, or one the media could not tell. Pins nothing.
      */
     private static boolean mayComeFrom(DatagramSource pin, DatagramSource source) {
         return !source.isKnown() || !pin.isKnown() || pin.sameAddressAs(source);
