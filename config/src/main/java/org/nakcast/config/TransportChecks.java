@@ -2,6 +2,8 @@ package org.nakcast.config;
 
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -54,7 +56,9 @@ final class TransportChecks {
             checkRange("ttl", transport.ttl(), 0, 255, path);
             checkIntSize("socket-send-buffer", transport.socketSendBuffer(), path);
             checkIntSize("socket-receive-buffer", transport.socketReceiveBuffer(), path);
-            checkRange("datagram-size", transport.datagramSize().bytes(), MIN_DATAGRAM_SIZE, MAX_DATAGRAM_SIZE, path);
+            checkRange("datagram-size", transport.datagramSize().bytes(),
+                MIN_DATAGRAM_SIZE + (transport.authenticated() ? AuthKeys.TRAILER_BYTES : 0), MAX_DATAGRAM_SIZE, path);
+            checkKeyFile(transport.authKeyFile(), path);
             if (!transport.sendBurst().isZero() && transport.sendBurst().compareTo(transport.datagramSize()) < 0) {
                 problems.add(KeyPaths.child(path, "send-burst"), "send-burst " + transport.sendBurst()
                     + " is smaller than one datagram (" + transport.datagramSize() + ")",
@@ -71,6 +75,19 @@ final class TransportChecks {
                 .orElse(transport));
         }
         return resolved;
+    }
+
+    /** A key file that can be read, is its owner's alone and holds valid keys; read here and once more by the node. */
+    private void checkKeyFile(String file, String path) {
+        if (file == null) {
+            return;
+        }
+        final String keyPath = KeyPaths.child(path, "auth-key-file");
+        try {
+            AuthKeyFile.read(Path.of(file));
+        } catch (InvalidPathException | AuthKeyFile.BadKeyFileException ex) {
+            problems.add(keyPath, ex.getMessage(), "nakcast keygen --out FILE writes a key file, mode 600");
+        }
     }
 
     private void checkName(String name, String path, Map<String, String> pathByName) {

@@ -35,6 +35,12 @@ import java.net.InetAddress;
  *     so it keeps pace with links faster than the rate covers while NAKs take at most a third of
  *     what the stream sends beyond it. Larger repairs heavy loss sooner; smaller leaves more to new
  *     data under a flood of NAKs
+ * @param authKeyFile a key file ({@link AuthKeyFile}, written by {@code nakcast keygen}) turns on
+ *     authentication: every datagram of the transport is signed with its signing key, and every
+ *     datagram that does not check is dropped and counted before anything else sees it; each
+ *     datagram then carries {@value AuthKeys#TRAILER_BYTES} bytes of key id, nonce and tag within its
+ *     {@code datagram-size}. Read once when a node starts; default none (or blank): datagrams are not
+ *     authenticated
  */
 public record TransportConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -47,7 +53,8 @@ public record TransportConfig(
     @JsonProperty("socket-receive-buffer") ByteSize socketReceiveBuffer,
     @JsonProperty("send-rate") ByteSize sendRate,
     @JsonProperty("send-burst") ByteSize sendBurst,
-    @JsonProperty("repair-rate") ByteSize repairRate) {
+    @JsonProperty("repair-rate") ByteSize repairRate,
+    @JsonProperty("auth-key-file") String authKeyFile) {
 
     /** The default TTL: datagrams stay on this host. */
     public static final int DEFAULT_TTL = 0;
@@ -77,6 +84,7 @@ public record TransportConfig(
         sendRate = sendRate == null ? DEFAULT_SEND_RATE : sendRate;
         sendBurst = sendBurst == null ? ByteSize.ZERO : sendBurst;
         repairRate = repairRate == null ? ByteSize.ZERO : repairRate;
+        authKeyFile = authKeyFile == null || authKeyFile.isBlank() ? null : authKeyFile;
     }
 
     /**
@@ -90,7 +98,7 @@ public record TransportConfig(
      */
     public TransportConfig(String name, String networkInterface, String group, int port) {
         this(name, NetworkInterfaceRef.of(networkInterface), IpLiterals.parse(group), port,
-            DEFAULT_TTL, null, null, null, null, null, null);
+            DEFAULT_TTL, null, null, null, null, null, null, null);
     }
 
     /**
@@ -155,6 +163,19 @@ public record TransportConfig(
      */
     public TransportConfig withRepairRate(ByteSize bytesPerSecond) {
         return RecordKeys.with(this, "repair-rate", bytesPerSecond);
+    }
+
+    /**
+     * @param file the key file, or null for none
+     * @return this transport authenticating its datagrams with the keys of that file
+     */
+    public TransportConfig withAuthKeyFile(String file) {
+        return RecordKeys.with(this, "auth-key-file", file);
+    }
+
+    /** Whether the datagrams of this transport are authenticated: it names a key file. */
+    public boolean authenticated() {
+        return authKeyFile != null;
     }
 
     /** The send burst in bytes, the default worked out: max(64 datagrams, 1 ms at the send rate). */

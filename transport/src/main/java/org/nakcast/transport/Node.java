@@ -23,6 +23,7 @@ import org.nakcast.codecs.FlyweightCodec;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.auth.AuthenticatingMedia;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MediaChoice;
@@ -103,7 +104,7 @@ public final class Node implements AutoCloseable {
             new DistinctErrorLog(counterBuffers.errorLog(), SystemEpochClock.INSTANCE);
         this.mediaChoice = this.context.media() != null
             ? new MediaChoice(this.context.media(), null) : MediaChoice.of(settings.media().name());
-        final Media media = mediaChoice.media();
+        final Media media = new AuthenticatingMedia(mediaChoice.media());
         this.sender = new SenderAgent(context.clock(), media, counters, context.sendLoss(), this.context::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();

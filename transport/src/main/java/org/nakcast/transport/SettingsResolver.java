@@ -2,12 +2,16 @@ package org.nakcast.transport;
 
 import java.net.NetworkInterface;
 import java.net.SocketException;
+import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 import org.agrona.BitUtil;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
@@ -30,6 +34,7 @@ public final class SettingsResolver {
 
     private final NodeConfig config;
     private final NodeContext context;
+    private final Map<String, AuthKeys> keysByTransport = new ConcurrentHashMap<>();
 
     /**
      * @param config a concluded configuration
@@ -69,7 +74,7 @@ public final class SettingsResolver {
             topic.id(),
             publisherId,
             linesOf(topic),
-            (int) transport.datagramSize().bytes(),
+            protocolDatagramBytes(transport),
             topic.history().bytes(),
             transport.sendRate().bytes(),
             transport.sendBurstBytes(),
@@ -92,7 +97,7 @@ public final class SettingsResolver {
         final List<TransportConfig> transports = config.lines(topic);
         final InboundStreamSettings streamSettings = new InboundStreamSettings(
             reorderWindowCapacity(topic, transports),
-            (int) transports.get(0).datagramSize().bytes(), // two lines agree on it
+            protocolDatagramBytes(transports.get(0)), // two lines agree on it
             (int) topic.maxMessage().bytes(),
             topic.lossPolicy() == LossPolicy.DROP,
             context.nakTiming());
@@ -155,11 +160,38 @@ public final class SettingsResolver {
     }
 
     /**
+     * The bytes of a datagram the protocol may fill: the transport's datagram size, less the trailer
+     * an authenticated datagram carries.
+     */
+    private static int protocolDatagramBytes(TransportConfig transport) {
+        return (int) transport.datagramSize().bytes() - (transport.authenticated() ? AuthKeys.TRAILER_BYTES : 0);
+    }
+
+    /**
+     * The keys of an authenticated transport, read from its key file the first time a topic on it
+     * is opened; null if it is not authenticated.
+     *
+     * @throws TransportException naming the transport and the file if the file cannot be used
+     */
+    private AuthKeys keysOf(TransportConfig transport) {
+        if (!transport.authenticated()) {
+            return null;
+        }
+        return keysByTransport.computeIfAbsent(transport.name(), name -> {
+            try {
+                return AuthKeyFile.read(Path.of(transport.authKeyFile()));
+            } catch (AuthKeyFile.BadKeyFileException ex) {
+                throw new TransportException("transport '" + name + "': " + ex.getMessage(), ex);
+            }
+        });
+    }
+
+    /**
      * Where a transport's datagrams go, on its interface.
      *
      * @throws TransportException if the interface does not exist or is down, naming the ones that do
      */
-    private static MulticastAddress addressOf(TransportConfig transport) {
+    private MulticastAddress addressOf(TransportConfig transport) {
         final String nicName = transport.networkInterface().name();
         final NetworkInterface nic;
         try {
@@ -173,7 +205,8 @@ public final class SettingsResolver {
                 + nicName + "': " + ex.getMessage(), ex);
         }
         return new MulticastAddress(nic, transport.group(), transport.port(), transport.port() + 1, transport.ttl(),
-            (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes());
+            (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes(),
+            keysOf(transport));
     }
 
     private static String interfaceNames() {

@@ -4,6 +4,8 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.StandardProtocolFamily;
 
+import org.nakcast.config.AuthKeys;
+
 /**
  * Where a transport's datagrams go: a multicast group on one interface, a data port (publishers
  * send, receivers listen) and a control port (receivers send NAKs, publishers and receivers listen).
@@ -15,6 +17,8 @@ import java.net.StandardProtocolFamily;
  * @param ttl multicast time-to-live; 0 keeps datagrams on this host
  * @param sendBufferBytes SO_SNDBUF asked of the kernel
  * @param receiveBufferBytes SO_RCVBUF asked of the kernel
+ * @param authKeys the keys the transport's datagrams are signed and checked with (see
+ *     {@link org.nakcast.transport.auth.AuthenticatingMedia}), or null if they are not authenticated
  */
 public record MulticastAddress(
     NetworkInterface networkInterface,
@@ -23,7 +27,8 @@ public record MulticastAddress(
     int controlPort,
     int ttl,
     int sendBufferBytes,
-    int receiveBufferBytes) {
+    int receiveBufferBytes,
+    AuthKeys authKeys) {
 
     /** The protocol family of the group: INET or INET6. */
     public StandardProtocolFamily family() {
@@ -37,10 +42,11 @@ public record MulticastAddress(
 
     /**
      * Everything resolved, for the log when a topic opens: "239.255.0.1:40456 (control 40457) on lo,
-     * TTL 0, socket buffers asked 2097152 bytes receive, 2097152 send".
+     * TTL 0, socket buffers asked 2097152 bytes receive, 2097152 send, not authenticated".
      */
     public String describeSetup() {
         return describe(dataPort) + " (control " + controlPort + "), TTL " + ttl + ", socket buffers asked "
-            + receiveBufferBytes + " bytes receive, " + sendBufferBytes + " send";
+            + receiveBufferBytes + " bytes receive, " + sendBufferBytes + " send"
+            + (authKeys == null ? ", not authenticated" : ", authenticated " + authKeys);
     }
 }

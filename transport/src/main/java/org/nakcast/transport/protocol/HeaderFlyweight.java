@@ -129,6 +129,11 @@ public class HeaderFlyweight {
         return buffer.getInt(offset + SESSION_ID_OFFSET, BYTE_ORDER);
     }
 
+    /** The datagram length field of the datagram at {@code offset} (0..65535), without wrapping a flyweight. */
+    public static int datagramLengthAt(DirectBuffer buffer, int offset) {
+        return buffer.getShort(offset + LENGTH_OFFSET, BYTE_ORDER) & 0xFFFF;
+    }
+
     /** The sequence of the datagram at {@code offset}, without wrapping a flyweight. */
     public static long sequenceAt(DirectBuffer buffer, int offset) {
         return buffer.getLong(offset + SEQUENCE_OFFSET, BYTE_ORDER);

@@ -173,7 +173,27 @@ public enum SystemCounter {
      * STATUS a {@code min} publisher ignored because they would bring in a new receiver from an
      * address benched after its receiver was dropped as stuck.
      */
-    STATUS_FROM_BENCHED_HOSTS(62, "STATUS from benched hosts");
+    STATUS_FROM_BENCHED_HOSTS(62, "STATUS from benched hosts"),
+    /**
+     * Datagrams an authenticated transport dropped because they carry no authentication trailer:
+     * from a node whose transport has no key file, or not nakcast's.
+     */
+    AUTH_UNSIGNED(63, "datagrams without authentication"),
+    /**
+     * Datagrams an authenticated transport dropped because they name a key (or a suite) its key
+     * file does not hold: a node with another key file, or a key not rolled out here yet.
+     */
+    AUTH_UNKNOWN_KEY(64, "datagrams signed with an unknown key"),
+    /**
+     * Datagrams an authenticated transport dropped because their tag does not check: forged, or
+     * changed on the way.
+     */
+    AUTH_BAD_TAG(65, "datagrams whose tag does not check"),
+    /**
+     * Datagrams an authenticated transport dropped because their nonce was accepted before, or is
+     * too old to tell: a replay.
+     */
+    AUTH_REPLAYED(66, "datagrams replayed");
 
     private final int typeId;
     private final String label;

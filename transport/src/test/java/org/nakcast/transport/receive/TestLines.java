@@ -32,7 +32,7 @@ public final class TestLines {
     private static MulticastAddress onLo(String group, int dataPort) {
         try {
             return new MulticastAddress(
-                NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort, dataPort + 1, 0, 0, 0);
+                NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort, dataPort + 1, 0, 0, 0, null);
         } catch (SocketException | UnknownHostException ex) {
             throw new UncheckedIOException(ex);
         }

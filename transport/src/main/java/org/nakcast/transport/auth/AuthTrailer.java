@@ -1,0 +1,60 @@
+package org.nakcast.transport.auth;
+
+import org.nakcast.config.AuthKeys;
+
+/**
+ * The 32 bytes an authenticated datagram carries after its protocol bytes (whose header's datagram
+ * length does not count them). Little-endian.
+ *
+ * <pre>
+ *   0                   1                   2                   3
+ *   0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
+ *  +---------------+---------------+-------------------------------+
+ *  |    key id     |     suite     |          reserved (0)         |
+ *  +---------------+---------------+-------------------------------+
+ *  |                                                               |
+ *  +                  nonce: sender's base (64 bits)               +
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ *  |                 nonce: sender's counter (32 bits)             |
+ *  +---------------------------------------------------------------+
+ *  |                                                               |
+ *  +                                                               +
+ *  |                                                               |
+ *  +                         tag (128 bits)                        +
+ *  |                                                               |
+ *  +                                                               +
+ *  |                                                               |
+ *  +---------------------------------------------------------------+
+ * </pre>
+ *
+ * <ul>
+ *   <li>key id: which key of the transport's key file signed the datagram.</li>
+ *   <li>suite: {@link #SUITE_POLY1305_AES}; any other is refused.</li>
+ *   <li>nonce: a base drawn at random when the sending socket opens (and again after 2^32
+ *       datagrams) and a counter that grows by one per datagram, so no two datagrams signed with one
+ *       key share a nonce; receivers also refuse a nonce seen before (a replay).</li>
+ *   <li>tag: Poly1305-AES over the protocol bytes and the trailer's first 16 bytes: Poly1305 under
+ *       the key's point {@code r = AES(key, 16 x 0xFF)} clamped, plus {@code AES(key, base | counter |
+ *       0 0 0 0)}.</li>
+ * </ul>
+ */
+final class AuthTrailer {
+    /** The trailer's length, taken from the transport's datagram size. */
+    static final int LENGTH = AuthKeys.TRAILER_BYTES;
+    static final int KEY_ID_OFFSET = 0;
+    static final int SUITE_OFFSET = 1;
+    static final int RESERVED_OFFSET = 2;
+    static final int NONCE_OFFSET = 4;
+    static final int BASE_OFFSET = NONCE_OFFSET;
+    static final int COUNTER_OFFSET = 12;
+    static final int NONCE_LENGTH = 12;
+    static final int TAG_OFFSET = 16;
+    /** What the tag covers of the trailer: everything before the tag. */
+    static final int SIGNED_LENGTH = TAG_OFFSET;
+    /** The only suite: a Poly1305-AES tag, payload in clear. */
+    static final int SUITE_POLY1305_AES = 1;
+
+    private AuthTrailer() {
+    }
+}

@@ -1,0 +1,86 @@
+package org.nakcast.transport.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.SplittableRandom;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+
+class Poly1305Test {
+    private static final HexFormat HEX = HexFormat.of();
+    private static final BigInteger P = BigInteger.ONE.shiftLeft(130).subtract(BigInteger.valueOf(5));
+    private static final BigInteger CLAMP = new BigInteger("0ffffffc0ffffffc0ffffffc0fffffff", 16);
+    private static final BigInteger TWO_128 = BigInteger.ONE.shiftLeft(128);
+
+    @Test
+    void givesTheTagOfRfc8439Section252() {
+        final byte[] key = HEX.parseHex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
+        final byte[] message = "Cryptographic Forum Research Group".getBytes(StandardCharsets.US_ASCII);
+
+        assertThat(HEX.formatHex(tag(key, message)))
+            .isEqualTo("a8061dc1305136c6c22b8baf0c0127a9");
+    }
+
+    @Test
+    void agreesWithTheFormulaOnEveryLengthUpToFiveBlocksAndOnLongMessages() {
+        final SplittableRandom random = new SplittableRandom(20261205);
+        for (int length = 0; length < 2048; length = length < 80 ? length + 1 : length * 2 + 3) {
+            for (int round = 0; round < 20; round++) {
+                final byte[] key = bytes(random, 32);
+                final byte[] message = bytes(random, length);
+                if (round == 0) {
+                    Arrays.fill(message, (byte) 0xFF); // the largest limbs
+                    Arrays.fill(key, 0, 16, (byte) 0xFF);
+                }
+
+                assertThat(tag(key, message)).as("length %d round %d", length, round)
+                    .isEqualTo(reference(key, message));
+            }
+        }
+    }
+
+    /** The tag with r the key's first 16 bytes and the pad its last 16, as the RFC has it. */
+    private static byte[] tag(byte[] key, byte[] message) {
+        final Poly1305 poly = new Poly1305(Arrays.copyOf(key, 16));
+        final byte[] out = new byte[16];
+        poly.tag(new UnsafeBuffer(message), 0, message.length, new UnsafeBuffer(key, 16, 16), new UnsafeBuffer(out), 0);
+        return out;
+    }
+
+    /** RFC 8439's definition in big integers: h = (h + block | 1 << 8n) * r mod p, then h + s mod 2^128. */
+    private static byte[] reference(byte[] key, byte[] message) {
+        final BigInteger r = littleEndian(key, 0, 16).and(CLAMP);
+        final BigInteger s = littleEndian(key, 16, 16);
+        BigInteger h = BigInteger.ZERO;
+        for (int i = 0; i < message.length; i += 16) {
+            final int n = Math.min(16, message.length - i);
+            final BigInteger block = littleEndian(message, i, n).add(BigInteger.ONE.shiftLeft(8 * n));
+            h = h.add(block).multiply(r).mod(P);
+        }
+        final BigInteger sum = h.add(s).mod(TWO_128);
+        final byte[] out = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            out[i] = sum.shiftRight(8 * i).byteValue();
+        }
+        return out;
+    }
+
+    private static BigInteger littleEndian(byte[] bytes, int offset, int length) {
+        final byte[] bigEndian = new byte[length + 1];
+        for (int i = 0; i < length; i++) {
+            bigEndian[length - i] = bytes[offset + i];
+        }
+        return new BigInteger(bigEndian);
+    }
+
+    private static byte[] bytes(SplittableRandom random, int length) {
+        final byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+}
