@@ -159,7 +159,7 @@ final class TopicStreams {
                 return;
             }
         }
-        if (!stream.life().comesFrom(lineIndex, source)) {
+        if (!fromItsSource(stream.life(), lineIndex, source)) {
             counters.get(SystemCounter.WRONG_SOURCE).increment();
             return;
         }
@@ -176,6 +176,17 @@ final class TopicStreams {
         } else {
             stream.onData(lineIndex, buffer, offset, length, type == FrameType.RETRANSMIT.code(), nowNs);
         }
+    }
+
+    /**
+     * Whether a datagram of the session whose life is {@code life} comes from where the session was
+     * first heard on that line. On an authenticated line every datagram that reaches here was signed
+     * by a holder of the key, so its address proves nothing more and is not asked: a stranger who
+     * replays a signed datagram from its own address, to a receiver that has not heard the session
+     * yet, must not have the session pinned to that address.
+     */
+    private boolean fromItsSource(SessionLife life, int lineIndex, DatagramSource source) {
+        return lines[lineIndex].authKeys() != null || life.comesFrom(lineIndex, source);
     }
 
     /** Another receiver's STATUS for a stream of this topic: one more receiver shares it. */
@@ -207,7 +218,7 @@ final class TopicStreams {
             counters.get(SystemCounter.ENDED_SESSION_DATAGRAMS).increment();
             return null;
         }
-        if (endedBefore != null && !endedBefore.life.comesFrom(lineIndex, source)) {
+        if (endedBefore != null && !fromItsSource(endedBefore.life, lineIndex, source)) {
             counters.get(SystemCounter.WRONG_SOURCE).increment();
             return null;
         }

@@ -706,6 +706,25 @@ class ReceiveDispatcherTest {
         }
 
         @Test
+        void onAnAuthenticatedLineTheAddressIsNotAskedSoAReplayHeardFirstPinsNothing() {
+            subscribe(List.of(TestLines.authenticatedLineA()), 0, LateJoinPolicy.NOW);
+            line = TestLines.AUTHENTICATED_A;
+            nowNs += MS;
+            from(otherHost); // a stranger replays the publisher's signed datagrams before they arrive
+            heartbeat(SESSION, -1, 0, 77);
+            data(0, MS, false);
+            from(publisher);
+            data(0, MS, false);
+            data(1, MS, false);
+            data(2, MS, false);
+            dispatcher.poll(nowNs);
+
+            assertThat(delivered()).containsExactly(0L, 1L, 2L);
+            assertThat(counters.get(SystemCounter.WRONG_SOURCE)).isZero();
+            assertThat(counters.get(SystemCounter.DUPLICATES)).as("the replayed copy and the real one").isEqualTo(1);
+        }
+
+        @Test
         void aSilentStreamResumesOnlyWhenHeardFromItsOwnSourceAgain() {
             subscribe(LateJoinPolicy.OLDEST);
             nowNs += MS;

@@ -5,7 +5,9 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.util.List;
 
+import org.nakcast.config.AuthKeys;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 
@@ -13,6 +15,10 @@ import org.nakcast.transport.media.MulticastAddress;
 public final class TestLines {
     /** Line A's address. */
     public static final MulticastAddress A = onLo("239.255.9.9", 1);
+    /** Line A's address with keys: an authenticated line. */
+    public static final MulticastAddress AUTHENTICATED_A = new MulticastAddress(A.networkInterface(), A.group(),
+        A.dataPort(), A.controlPort(), 0, 0, 0,
+        new AuthKeys(1, List.of(new AuthKeys.Key(1, new byte[AuthKeys.SECRET_BYTES]))));
     /** Line B's address: another group, other ports. */
     public static final MulticastAddress B = onLo("239.255.9.11", 3);
 
@@ -22,6 +28,11 @@ public final class TestLines {
     /** Line A, named "md-a". */
     public static Line lineA() {
         return new Line("md-a", A);
+    }
+
+    /** Line A with keys, named "md-a". */
+    public static Line authenticatedLineA() {
+        return new Line("md-a", AUTHENTICATED_A);
     }
 
     /** Line B, named "md-b". */
