@@ -4,6 +4,8 @@ package org.nakcast.rtt;
 enum LinkKind implements RttPath {
     /** A nakcast node, raw publication and subscription ({@link NakcastLink}). */
     NAKCAST("nakcast"),
+    /** A nakcast node whose every transport authenticates its datagrams ({@code --auth}). */
+    NAKCAST_AUTHENTICATED("nakcast+auth"),
     /** Two bare datagram channels ({@link UdpLink}). */
     RAW_UDP("raw-udp");
 
@@ -23,6 +25,8 @@ enum LinkKind implements RttPath {
         return switch (this) {
             case NAKCAST -> new NakcastLink(setup.config(), "latency-rtt-" + setup.side(), setup.sendTopic(),
                 setup.receiveTopic(), receiver);
+            case NAKCAST_AUTHENTICATED -> new NakcastLink(setup.authenticatedConfig(), "latency-rtt-" + setup.side(),
+                setup.sendTopic(), setup.receiveTopic(), receiver);
             case RAW_UDP -> new UdpLink(setup.sendTransport(), setup.receiveTransport(), receiver);
         };
     }

@@ -1,12 +1,18 @@
 package org.nakcast.rtt;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
 
+import org.agrona.IoUtil;
 import org.agrona.concurrent.IdleStrategy;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.IdleStrategyType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TransportConfig;
@@ -72,8 +78,23 @@ final class LinkOptions {
             + "and pong."})
     List<String> peers;
 
-    /** Checks the values picocli cannot; the message names the option. */
-    void check() {
+    @Option(names = "--auth", arity = "0..1", fallbackValue = "", paramLabel = "KEY_FILE",
+        description = {"also measure nakcast with authenticated datagrams (every transport of both topics with this "
+            + "auth-key-file, as nakcast keygen writes it), after nakcast without, and report the ratio. Give the same "
+            + "file to both ping and pong; local needs none: it writes a fresh key file for the run."})
+    String auth;
+
+    /** The key file of the authenticated phase, once {@link #check} resolved it; null without {@code --auth}. */
+    private Path authKeyFile;
+
+    /**
+     * Checks the values picocli cannot; the message names the option.
+     *
+     * @param bothSidesHere whether ping and pong run in this process ({@code local}): then {@code --auth}
+     *     without a file gets a fresh one
+     */
+    void check(boolean bothSidesHere) {
+        authKeyFile = resolveAuth(bothSidesHere);
         if (size < PingMessage.LENGTH) {
             throw new IllegalArgumentException("--size must be at least " + PingMessage.LENGTH + " (was " + size + ")");
         }
@@ -85,6 +106,34 @@ final class LinkOptions {
             throw new IllegalArgumentException("--baseline knows only " + RAW_UDP + " (was " + baseline + ")");
         }
         phases();
+    }
+
+    /** The key file of the authenticated phase; null without {@code --auth} or before {@link #check}. */
+    Path authKeyFile() {
+        return authKeyFile;
+    }
+
+    private Path resolveAuth(boolean bothSidesHere) {
+        if (auth == null) {
+            return null;
+        }
+        if (!auth.isEmpty()) {
+            AuthKeyFile.read(Path.of(auth));
+            return Path.of(auth);
+        }
+        if (!bothSidesHere) {
+            throw new IllegalArgumentException("--auth needs the key file ping and pong share (nakcast keygen --out"
+                + " FILE writes one)");
+        }
+        try {
+            final Path dir = Files.createTempDirectory("latency-rtt-keys");
+            final Path file = dir.resolve("rtt.keys");
+            AuthKeyFile.write(file, new AuthKeys(1, List.of(AuthKeyFile.newKey(1))));
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> IoUtil.delete(dir.toFile(), true)));
+            return file;
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot write a key file for --auth", ex);
+        }
     }
 
     /**
@@ -131,6 +180,9 @@ final class LinkOptions {
             }
         }
         phases.add(LinkKind.NAKCAST);
+        if (auth != null) {
+            phases.add(LinkKind.NAKCAST_AUTHENTICATED);
+        }
         return phases;
     }
 
@@ -144,7 +196,7 @@ final class LinkOptions {
      */
     RttLink open(RttPath path, boolean ping, RttLink.Receiver receiver, NodeConfig nodeConfig) {
         return path.open(new LinkSetup(ping, nodeConfig, ping ? pingTopic : pongTopic, ping ? pongTopic : pingTopic,
-            size, idleType()), receiver);
+            size, idleType(), authKeyFile), receiver);
     }
 
     /** The idle strategy type named by {@code --idle}. */

@@ -1,5 +1,7 @@
 package org.nakcast.rtt;
 
+import java.nio.file.Path;
+
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
@@ -23,13 +25,20 @@ import org.nakcast.config.TransportConfig;
  * @param messageSize bytes per message ({@code --size})
  * @param idle how each side's thread waits between polls ({@code --idle}); a path that runs
  *     threads of its own waits the same way on them
+ * @param authKeyFile the key file of the authenticated nakcast phase ({@code --auth}); null without it
  */
 public record LinkSetup(boolean ping, NodeConfig config, String sendTopic, String receiveTopic, int messageSize,
-    IdleStrategyType idle) {
+    IdleStrategyType idle, Path authKeyFile) {
 
     /** {@code ping} or {@code pong}: for names of threads, nodes and directories. */
     public String side() {
         return ping ? "ping" : "pong";
+    }
+
+    /** The config with every transport authenticated with {@link #authKeyFile()}, to be concluded by its node. */
+    public NodeConfig authenticatedConfig() {
+        return new NodeConfig(config.node(), config.transports().stream()
+            .map(transport -> transport.withAuthKeyFile(authKeyFile.toString())).toList(), config.topics());
     }
 
     /** The topic this side sends on. */

@@ -44,7 +44,7 @@ final class PingCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        links.check();
+        links.check(false);
         run.check();
         final NodeConfig config = links.loadConfig();
         final List<RttResult> results = PingSession.run(links, run, config, spec.commandLine().getErr());

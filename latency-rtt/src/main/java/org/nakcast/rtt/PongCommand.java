@@ -31,7 +31,7 @@ final class PongCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        links.check();
+        links.check(false);
         final PongSession session = new PongSession(links, links.loadConfig(), spec.commandLine().getErr());
         final Thread main = Thread.currentThread();
         // On an interrupt (SIGINT, SIGTERM): stop echoing and give the node a moment to close. Never

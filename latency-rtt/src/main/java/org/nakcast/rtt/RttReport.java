@@ -91,7 +91,9 @@ final class RttReport {
     /**
      * The JSON line: size, mode, idle, lines, loss, nakcast's count, percentiles and NAKs sent; with
      * the raw-udp baseline its figures prefixed {@code baseline} and the ratios of p50 and p99; with peers, under
-     * {@code peers}, an object per peer with the same figures and ratios.
+     * {@code peers}, an object per peer with the same figures and ratios. With {@code --auth} the top
+     * level is nakcast with authenticated datagrams, and {@code unauthenticated} holds nakcast without,
+     * with the ratios of the first to it.
      *
      * @param plot the PNG's path, or null
      */
@@ -109,6 +111,11 @@ final class RttReport {
                 fields.put("baseline", other.link());
                 putFigures(fields, "baseline", other);
                 putRatios(fields, other);
+            } else if (other.link().equals(LinkKind.NAKCAST.label())) {
+                final Map<String, Object> unauthenticated = new LinkedHashMap<>();
+                putFigures(unauthenticated, "", other);
+                putRatios(unauthenticated, other);
+                fields.put("unauthenticated", unauthenticated);
             } else {
                 final Map<String, Object> peer = new LinkedHashMap<>();
                 putFigures(peer, "", other);

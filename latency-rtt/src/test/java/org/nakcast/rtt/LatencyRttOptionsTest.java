@@ -1,6 +1,7 @@
 package org.nakcast.rtt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -11,7 +12,10 @@ import java.util.List;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.IdleStrategyType;
 import org.nakcast.config.NodeConfig;
+import org.nakcast.config.TransportConfig;
 
 import picocli.CommandLine;
 
@@ -45,7 +49,7 @@ class LatencyRttOptionsTest {
         final PingCommand ping = parse("ping", "--config", "lan.yaml", "--ping-topic", "a", "--pong-topic", "b",
             "--size", "64", "--idle", "YIELD", "--baseline", "raw-udp", "--warmup", "10", "--count", "20",
             "--duration", "1.5", "--rate", "1000", "--timeout", "2", "--output", "out", "--name", "run-1");
-        ping.links.check();
+        ping.links.check(false);
         ping.run.check();
         assertThat(ping.links.config).isEqualTo(Path.of("lan.yaml"));
         assertThat(ping.links.pingTopic).isEqualTo("a");
@@ -63,6 +67,29 @@ class LatencyRttOptionsTest {
     }
 
     @Test
+    void authMeasuresNakcastWithoutThenWithAuthenticationAndLocalWritesItsOwnKeyFile() {
+        final LocalCommand local = parse("local", "--auth");
+        local.links.check(true);
+
+        assertThat(local.links.phases()).containsExactly(LinkKind.NAKCAST, LinkKind.NAKCAST_AUTHENTICATED);
+        final Path keyFile = local.links.authKeyFile();
+        assertThat(AuthKeyFile.read(keyFile).keys()).hasSize(1);
+        final LinkSetup setup =
+            new LinkSetup(true, local.links.loadConfig(), "ping", "pong", 32, IdleStrategyType.SPIN, keyFile);
+        assertThat(setup.config().transports()).noneMatch(TransportConfig::authenticated);
+        assertThat(setup.authenticatedConfig().transports())
+            .allSatisfy(transport -> assertThat(transport.authKeyFile()).isEqualTo(keyFile.toString()));
+    }
+
+    @Test
+    void pingOrPongWithAuthButNoKeyFileIsToldBothSidesNeedOne() {
+        final PingCommand ping = parse("ping", "--auth");
+
+        assertThatThrownBy(() -> ping.links.check(false)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessage("--auth needs the key file ping and pong share (nakcast keygen --out FILE writes one)");
+    }
+
+    @Test
     void theEmbeddedConfigHasBothTopicsOnLoWithTtlZero() {
         final PongCommand pong = parse("pong");
         final NodeConfig config = pong.links.loadConfig();
@@ -77,7 +104,7 @@ class LatencyRttOptionsTest {
     @Test
     void twoLinesPutEachTopicAlsoOnACopyOfItsTransportFourGroupsAndTwentyPortsUp() {
         final PongCommand pong = parse("pong", "--lines", "2");
-        pong.links.check();
+        pong.links.check(false);
         final NodeConfig config = pong.links.loadConfig();
 
         assertThat(config.topic("ping").lines()).containsExactly("ping", "ping-b");

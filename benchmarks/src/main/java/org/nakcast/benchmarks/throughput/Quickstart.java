@@ -97,7 +97,7 @@ public final class Quickstart implements Callable<Integer> {
                 }
                 runs.add(new RunSettings(Contender.NAKCAST, seconds, warmup, Long.BYTES,
                     TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, rate, FlowControlMode.MIN, 42, codec, Duration.ZERO,
-                    1, MediaType.NIO, false));
+                    1, MediaType.NIO, false, null));
             }
         } catch (IllegalArgumentException ex) {
             log.println("ops/quickstart: " + ex.getMessage());

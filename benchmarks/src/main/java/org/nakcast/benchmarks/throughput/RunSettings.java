@@ -1,6 +1,7 @@
 package org.nakcast.benchmarks.throughput;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -53,10 +54,12 @@ import org.nakcast.transport.NodeContext;
  *     for a peer. A node that cannot have the media asked for stops the run (it does not fall back here)
  * @param recorder whether a recorder JVM records the topic beside the subscriber ({@link RecorderMain}),
  *     held to like any receiver under flow control {@code min}; false for a peer
+ * @param authKeyFile the key file nakcast's transports authenticate every datagram with
+ *     ({@code auth-key-file}), or null for none, and for a peer
  */
 public record RunSettings(Contender system, int seconds, int warmupSeconds, int messageLength,
     ByteSize datagramSize, double loss, double injectedLoss, ByteSize sendRate, FlowControlMode flowControl, long seed,
-    String codec, Duration strangerNaks, int lines, MediaType media, boolean recorder) {
+    String codec, Duration strangerNaks, int lines, MediaType media, boolean recorder, String authKeyFile) {
     /** The topic of the embedded default config that the runs use. */
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
@@ -92,9 +95,9 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             throw new IllegalArgumentException("--lines must be 1 or 2, was " + lines);
         }
         if (system != Contender.NAKCAST && (injectedLoss != 0 || !Payload.RAW.equals(codec)
-            || !strangerNaks.isZero() || lines != 1 || media != MediaType.NIO || recorder)) {
+            || !strangerNaks.isZero() || lines != 1 || media != MediaType.NIO || recorder || authKeyFile != null)) {
             throw new IllegalArgumentException(system.label()
-                + " runs carry raw bytes on one line with kernel loss only, and no recorder");
+                + " runs carry raw bytes on one line with kernel loss only, no recorder and no authentication");
         }
     }
 
@@ -137,7 +140,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
      */
     RunSettings forPeer(Contender peer) {
         return new RunSettings(peer, seconds, warmupSeconds, messageLength, datagramSize, loss, 0, new ByteSize(0),
-            flowControl, seed, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false);
+            flowControl, seed, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false, null);
     }
 
     /**
@@ -166,7 +169,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     NodeConfig nodeConfig() {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TransportConfig> transports = base.transports().stream()
-            .map(transport -> transport.withSendRate(sendRate).withDatagramSize(datagramSize))
+            .map(transport -> transport.withSendRate(sendRate).withDatagramSize(datagramSize)
+                .withAuthKeyFile(authKeyFile))
             .toList();
         final Payload payload = payload();
         final List<TopicConfig> topics = base.topics().stream()
@@ -202,18 +206,24 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /** The same run without a stranger. */
     RunSettings withoutStranger() {
         return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
-            sendRate, flowControl, seed, codec, Duration.ZERO, lines, media, recorder);
+            sendRate, flowControl, seed, codec, Duration.ZERO, lines, media, recorder, authKeyFile);
+    }
+
+    /** The same run without authentication. */
+    RunSettings withoutAuth() {
+        return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
+            sendRate, flowControl, seed, codec, strangerNaks, lines, media, recorder, null);
     }
 
     /** The same run without a recorder. */
     RunSettings withoutRecorder() {
         return new RunSettings(system, seconds, warmupSeconds, messageLength, datagramSize, loss, injectedLoss,
-            sendRate, flowControl, seed, codec, strangerNaks, lines, media, false);
+            sendRate, flowControl, seed, codec, strangerNaks, lines, media, false, authKeyFile);
     }
 
     /** This run as arguments for a child JVM. */
     List<String> toArgs() {
-        return List.of(
+        final List<String> args = new ArrayList<>(List.of(
             "system=" + system.label(),
             "seconds=" + seconds,
             "warmup=" + warmupSeconds,
@@ -228,7 +238,11 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             "strangerNaks=" + strangerNaks.toNanos(),
             "lines=" + lines,
             "media=" + media,
-            "recorder=" + recorder);
+            "recorder=" + recorder));
+        if (authKeyFile != null) {
+            args.add("authKeyFile=" + authKeyFile);
+        }
+        return args;
     }
 
     /**
@@ -260,7 +274,7 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             Duration.ofNanos(Long.parseLong(required(values, "strangerNaks"))),
             Integer.parseInt(required(values, "lines")),
             MediaType.valueOf(required(values, "media")),
-            Boolean.parseBoolean(required(values, "recorder")));
+            Boolean.parseBoolean(required(values, "recorder")), values.get("authKeyFile"));
     }
 
     private static String required(Map<String, String> values, String key) {

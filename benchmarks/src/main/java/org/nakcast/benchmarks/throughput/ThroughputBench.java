@@ -154,6 +154,12 @@ public final class ThroughputBench implements Callable<Integer> {
             + " the recorder neither recorded nor recorded as a hole breaks the contract")
     private boolean recorder;
 
+    @Option(names = "--auth", defaultValue = "off", split = ",", paramLabel = "off|on",
+        description = "nakcast only: off, or on (every datagram signed and checked with a key file written for the"
+            + " bench, auth-key-file), or a list, e.g. off,on: each run in turn, and a table compares each"
+            + " authenticated run with its twin (default: ${DEFAULT-VALUE})")
+    private List<String> auth;
+
     @Option(names = "--seed", defaultValue = "42", paramLabel = "N",
         description = "seeds the injected loss pattern (default: ${DEFAULT-VALUE})")
     private long seed;
@@ -255,12 +261,14 @@ public final class ThroughputBench implements Callable<Integer> {
                         for (double injected : injectedLosses) {
                             for (Duration stranger : strangerNaks) {
                                 for (boolean recorded : recorder ? List.of(false, true) : List.of(false)) {
-                                    final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup, size,
-                                        datagramSize, loss, injected, rate, mode, seed, codec, stranger, lineCount,
-                                        mediaType, recorded);
-                                    checkNakcastConfig(run);
-                                    runs.add(run);
-                                    first = first == null ? run : first;
+                                    for (String keyFile : authKeyFiles()) {
+                                        final RunSettings run = new RunSettings(Contender.NAKCAST, seconds, warmup,
+                                            size, datagramSize, loss, injected, rate, mode, seed, codec, stranger,
+                                            lineCount, mediaType, recorded, keyFile);
+                                        checkNakcastConfig(run);
+                                        runs.add(run);
+                                        first = first == null ? run : first;
+                                    }
                                 }
                             }
                         }
@@ -285,6 +293,22 @@ public final class ThroughputBench implements Callable<Integer> {
         } catch (ConfigException ex) {
             throw new IllegalArgumentException("nakcast refuses the run's config: " + ex.getMessage(), ex);
         }
+    }
+
+    /**
+     * The key file of each {@code --auth} value in turn: null for off, and for on one key file
+     * written owner-only in a temporary directory for the whole bench.
+     */
+    private List<String> authKeyFiles() {
+        final List<String> files = new ArrayList<>();
+        for (String value : auth) {
+            switch (value) {
+                case "off" -> files.add(null);
+                case "on" -> files.add(BenchKeyFile.path());
+                default -> throw new IllegalArgumentException("--auth must be off or on, was '" + value + "'");
+            }
+        }
+        return files;
     }
 
     private List<MediaType> mediaTypes() {

@@ -17,7 +17,7 @@ import org.nakcast.benchmarks.child.Figures;
  */
 final class ThroughputTable {
     private static final String FORMAT =
-        "%-9s %-10s %3s %5s %6s %5s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s"
+        "%-9s %-10s %3s %5s %8s %5s %6s %6s %8s %9s %9s %11s %9s %7s %9s %9s %9s %9s %7s %7s %10s %7s %10s"
             + " %9s %7s %7s%n";
 
     private ThroughputTable() {
@@ -39,7 +39,7 @@ final class ThroughputTable {
         final String loss = percent(settings.loss());
         final String injected = percent(settings.injectedLoss());
         if (result.isFailed()) {
-            return String.format(Locale.ROOT, "%-9s %-10s %3s %5s %6s %5s %6s %6s %8s FAILED: %s%n", system,
+            return String.format(Locale.ROOT, "%-9s %-10s %3s %5s %8s %5s %6s %6s %8s FAILED: %s%n", system,
                 settings.rateText(), flowControl(settings), settings.lines(), media(settings), settings.datagramSize(),
                 loss, injected,
                 settings.strangerText(), result.failure());
@@ -81,9 +81,13 @@ final class ThroughputTable {
         return Double.isNaN(cores) ? "-" : String.format(Locale.ROOT, "%.2f", cores);
     }
 
-    /** nakcast's media, {@code nio} or {@code native}; {@code -} for a peer. */
+    /**
+     * nakcast's media, {@code nio} or {@code native}, with {@code +a} when its datagrams are
+     * authenticated; {@code -} for a peer.
+     */
     static String media(RunSettings settings) {
-        return settings.system() == Contender.NAKCAST ? settings.media().name().toLowerCase(Locale.ROOT) : "-";
+        return settings.system() == Contender.NAKCAST
+            ? settings.media().name().toLowerCase(Locale.ROOT) + (settings.authKeyFile() == null ? "" : "+a") : "-";
     }
 
     /** nakcast's flow control, {@code min} or {@code max}; {@code -} for a peer. */

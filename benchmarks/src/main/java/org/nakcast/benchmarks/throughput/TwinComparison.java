@@ -31,6 +31,23 @@ final class TwinComparison {
                 return with.settings().strangerText();
             }
         },
+        /** Every datagram signed and checked ({@code auth-key-file}). */
+        AUTH("authenticated datagrams", "auth", "authComparison") {
+            @Override
+            boolean in(RunSettings settings) {
+                return settings.authKeyFile() != null;
+            }
+
+            @Override
+            RunSettings without(RunSettings settings) {
+                return settings.withoutAuth();
+            }
+
+            @Override
+            String detail(RunResult with) {
+                return "on";
+            }
+        },
         /** A recorder as one more subscriber ({@link RecorderMain}): the detail is the holes it recorded. */
         RECORDER("a recorder as one more subscriber", "holes", "recorderComparison") {
             @Override

@@ -15,10 +15,10 @@ import org.nakcast.config.TransportConfig;
 class PeerComparisonTest {
     private static final RunSettings NAKCAST = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1, MediaType.NIO, false);
+        Duration.ZERO, 1, MediaType.NIO, false, null);
     private static final RunSettings LOSSY = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0.01, 0, ByteSize.parse("128m"), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1, MediaType.NIO, false);
+        Duration.ZERO, 1, MediaType.NIO, false, null);
 
     @Test
     void eachNakcastRunMeetsThePeersOfItsLossLevel() {
@@ -52,7 +52,7 @@ class PeerComparisonTest {
     void injectedLossRunsAndRunsWithoutPeersAreNotCompared() {
         final RunSettings injected = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0.01, ByteSize.parse("128m"), FlowControlMode.MAX, 42,
-            Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false);
+            Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false, null);
 
         assertThat(PeerComparison.rows(List.of(run(NAKCAST, 1, 0), run(injected, 1, 0)))).isEmpty();
         assertThat(PeerComparison.table(List.of())).isEmpty();

@@ -66,7 +66,7 @@ class QuickstartOptionsTest {
     void theCodecTravelsToTheChildJvms() {
         final RunSettings settings = new RunSettings(Contender.NAKCAST, 2, 1, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE,
             0.01, 0.02, ByteSize.parse("64m"), FlowControlMode.MIN, 7, "jdk-externalizable", Duration.ZERO, 1,
-            MediaType.NIO, false);
+            MediaType.NIO, false, null);
 
         assertThat(RunSettings.fromArgs(settings.toArgs().toArray(String[]::new))).isEqualTo(settings);
         assertThatThrownBy(() -> RunSettings.fromArgs(new String[] {"system=nakcast", "seconds=1", "warmup=0",
@@ -77,10 +77,10 @@ class QuickstartOptionsTest {
     @Test
     void aCodecRunPutsTheCodecOnThePricesTopicHeldToItsSlowestReceiver() {
         final TopicConfig raw = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false)
+            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false, null)
             .nodeConfig().topic(RunSettings.TOPIC);
         final TopicConfig kryo = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MIN, 1, "kryo", Duration.ZERO, 1, MediaType.NIO, false)
+            0, new ByteSize(0), FlowControlMode.MIN, 1, "kryo", Duration.ZERO, 1, MediaType.NIO, false, null)
             .nodeConfig().topic(RunSettings.TOPIC);
 
         assertThat(raw.codec()).isEqualTo("flyweight");

@@ -15,7 +15,7 @@ import org.nakcast.config.TransportConfig;
 class QuickstartTableTest {
     private static final RunSettings SETTINGS = new RunSettings(Contender.NAKCAST, 3, 1, Long.BYTES,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MIN, 42, "kryo", Duration.ZERO,
-        1, MediaType.NIO, false);
+        1, MediaType.NIO, false, null);
 
     @Test
     void aRowHasTheCodecItsRatesTheLowerOfThemTheEndToEndRateAndTheLoss() {

@@ -59,7 +59,7 @@ class StrangerNaksTest {
     @Test
     void aRunWithoutAStrangerStartsNone() {
         final RunSettings run = new RunSettings(Contender.NAKCAST, 1, 0, 70, TransportConfig.DEFAULT_DATAGRAM_SIZE, 0,
-            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false);
+            0, new ByteSize(0), FlowControlMode.MAX, 1, Payload.RAW, Duration.ZERO, 1, MediaType.NIO, false, null);
         final ByteArrayOutputStream log = new ByteArrayOutputStream();
 
         try (StrangerNaks stranger = StrangerNaks.start(run, new PrintStream(log, true, StandardCharsets.UTF_8))) {

@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.AuthKeyFile;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.LateJoinPolicy;
@@ -26,7 +28,7 @@ class ThroughputOptionsTest {
         assertThat(ThroughputBench.run(new String[] {"--help"}, stream(out), stream(log))).isZero();
 
         assertThat(text(out)).contains("--peers", "--loss", "--injected-loss", "--flow-control", "iptables",
-            "--stranger-naks", "--datagram-size", "--lines", "--recorder");
+            "--stranger-naks", "--datagram-size", "--lines", "--recorder", "--auth");
     }
 
     @Test
@@ -103,6 +105,28 @@ class ThroughputOptionsTest {
         assertThat(RecorderMain.recorderConfig(runs.get(1).nodeConfig()).topic(RunSettings.TOPIC).lateJoin())
             .as("a recorder records a stream met mid-way from its oldest").isEqualTo(LateJoinPolicy.OLDEST);
         assertThat(plan().get(0).recorder()).as("none unless asked").isFalse();
+    }
+
+    @Test
+    void withAuthOffAndOnEachNakcastRunRunsWithoutThenWithAKeyFileAndPeersNever() {
+        final List<RunSettings> runs = plan("--peers", "--auth", "off,on");
+
+        assertThat(runs).extracting(RunSettings::system, run -> run.authKeyFile() != null)
+            .containsExactly(tuple(Contender.NAKCAST, false), tuple(Contender.NAKCAST, true),
+                tuple(Contender.AERON, false), tuple(Contender.FAST_CAST, false));
+        assertThat(runs.get(1).withoutAuth()).isEqualTo(runs.get(0));
+        assertThat(RunSettings.fromArgs(runs.get(1).toArgs().toArray(String[]::new))).isEqualTo(runs.get(1));
+        assertThat(runs.get(1).nodeConfig().transports()).allSatisfy(transport ->
+            assertThat(AuthKeyFile.read(Path.of(transport.authKeyFile())).keys()).hasSize(1));
+        assertThat(ThroughputTable.media(runs.get(1))).isEqualTo("nio+a");
+        assertThat(plan().get(0).authKeyFile()).as("none unless asked").isNull();
+    }
+
+    @Test
+    void anAuthValueOtherThanOffOrOnIsABadOption() {
+        assertThat(ThroughputBench.run(new String[] {"--auth", "yes"}, stream(out), stream(log)))
+            .isEqualTo(ThroughputBench.BAD_OPTION);
+        assertThat(text(log)).contains("--auth must be off or on, was 'yes'");
     }
 
     @Test

@@ -15,16 +15,16 @@ import org.nakcast.config.TransportConfig;
 class TwinComparisonTest {
     private static final RunSettings CLEAN = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ZERO, 1, MediaType.NIO, false);
+        Duration.ZERO, 1, MediaType.NIO, false, null);
     private static final RunSettings FLOODED = new RunSettings(Contender.NAKCAST, 10, 3, 70,
         TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MAX, 42, Payload.RAW,
-        Duration.ofMillis(1), 1, MediaType.NIO, false);
+        Duration.ofMillis(1), 1, MediaType.NIO, false, null);
 
     @Test
     void eachFloodedRunMeetsTheSameRunWithoutTheStranger() {
         final RunSettings pacedClean = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, ByteSize.parse("64m"), FlowControlMode.MAX, 42, Payload.RAW,
-            Duration.ZERO, 1, MediaType.NIO, false);
+            Duration.ZERO, 1, MediaType.NIO, false, null);
         final List<RunResult> results = List.of(run(CLEAN, 2_000_000, 0), run(FLOODED, 1_500_000, 0),
             run(pacedClean, 800_000, 0), run(FLOODED.forPeer(Contender.AERON), 3_000_000, 0));
 
@@ -58,7 +58,7 @@ class TwinComparisonTest {
     void aRecordedRunMeetsItsTwinWithoutTheRecorderAndShowsItsHoles() {
         final RunSettings recorded = new RunSettings(Contender.NAKCAST, 10, 3, 70,
             TransportConfig.DEFAULT_DATAGRAM_SIZE, 0, 0, new ByteSize(0), FlowControlMode.MAX, 42, Payload.RAW,
-            Duration.ZERO, 1, MediaType.NIO, true);
+            Duration.ZERO, 1, MediaType.NIO, true, null);
         final RunResult withRecorder = RunResult.of(recorded, new Figures().put("offered", 10_000_000),
             new Figures().put("deliveredPerSecond", 1_800_000).put("delivered", 10_000_000), 0, 0, 0, 1.0,
             new Figures().put("recordedMessages", 9_999_990).put("holeMessages", 10));
