@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             + "The last line of stdout is one JSON object: sessionId, sent, size, rate, seconds and "
             + "msgsPerSecond (publishing, without the linger), backPressured, naksReceived, retransmits, "
             + "unrecoverable, receiversDropped and receiversStuck (flow control min), nakOverShare (NAKs cut to "
-            + "their host's repair share), ok, reason."},
+            + "their host's repair share), authRefused (datagrams its authenticated transports dropped at the "
+            + "socket), ok, reason."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:every message was handed to the node",
@@ -126,6 +127,10 @@ final class PubCommand implements Callable<Integer> {
             final boolean ok = refusal == null;
             final String reason = ok ? "published " + count + " messages"
                 : "message " + publisher.sent + ": " + refusal;
+            final AuthRefusals authRefusals = AuthRefusals.of(counters);
+            if (authRefusals.total() > 0) {
+                err.println("pub: " + authRefusals.describe());
+            }
             err.println("pub: " + (ok ? "OK: " : "FAILED: ") + reason);
             out.println(new JsonResult().put("command", "pub").put("topic", topicName)
                 .put("sessionId", publication.sessionId())
@@ -141,6 +146,7 @@ final class PubCommand implements Callable<Integer> {
                 .put("receiversDropped", value(counters, SystemCounter.RECEIVERS_DROPPED))
                 .put("receiversStuck", value(counters, SystemCounter.RECEIVERS_STUCK))
                 .put("nakOverShare", value(counters, SystemCounter.REPAIRS_OVER_SOURCE_SHARE))
+                .put("authRefused", authRefusals.total())
                 .put("ok", ok)
                 .put("reason", reason));
             return ok ? 0 : 1;

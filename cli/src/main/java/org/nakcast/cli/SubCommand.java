@@ -107,6 +107,7 @@ final class SubCommand implements Callable<Integer> {
         final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
         final long wrongSource;
+        final AuthRefusals authRefusals;
         try (Node node = Node.launch(config)) {
             node.subscribe(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
             err.printf("sub: listening on topic '%s' (id %d, flow control %s, loss policy %s) of node %s; "
@@ -123,6 +124,7 @@ final class SubCommand implements Callable<Integer> {
                 progress.close();
             }
             wrongSource = node.counters().get(SystemCounter.WRONG_SOURCE).get();
+            authRefusals = AuthRefusals.of(node.counters());
         }
         final List<String> problems = check.problems(timedOut, check.received() > 0 ? timeout : startTimeout);
         final boolean ok = problems.isEmpty();
@@ -143,10 +145,13 @@ final class SubCommand implements Callable<Integer> {
             err.println("sub: dropped " + wrongSource + " datagrams in a session's name from another address or port"
                 + " than its publisher's (datagrams from a wrong source): another host sends in its name");
         }
+        if (authRefusals.total() > 0) {
+            err.println("sub: " + authRefusals.describe());
+        }
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
         check.putFigures(result);
-        result.put("wrongSource", wrongSource);
+        result.put("wrongSource", wrongSource).put("authRefused", authRefusals.total());
         out.println(result.put("ok", ok).put("reason", reason));
         return ok ? 0 : 1;
     }

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.AuthKeys;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -58,6 +60,53 @@ class NakcastCommandIT {
         assertThat(sent.get("size").asLong()).isEqualTo(100);
         assertThat(sent.get("unrecoverable").asLong()).isZero();
         assertThat(pub.err()).anyMatch(line -> line.startsWith("pub prices: sent 20000/20000"));
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void subOnAnAuthenticatedTransportCountsWhatPubWithoutTheKeySendsAndGetsWhatPubWithItSends(@TempDir Path dir)
+        throws Exception {
+        final Path keys = dir.resolve("local.keys");
+        AuthKeyFile.write(keys, new AuthKeys(1, List.of(AuthKeyFile.newKey(1))));
+        final Path config = maxTopicOnLo(dir.resolve("keyed.yaml"), "    auth-key-file: " + keys);
+        final Path noKey = maxTopicOnLo(dir.resolve("no-key.yaml"), "");
+        final Command sub = Command.start("sub", "--config", config.toString(), "--expect", "5000", "--timeout", "20",
+            "--linger", "0.2");
+        sub.awaitErrLine("sub: listening on topic 'prices'");
+        final Command stranger =
+            Command.start("pub", "--config", noKey.toString(), "--count", "2000", "--size", "100", "--linger", "0.5");
+        assertThat(stranger.waitFor()).as(stranger.describe()).isZero();
+        final Command pub = Command.start("pub", "--config", config.toString(), "--count", "5000", "--size", "100",
+            "--linger", "1");
+
+        assertThat(sub.waitFor()).as(sub.describe()).isZero();
+        assertThat(pub.waitFor()).as(pub.describe()).isZero();
+        final JsonNode received = sub.result();
+        assertThat(received.get("received").asLong()).isEqualTo(5_000);
+        assertThat(received.get("otherSessions").asLong()).as("the stranger's stream never reached it").isZero();
+        assertThat(received.get("authRefused").asLong()).isPositive();
+        assertThat(sub.err()).anyMatch(line -> line.matches(
+            "sub: dropped \\d+ datagrams that did not authenticate: \\d+ without authentication"));
+        assertThat(pub.result().get("authRefused").asLong()).isZero();
+    }
+
+    /** The embedded default's transport and topic prices, flow control max, the transport with {@code extraKey}. */
+    private static Path maxTopicOnLo(Path file, String extraKey) throws IOException {
+        Files.writeString(file, """
+            transports:
+              - name: local
+                interface: lo
+                group: 239.255.77.1
+                port: 40456
+            %s
+            topics:
+              - name: prices
+                id: 1
+                transport: local
+                codec: flyweight
+                flow-control: max
+            """.formatted(extraKey));
+        return file;
     }
 
     @Test
