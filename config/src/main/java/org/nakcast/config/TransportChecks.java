@@ -59,6 +59,10 @@ final class TransportChecks {
             checkRange("datagram-size", transport.datagramSize().bytes(),
                 MIN_DATAGRAM_SIZE + (transport.authenticated() ? AuthKeys.TRAILER_BYTES : 0), MAX_DATAGRAM_SIZE, path);
             checkKeyFile(transport.authKeyFile(), path);
+            if (transport.encrypt() && !transport.authenticated()) {
+                problems.add(KeyPaths.child(path, "encrypt"), "encrypt needs auth-key-file",
+                    "payloads are encrypted with the key file's key: name one, or leave encrypt out");
+            }
             if (!transport.sendBurst().isZero() && transport.sendBurst().compareTo(transport.datagramSize()) < 0) {
                 problems.add(KeyPaths.child(path, "send-burst"), "send-burst " + transport.sendBurst()
                     + " is smaller than one datagram (" + transport.datagramSize() + ")",

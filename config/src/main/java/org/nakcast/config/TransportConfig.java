@@ -41,6 +41,9 @@ import java.net.InetAddress;
  *     datagram then carries {@value AuthKeys#TRAILER_BYTES} bytes of key id, nonce and tag within its
  *     {@code datagram-size}. Read once when a node starts; default none (or blank): datagrams are not
  *     authenticated
+ * @param encrypt with a key file, whether the payload of every datagram (all but its 24-byte header)
+ *     is also encrypted (AES-256 in counter mode, under the same key and nonce as the tag), so that
+ *     only holders of the key read the messages; default false: payloads travel in clear
  */
 public record TransportConfig(
     @RequiredKey @JsonProperty("name") String name,
@@ -54,7 +57,8 @@ public record TransportConfig(
     @JsonProperty("send-rate") ByteSize sendRate,
     @JsonProperty("send-burst") ByteSize sendBurst,
     @JsonProperty("repair-rate") ByteSize repairRate,
-    @JsonProperty("auth-key-file") String authKeyFile) {
+    @JsonProperty("auth-key-file") String authKeyFile,
+    @JsonProperty("encrypt") boolean encrypt) {
 
     /** The default TTL: datagrams stay on this host. */
     public static final int DEFAULT_TTL = 0;
@@ -98,7 +102,7 @@ public record TransportConfig(
      */
     public TransportConfig(String name, String networkInterface, String group, int port) {
         this(name, NetworkInterfaceRef.of(networkInterface), IpLiterals.parse(group), port,
-            DEFAULT_TTL, null, null, null, null, null, null, null);
+            DEFAULT_TTL, null, null, null, null, null, null, null, false);
     }
 
     /**
@@ -171,6 +175,14 @@ public record TransportConfig(
      */
     public TransportConfig withAuthKeyFile(String file) {
         return RecordKeys.with(this, "auth-key-file", file);
+    }
+
+    /**
+     * @param encrypted whether payloads are encrypted too (needs a key file)
+     * @return this transport with payloads encrypted or not
+     */
+    public TransportConfig withEncrypt(boolean encrypted) {
+        return RecordKeys.with(this, "encrypt", encrypted);
     }
 
     /** Whether the datagrams of this transport are authenticated: it names a key file. */

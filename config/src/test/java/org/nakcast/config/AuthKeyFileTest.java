@@ -95,6 +95,16 @@ class AuthKeyFileTest {
         assertThat(problem.message()).isEqualTo("datagram-size must be in 96..65507 (was 80)");
     }
 
+    @Test
+    void encryptWithoutAKeyFileIsAProblemAtItsKey() {
+        final String yaml = VALID.replace("    port: 40456\n", "    port: 40456\n    encrypt: true\n");
+
+        final Problem problem = onlyProblemOf(yaml);
+
+        assertThat(problem.path()).isEqualTo("transports[0].encrypt");
+        assertThat(problem.message()).isEqualTo("encrypt needs auth-key-file");
+    }
+
     private Path written() throws IOException {
         final Path file = dir.resolve("ok.keys");
         AuthKeyFile.write(file, new AuthKeys(1, List.of(AuthKeyFile.newKey(1))));

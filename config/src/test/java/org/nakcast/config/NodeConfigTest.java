@@ -271,7 +271,8 @@ class NodeConfigTest {
     @Test
     void emptyEntriesAndMissingValuesOfACodeBuiltConfigAreNamed() {
         NodeConfig config = new NodeConfig(null,
-            Arrays.asList(new TransportConfig(null, null, null, 1, 0, null, null, null, null, null, null, null), null),
+            Arrays.asList(
+                new TransportConfig(null, null, null, 1, 0, null, null, null, null, null, null, null, false), null),
             Arrays.asList(new TopicConfig(null, 1, null, null), null));
 
         ConfigException failure = failure(() -> config.conclude(FAKE_CONTEXT));

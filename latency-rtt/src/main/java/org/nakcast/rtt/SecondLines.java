@@ -73,7 +73,7 @@ public final class SecondLines {
         }
         return new TransportConfig(name, lineA.networkInterface(), groupUp(lineA.group()), port, lineA.ttl(),
             lineA.datagramSize(), lineA.socketSendBuffer(), lineA.socketReceiveBuffer(), lineA.sendRate(),
-            lineA.sendBurst(), lineA.repairRate(), lineA.authKeyFile());
+            lineA.sendBurst(), lineA.repairRate(), lineA.authKeyFile(), lineA.encrypt());
     }
 
     /** {@code group} plus {@link #GROUP_STEP}, in the same family. */

@@ -206,7 +206,7 @@ public final class SettingsResolver {
         }
         return new MulticastAddress(nic, transport.group(), transport.port(), transport.port() + 1, transport.ttl(),
             (int) transport.socketSendBuffer().bytes(), (int) transport.socketReceiveBuffer().bytes(),
-            keysOf(transport));
+            keysOf(transport), transport.encrypt());
     }
 
     private static String interfaceNames() {

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.UnsafeBuffer;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -114,10 +115,14 @@ final class StrangerNaks implements AutoCloseable {
 
     /**
      * The session of a live stream of topic {@code topicId}, if the datagram read off the data port
-     * is a valid DATA or HEARTBEAT of that topic.
+     * is a valid DATA or HEARTBEAT of that topic; an authenticated one read without its trailer, as
+     * anyone on the segment can.
      */
     static OptionalInt sessionOf(UnsafeBuffer buffer, int length, int topicId) {
-        if (DatagramValidator.check(buffer, 0, length) != DatagramCheck.VALID) {
+        final boolean signed = length >= HeaderFlyweight.HEADER_LENGTH + AuthKeys.TRAILER_BYTES
+            && HeaderFlyweight.datagramLengthAt(buffer, 0) == length - AuthKeys.TRAILER_BYTES;
+        if (DatagramValidator.check(buffer, 0, signed ? length - AuthKeys.TRAILER_BYTES : length)
+            != DatagramCheck.VALID) {
             return OptionalInt.empty();
         }
         final HeaderFlyweight header = new HeaderFlyweight().wrap(buffer, 0);

@@ -11,6 +11,7 @@ import java.util.OptionalInt;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.MediaType;
@@ -48,6 +49,9 @@ class StrangerNaksTest {
     void aHeartbeatOrDataOfTheTopicTellsTheSessionAndNothingElseDoes() {
         assertThat(StrangerNaks.sessionOf(buffer, heartbeat(TOPIC), TOPIC)).isEqualTo(OptionalInt.of(SESSION));
         assertThat(StrangerNaks.sessionOf(buffer, heartbeat(TOPIC + 1), TOPIC)).isEmpty();
+        assertThat(StrangerNaks.sessionOf(buffer, heartbeat(TOPIC) + AuthKeys.TRAILER_BYTES, TOPIC))
+            .as("an authenticated heartbeat, its trailer unread").isEqualTo(OptionalInt.of(SESSION));
+        assertThat(StrangerNaks.sessionOf(buffer, heartbeat(TOPIC) + 5, TOPIC)).as("a wrong length").isEmpty();
 
         final int nakLength = StrangerNaks.forge(buffer, SESSION, TOPIC);
         assertThat(StrangerNaks.sessionOf(buffer, nakLength, TOPIC)).as("a NAK is not the publisher's").isEmpty();

@@ -146,7 +146,7 @@ final class SyscallBatching {
     private static MulticastAddress onLoopback(DatagramRun.Route route, int port, int receiveBufferBytes)
         throws IOException {
         return new MulticastAddress(DatagramRun.Route.loopback(), route.address(), port, port + 1, 0,
-            DatagramRun.SEND_BUFFER_BYTES, receiveBufferBytes, null);
+            DatagramRun.SEND_BUFFER_BYTES, receiveBufferBytes, null, false);
     }
 
     /** {@code result} of a call on {@code socket} (0: try again); -1 is an IOException naming the call and errno. */

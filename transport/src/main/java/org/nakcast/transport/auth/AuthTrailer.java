@@ -30,7 +30,8 @@ import org.nakcast.config.AuthKeys;
  *
  * <ul>
  *   <li>key id: which key of the transport's key file signed the datagram.</li>
- *   <li>suite: {@link #SUITE_POLY1305_AES}; any other is refused.</li>
+ *   <li>suite: {@link #SUITE_POLY1305_AES}, or {@link #SUITE_AES_CTR_POLY1305_AES} on a transport that
+ *       encrypts; a receiver refuses the suite its transport does not use.</li>
  *   <li>nonce: a base drawn at random when the sending socket opens (and again after 2^32
  *       datagrams) and a counter that grows by one per datagram, so no two datagrams signed with one
  *       key share a nonce; receivers also refuse a nonce seen before (a replay).</li>
@@ -38,6 +39,11 @@ import org.nakcast.config.AuthKeys;
  *       the key's point {@code r = AES(key, 16 x 0xFF)} clamped, plus {@code AES(key, base | counter |
  *       0 0 0 0)}.</li>
  * </ul>
+ *
+ * <p>With suite {@link #SUITE_AES_CTR_POLY1305_AES} everything after the 24-byte header is encrypted
+ * before the tag is taken (the tag covers the ciphertext): XORed with AES-256 of the blocks
+ * {@code base | counter | i} for i = 1, 2, ..., so header and trailer stay readable and block 0 stays
+ * the tag's.
  */
 final class AuthTrailer {
     /** The trailer's length, taken from the transport's datagram size. */
@@ -52,8 +58,10 @@ final class AuthTrailer {
     static final int TAG_OFFSET = 16;
     /** What the tag covers of the trailer: everything before the tag. */
     static final int SIGNED_LENGTH = TAG_OFFSET;
-    /** The only suite: a Poly1305-AES tag, payload in clear. */
+    /** A Poly1305-AES tag, payload in clear. */
     static final int SUITE_POLY1305_AES = 1;
+    /** The payload encrypted with AES-256 in counter mode, then a Poly1305-AES tag over it. */
+    static final int SUITE_AES_CTR_POLY1305_AES = 2;
 
     private AuthTrailer() {
     }

@@ -34,12 +34,13 @@ public final class AuthenticatingMedia implements Media {
     public DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters) {
         final DatagramReceiver socket = media.openReceiver(address, port, counters);
         return address.authKeys() == null ? socket
-            : new CheckingReceiver(socket, new DatagramChecker(address.authKeys(), counters));
+            : new CheckingReceiver(socket, new DatagramChecker(address.authKeys(), address.encrypted(), counters));
     }
 
     @Override
     public DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters) {
         final DatagramSender socket = media.openSender(address, port, counters);
-        return address.authKeys() == null ? socket : new SigningSender(socket, new DatagramSigner(address.authKeys()));
+        return address.authKeys() == null ? socket
+            : new SigningSender(socket, new DatagramSigner(address.authKeys(), address.encrypted()));
     }
 }

@@ -1,6 +1,6 @@
 package org.nakcast.transport.auth;
 
-import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.config.AuthKeys;
@@ -11,7 +11,8 @@ import org.nakcast.transport.status.SystemCounters;
 /**
  * Checks the {@link AuthTrailer} of each datagram one receiving socket reads, before anything else
  * sees it: that it has one (its header's length leaves exactly a trailer), that its key is one of
- * the key file's, that its tag checks and that its nonce was not accepted before. A datagram that
+ * the key file's and its suite the transport's, that its tag checks and that its nonce was not
+ * accepted before; then, on a transport that encrypts, it decrypts the payload in place. A datagram that
  * fails is counted by its cause and goes no further. Used by one thread; nothing allocated per
  * datagram.
  */
@@ -20,13 +21,22 @@ final class DatagramChecker {
 
     private final TagKey[] keysById = new TagKey[AuthKeys.MAX_KEY_ID + 1];
     private final ReplayWindow replays = new ReplayWindow();
+    private final boolean encrypted;
+    private final int suite;
     private final UnsafeBuffer expected = new UnsafeBuffer(new byte[Poly1305.BLOCK]);
     private final AtomicCounter unsigned;
     private final AtomicCounter unknownKey;
     private final AtomicCounter badTag;
     private final AtomicCounter replayed;
 
-    DatagramChecker(AuthKeys keys, SystemCounters counters) {
+    /**
+     * @param keys the transport's keys: a datagram signed with any of them is accepted
+     * @param encrypted whether the transport encrypts payloads: datagrams of the other suite are refused
+     * @param counters where refusals are counted
+     */
+    DatagramChecker(AuthKeys keys, boolean encrypted, SystemCounters counters) {
+        this.encrypted = encrypted;
+        this.suite = encrypted ? AuthTrailer.SUITE_AES_CTR_POLY1305_AES : AuthTrailer.SUITE_POLY1305_AES;
         for (AuthKeys.Key key : keys.keys()) {
             keysById[key.id()] = new TagKey(key);
         }
@@ -39,16 +49,17 @@ final class DatagramChecker {
     /**
      * Checks the datagram of {@code received} bytes at offset 0 of {@code buffer}.
      *
-     * @return the length of its protocol bytes if it is authentic, else -1 (counted)
+     * @return the length of its protocol bytes if it is authentic (decrypted in place on a transport
+     *     that encrypts), else -1 (counted)
      */
-    int check(DirectBuffer buffer, int received) {
+    int check(MutableDirectBuffer buffer, int received) {
         final int length = received - AuthTrailer.LENGTH;
         if (length < HeaderFlyweight.HEADER_LENGTH || HeaderFlyweight.datagramLengthAt(buffer, 0) != length) {
             unsigned.increment();
             return NO_KEY;
         }
         final TagKey key = keysById[buffer.getByte(length + AuthTrailer.KEY_ID_OFFSET) & 0xFF];
-        if (key == null || buffer.getByte(length + AuthTrailer.SUITE_OFFSET) != AuthTrailer.SUITE_POLY1305_AES) {
+        if (key == null || buffer.getByte(length + AuthTrailer.SUITE_OFFSET) != suite) {
             unknownKey.increment();
             return NO_KEY;
         }
@@ -64,6 +75,10 @@ final class DatagramChecker {
             buffer.getInt(length + AuthTrailer.COUNTER_OFFSET, HeaderFlyweight.BYTE_ORDER))) {
             replayed.increment();
             return NO_KEY;
+        }
+        if (encrypted) {
+            key.crypt(buffer, HeaderFlyweight.HEADER_LENGTH, length - HeaderFlyweight.HEADER_LENGTH,
+                length + AuthTrailer.NONCE_OFFSET);
         }
         return length;
     }

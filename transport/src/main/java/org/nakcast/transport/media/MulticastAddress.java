@@ -19,6 +19,7 @@ import org.nakcast.config.AuthKeys;
  * @param receiveBufferBytes SO_RCVBUF asked of the kernel
  * @param authKeys the keys the transport's datagrams are signed and checked with (see
  *     {@link org.nakcast.transport.auth.AuthenticatingMedia}), or null if they are not authenticated
+ * @param encrypted whether their payloads are encrypted too (with {@code authKeys})
  */
 public record MulticastAddress(
     NetworkInterface networkInterface,
@@ -28,7 +29,8 @@ public record MulticastAddress(
     int ttl,
     int sendBufferBytes,
     int receiveBufferBytes,
-    AuthKeys authKeys) {
+    AuthKeys authKeys,
+    boolean encrypted) {
 
     /** The protocol family of the group: INET or INET6. */
     public StandardProtocolFamily family() {
@@ -47,6 +49,7 @@ public record MulticastAddress(
     public String describeSetup() {
         return describe(dataPort) + " (control " + controlPort + "), TTL " + ttl + ", socket buffers asked "
             + receiveBufferBytes + " bytes receive, " + sendBufferBytes + " send"
-            + (authKeys == null ? ", not authenticated" : ", authenticated " + authKeys);
+            + (authKeys == null ? ", not authenticated" : ", authenticated " + authKeys)
+            + (encrypted ? ", payloads encrypted" : "");
     }
 }

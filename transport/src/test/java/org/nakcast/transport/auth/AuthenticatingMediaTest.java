@@ -51,6 +51,44 @@ class AuthenticatingMediaTest {
     }
 
     @Test
+    void anEncryptingTransportHidesThePayloadOnTheWireAndTheReceiverGetsItBack() {
+        final DatagramSender sender = open(new AuthKeys(1, List.of(KEY_1)), true);
+        final DatagramReceiver receiver = listen(new AuthKeys(1, List.of(KEY_1)), true);
+        final UnsafeBuffer datagram = datagram(1000, 9);
+        datagram.setMemory(HeaderFlyweight.HEADER_LENGTH, 1000 - HeaderFlyweight.HEADER_LENGTH, (byte) 'x');
+
+        sender.send(datagram, 0, 1000);
+
+        final UnsafeBuffer onTheWire = wire.takeAll().get(0);
+        assertThat(new UnsafeBuffer(onTheWire, 0, HeaderFlyweight.HEADER_LENGTH)
+            .compareTo(new UnsafeBuffer(datagram, 0, HeaderFlyweight.HEADER_LENGTH))).as("the header in clear")
+            .isZero();
+        int clear = 0;
+        for (int i = HeaderFlyweight.HEADER_LENGTH; i < 1000; i++) {
+            clear += onTheWire.getByte(i) == 'x' ? 1 : 0;
+        }
+        assertThat(clear).as("payload bytes still 'x' on the wire: about 1 in 256 by chance").isLessThan(20);
+        wire.replay(onTheWire);
+        assertThat(receiver.receive()).isEqualTo(1000);
+        assertThat(new UnsafeBuffer(receiver.buffer(), 0, 1000).compareTo(datagram)).isZero();
+    }
+
+    @Test
+    void aReceiverRefusesTheSuiteItsTransportDoesNotUseEitherWay() {
+        final AuthKeys keys = new AuthKeys(1, List.of(KEY_1));
+        final DatagramSender clear = open(keys, false);
+        final DatagramSender encrypting = open(keys, true);
+        final DatagramReceiver clearReceiver = listen(keys, false);
+        final DatagramReceiver encryptedReceiver = listen(keys, true);
+        encrypting.send(datagram(100, 1), 0, 100);
+        assertThat(clearReceiver.receive()).isZero();
+        clear.send(datagram(100, 2), 0, 100);
+        assertThat(encryptedReceiver.receive()).isZero();
+
+        assertThat(count(SystemCounter.AUTH_UNKNOWN_KEY)).isEqualTo(2);
+    }
+
+    @Test
     void aDatagramWithoutTrailerIsCountedUnsigned() {
         final DatagramReceiver receiver = listen(new AuthKeys(1, List.of(KEY_1)));
         wire.offer(datagram(300, 7), 0, 300);
@@ -147,11 +185,11 @@ class AuthenticatingMediaTest {
     }
 
     @Test
-    void signingAndCheckingAllocateNothingPerDatagram() {
+    void signingEncryptingCheckingAndDecryptingAllocateNothingPerDatagram() {
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        final DatagramSender sender = open(new AuthKeys(1, List.of(KEY_1)));
-        final DatagramReceiver receiver = listen(new AuthKeys(1, List.of(KEY_1)));
+        final DatagramSender sender = open(new AuthKeys(1, List.of(KEY_1)), true);
+        final DatagramReceiver receiver = listen(new AuthKeys(1, List.of(KEY_1)), true);
         final UnsafeBuffer datagram = datagram(1376, 3);
         roundTrips(sender, receiver, datagram, 20_000);
         threads.getCurrentThreadAllocatedBytes();
@@ -179,11 +217,19 @@ class AuthenticatingMediaTest {
     }
 
     private DatagramSender open(AuthKeys keys) {
-        return new AuthenticatingMedia(wire).openSender(address(keys), PORT, senderCounters);
+        return open(keys, false);
+    }
+
+    private DatagramSender open(AuthKeys keys, boolean encrypt) {
+        return new AuthenticatingMedia(wire).openSender(address(keys, encrypt), PORT, senderCounters);
     }
 
     private DatagramReceiver listen(AuthKeys keys) {
-        return new AuthenticatingMedia(wire).openReceiver(address(keys), PORT, receiverCounters);
+        return listen(keys, false);
+    }
+
+    private DatagramReceiver listen(AuthKeys keys, boolean encrypt) {
+        return new AuthenticatingMedia(wire).openReceiver(address(keys, encrypt), PORT, receiverCounters);
     }
 
     private long count(SystemCounter counter) {
@@ -210,10 +256,10 @@ class AuthenticatingMediaTest {
         return new AuthKeys.Key(id, secret);
     }
 
-    private static MulticastAddress address(AuthKeys keys) {
+    private static MulticastAddress address(AuthKeys keys, boolean encrypt) {
         try {
             return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.10.1"),
-                PORT, PORT + 1, 0, 0, 0, keys);
+                PORT, PORT + 1, 0, 0, 0, keys, encrypt);
         } catch (SocketException | UnknownHostException ex) {
             throw new IllegalStateException(ex);
         }

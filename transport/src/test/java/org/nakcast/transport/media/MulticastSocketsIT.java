@@ -26,7 +26,7 @@ class MulticastSocketsIT {
 
     private static MulticastAddress address(int port) throws Exception {
         return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName("239.255.10.1"),
-            port, port + 1, 0, 1 << 20, 1 << 20, null);
+            port, port + 1, 0, 1 << 20, 1 << 20, null, false);
     }
 
     @Test

@@ -126,7 +126,7 @@ class ReceiverAgentSocketsIT {
     /** A group on lo: data on {@code dataPort}, control on the port after it, TTL 0, 1 MiB buffers. */
     private static MulticastAddress onLo(String group, int dataPort) throws Exception {
         return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort,
-            dataPort + 1, 0, 1 << 20, 1 << 20, null);
+            dataPort + 1, 0, 1 << 20, 1 << 20, null, false);
     }
 
     private ReceiverAgent newAgent() {

@@ -18,7 +18,7 @@ public final class TestLines {
     /** Line A's address with keys: an authenticated line. */
     public static final MulticastAddress AUTHENTICATED_A = new MulticastAddress(A.networkInterface(), A.group(),
         A.dataPort(), A.controlPort(), 0, 0, 0,
-        new AuthKeys(1, List.of(new AuthKeys.Key(1, new byte[AuthKeys.SECRET_BYTES]))));
+        new AuthKeys(1, List.of(new AuthKeys.Key(1, new byte[AuthKeys.SECRET_BYTES]))), false);
     /** Line B's address: another group, other ports. */
     public static final MulticastAddress B = onLo("239.255.9.11", 3);
 
@@ -43,7 +43,8 @@ public final class TestLines {
     private static MulticastAddress onLo(String group, int dataPort) {
         try {
             return new MulticastAddress(
-                NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort, dataPort + 1, 0, 0, 0, null);
+                NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort, dataPort + 1, 0, 0, 0, null,
+                false);
         } catch (SocketException | UnknownHostException ex) {
             throw new UncheckedIOException(ex);
         }

@@ -67,6 +67,25 @@ class AuthenticatedNodesIT {
         }
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void nodesThatEncryptHearEachOtherWhole() throws IOException, InterruptedException {
+        final NodeConfig encrypting = config(keyFile("group.keys", 3), FlowControlMode.MIN, true);
+        final SequenceChecker checker = new SequenceChecker();
+        try (Node subscriberNode = Node.launch(encrypting);
+            Node publisherNode = Node.launch(encrypting)) {
+            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+
+            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70);
+
+            checker.awaitCount(COUNT, System.currentTimeMillis() + 30_000);
+            assertThat(checker.errors()).isEmpty();
+            assertThat(checker.count()).isEqualTo(COUNT);
+            assertThat(subscriberNode.counters().get(SystemCounter.AUTH_UNKNOWN_KEY).get()).isZero();
+            assertThat(subscriberNode.counters().get(SystemCounter.AUTH_BAD_TAG).get()).isZero();
+        }
+    }
+
     private Path keyFile(String name, int id) throws IOException {
         final Path file = dir.resolve(name);
         AuthKeyFile.write(file, new AuthKeys(id, List.of(AuthKeyFile.newKey(id))));
@@ -78,9 +97,14 @@ class AuthenticatedNodesIT {
      * that forge, which nobody answers, so that they send whatever they offer.
      */
     private static NodeConfig config(Path keyFile, FlowControlMode flowControl) {
+        return config(keyFile, flowControl, false);
+    }
+
+    private static NodeConfig config(Path keyFile, FlowControlMode flowControl, boolean encrypt) {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TransportConfig> transports = base.transports().stream()
-            .map(transport -> transport.withAuthKeyFile(keyFile == null ? null : keyFile.toString()))
+            .map(transport -> transport.withAuthKeyFile(keyFile == null ? null : keyFile.toString())
+                .withEncrypt(encrypt))
             .toList();
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> topic.withFlowControl(flowControl))
