@@ -17,7 +17,8 @@ import picocli.CommandLine.Spec;
  * {@code stat} and {@code errors}, which read the counters files of the nodes on this host;
  * {@code check-host}, which checks this host's settings against a config; {@code record}, which
  * records the topics a config marks to disk, {@code recordings}, which lists what a recording
- * directory holds, and {@code replay}, which asks a recorder for a range of a recorded session.
+ * directory holds, {@code replay}, which asks a recorder for a range of a recorded session, and
+ * {@code keygen}, which writes a key file for a transport's authenticated datagrams.
  * {@code pub} sends numbered messages on a topic's raw byte path, {@code sub} receives them and
  * checks that each arrived exactly once and in order, so two hosts (or two namespaces) can tell
  * whether nakcast works between them, and how fast. Both print progress to stderr and end with one
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "nakcast", mixinStandardHelpOptions = true, version = "nakcast 0.1.0",
     subcommands = {PubCommand.class, SubCommand.class, StatCommand.class, ErrorsCommand.class,
-        CheckHostCommand.class, RecordCommand.class, RecordingsCommand.class, ReplayCommand.class},
+        CheckHostCommand.class, RecordCommand.class, RecordingsCommand.class, ReplayCommand.class,
+        KeygenCommand.class},
     description = {
         "Publishes and checks numbered messages over nakcast: the multicast equivalent of nc. "
             + "Start `sub` first, then `pub` with the same config and topic.",
