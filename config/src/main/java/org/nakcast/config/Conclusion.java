@@ -16,7 +16,7 @@ final class Conclusion {
 
     /**
      * @param config the config as written, defaults applied
-     * @param context the codec names and network interfaces to check against
+     * @param context the codec names, network interfaces and key files to check against
      * @param problems where problems go; it places them in the config's source
      * @return the concluded config
      * @throws ConfigException with every problem found
@@ -26,7 +26,8 @@ final class Conclusion {
         requireEntries("transports", config.transports(), problems);
         requireEntries("topics", config.topics(), problems);
         List<TransportConfig> transports =
-            new TransportChecks(context.networkInterfaces(), problems).resolve(config.transports());
+            new TransportChecks(context.networkInterfaces(), context.readsKeyFiles(), problems)
+                .resolve(config.transports());
         new TopicChecks(context.codecNames(), problems).check(config.topics(), transports);
         final RecorderConfig recorder = new RecorderChecks(problems).conclude(config.recorder(), config.topics());
         problems.throwIfAny();

@@ -31,10 +31,12 @@ final class TransportChecks {
         "use 224.0.0.0/4 for IPv4 (239.0.0.0/8 is for private use) or ff00::/8 for IPv6";
 
     private final NetworkInterfaces interfaces;
+    private final boolean readsKeyFiles;
     private final ProblemList problems;
 
-    TransportChecks(NetworkInterfaces interfaces, ProblemList problems) {
+    TransportChecks(NetworkInterfaces interfaces, boolean readsKeyFiles, ProblemList problems) {
         this.interfaces = interfaces;
+        this.readsKeyFiles = readsKeyFiles;
         this.problems = problems;
     }
 
@@ -83,7 +85,7 @@ final class TransportChecks {
 
     /** A key file that can be read, is its owner's alone and holds valid keys; read here and once more by the node. */
     private void checkKeyFile(String file, String path) {
-        if (file == null) {
+        if (file == null || !readsKeyFiles) {
             return;
         }
         final String keyPath = KeyPaths.child(path, "auth-key-file");

@@ -85,6 +85,23 @@ class AuthKeyFileTest {
     }
 
     @Test
+    void aContextThatLeavesKeyFilesUnreadConcludesAConfigWhoseKeyFileIsOpenToOthersOrMissing() throws IOException {
+        final Path open = written();
+        Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
+        final ConcludeContext unread = TestConfigs.FAKE_CONTEXT.withKeyFilesUnread();
+
+        for (Path file : List.of(open, dir.resolve("absent.keys"))) {
+            final String yaml = VALID.replace("    port: 40456\n", "    port: 40456\n    auth-key-file: " + file
+                + "\n");
+            assertThat(NodeConfig.parse(yaml, TestConfigs.SOURCE, unread).transports().get(0).authKeyFile())
+                .isEqualTo(file.toString());
+        }
+        assertThat(unread.withCodecNames(TestConfigs.NODE_CODECS).readsKeyFiles()).as("kept by the other withs")
+            .isFalse();
+        assertThat(TestConfigs.FAKE_CONTEXT.readsKeyFiles()).isTrue();
+    }
+
+    @Test
     void anAuthenticatedTransportNeedsRoomForTheTrailerInItsDatagram() throws IOException {
         final String yaml = VALID.replace("    port: 40456\n",
             "    port: 40456\n    auth-key-file: " + written() + "\n    datagram-size: 80\n");
