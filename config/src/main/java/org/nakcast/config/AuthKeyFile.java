@@ -49,7 +49,7 @@ public final class AuthKeyFile {
     }
 
     /** A key file that cannot be used; the message names the file and says what to do. */
-    public static final class BadKeyFileException extends RuntimeException {
+    public static class BadKeyFileException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         BadKeyFileException(String message) {
@@ -57,10 +57,20 @@ public final class AuthKeyFile {
         }
     }
 
+    /** A key file its group or others may read or write; {@code chmod 600} fixes it. */
+    public static final class OpenToOthersException extends BadKeyFileException {
+        private static final long serialVersionUID = 1L;
+
+        OpenToOthersException(String message) {
+            super(message);
+        }
+    }
+
     /**
      * Reads the keys of {@code file}.
      *
-     * @throws BadKeyFileException naming the file, and its line if a line is wrong
+     * @throws BadKeyFileException naming the file, and its line if a line is wrong; an
+     *     {@link OpenToOthersException} if its group or others may read or write it
      */
     public static AuthKeys read(Path file) {
         checkOwnerOnly(file);
@@ -144,7 +154,7 @@ public final class AuthKeyFile {
         final List<String> granted = permissions.stream().filter(OTHERS_MAY::contains)
             .map(p -> p.name().toLowerCase(Locale.ROOT).replace('_', ' ')).sorted().toList();
         if (!granted.isEmpty()) {
-            throw new BadKeyFileException("key file " + file + " is open to others (" + String.join(", ", granted)
+            throw new OpenToOthersException("key file " + file + " is open to others (" + String.join(", ", granted)
                 + ", mode " + PosixFilePermissions.toString(permissions) + "): anyone who reads it can forge "
                 + "datagrams; chmod 600 " + file);
         }

@@ -37,7 +37,7 @@ class AuthKeyFileTest {
         final Path file = written();
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
 
-        assertThatThrownBy(() -> AuthKeyFile.read(file)).isInstanceOf(AuthKeyFile.BadKeyFileException.class)
+        assertThatThrownBy(() -> AuthKeyFile.read(file)).isInstanceOf(AuthKeyFile.OpenToOthersException.class)
             .hasMessage("key file " + file + " is open to others (group read, others read, mode rw-r--r--): anyone"
                 + " who reads it can forge datagrams; chmod 600 " + file);
     }
