@@ -32,8 +32,9 @@ import picocli.CommandLine.Spec;
     description = {"Checks what this Linux host needs for a nakcast config: net.core.rmem_max / wmem_max against "
         + "the socket buffers, each transport's interface (both lines' for a topic on two): MTU against "
         + "datagram-size, up and multicast-capable, the multicast route, an rp_filter that lets the group's "
-        + "datagrams in, and IGMP; whether two lines share an interface, a physical NIC or a group; and user "
-        + "namespaces for the test runner.",
+        + "datagrams in, and IGMP; each transport's auth-key-file: its owner's alone and valid, with the keys it "
+        + "holds; whether two lines share an interface, a physical NIC or a group; and user namespaces for the test "
+        + "runner.",
         "Read-only: prints OK / WARN / FAIL lines with the command that fixes each; exit code 1 if any FAIL."})
 final class CheckHostCommand implements Callable<Integer> {
     /** Exit code when a check failed. */
@@ -74,13 +75,14 @@ final class CheckHostCommand implements Callable<Integer> {
     /**
      * The config, concluded against the codecs a node here would have and this machine's
      * interfaces by name and address, but with their MTU and state left for {@link HostCheck} to
-     * judge: a datagram too large for the MTU or an interface that is down is a finding with its
-     * fix here, not a config that refuses to load.
+     * judge, and its key files left for {@link KeyFileCheck}: a datagram too large for the MTU, an
+     * interface that is down or a key file open to others is a finding with its fix here, not a
+     * config that refuses to load.
      */
     private NodeConfig loadConfig() {
         final ConcludeContext context = ConcludeContext.system().withNetworkInterfaces(
             new NamesAndAddressesOnly(NetworkInterfaces.system())).withCodecNames(
-            CodecRegistry.create().namesTopicsMayUse());
+            CodecRegistry.create().namesTopicsMayUse()).withKeyFilesUnread();
         if (config != null) {
             return NodeConfig.load(config, context);
         }

@@ -21,8 +21,9 @@ import org.nakcast.config.TransportConfig;
  * The checks of {@code check-host}: whether this host gives the transports of a config what they
  * ask for (socket buffer limits, MTU, a multicast-capable interface that is up, a reverse-path filter
  * that lets the group's datagrams in, IGMP), whether the two lines of a topic on redundant lines
- * share what one fault could take (an interface, a physical NIC under VLANs, a group), and whether
- * the test runner can make its private network namespaces. Reads {@link HostFacts}; changes nothing.
+ * share what one fault could take (an interface, a physical NIC under VLANs, a group), whether each
+ * transport's key file reads ({@link KeyFileCheck}), and whether the test runner can make its
+ * private network namespaces. Reads {@link HostFacts} and the key files; changes nothing.
  */
 final class HostCheck {
     private static final int IPV4_UDP_HEADERS = 28;
@@ -49,6 +50,7 @@ final class HostCheck {
             transport -> transport.socketSendBuffer().bytes()));
         for (TransportConfig transport : config.transports()) {
             findings.addAll(checkInterface(transport));
+            findings.add(KeyFileCheck.of(transport));
         }
         final Set<List<String>> linePairs = new LinkedHashSet<>();
         for (TopicConfig topic : config.topics()) {

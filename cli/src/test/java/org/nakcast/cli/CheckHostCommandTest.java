@@ -1,6 +1,7 @@
 package org.nakcast.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,12 +10,16 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NetworkInterfaceInfo;
 import org.nakcast.config.NetworkInterfaces;
@@ -66,7 +71,9 @@ class CheckHostCommandTest {
             .contains("interface lo is loopback, without the MULTICAST flag")
             .contains("group 239.255.77.1 joined on lo now")
             .contains("unprivileged user namespaces allowed")
-            .contains("check-host: 8 checks, 0 FAIL, 0 WARN");
+            .contains("OK    transport 'local': no auth-key-file: its datagrams are not authenticated (nakcast keygen"
+                + " --out FILE writes a key file)")
+            .contains("check-host: 9 checks, 0 FAIL, 0 WARN");
     }
 
     @Test
@@ -141,6 +148,58 @@ class CheckHostCommandTest {
     }
 
     @Test
+    void aKeyFileIsNamedWithItsKeysAndTheOneThatSigns() throws IOException {
+        final Path keys = root.resolve("nakcast.keys");
+        AuthKeyFile.write(keys, new AuthKeys(2, List.of(AuthKeyFile.newKey(1), AuthKeyFile.newKey(2))));
+
+        assertThat(run("--config", authenticatedConfig(keys).toString())).as(text()).isZero();
+
+        assertThat(text()).contains("OK    transport 'local': key file " + keys + ": signing with key 2, accepting"
+            + " keys 1, 2\n").contains("9 checks, 0 FAIL, 0 WARN");
+    }
+
+    @Test
+    void aKeyFileOpenToOthersFailsInItsOwnWordsWithTheChmodThatFixesItAndTheHostIsStillChecked() throws IOException {
+        final Path keys = root.resolve("nakcast.keys");
+        AuthKeyFile.write(keys, new AuthKeys(1, List.of(AuthKeyFile.newKey(1))));
+        Files.setPosixFilePermissions(keys, PosixFilePermissions.fromString("rw-r-----"));
+        final String refusal = catchThrowableOfType(AuthKeyFile.BadKeyFileException.class,
+            () -> AuthKeyFile.read(keys)).getMessage();
+
+        assertThat(run("--config", authenticatedConfig(keys).toString())).as(text()).isEqualTo(CheckHostCommand.FAILED);
+
+        assertThat(refusal).contains("is open to others (group read");
+        assertThat(text()).contains("FAIL  transport 'local': " + refusal + "\n"
+                + "      fix: chmod 600 " + keys + "\n")
+            .contains("OK    transport 'local': interface lo MTU 65536 fits datagram-size 1408")
+            .contains("9 checks, 1 FAIL, 0 WARN");
+    }
+
+    @Test
+    void aMissingKeyFileFailsWithTheKeygenThatWritesOne() throws IOException {
+        final Path keys = root.resolve("absent.keys");
+
+        assertThat(run("--config", authenticatedConfig(keys).toString())).as(text()).isEqualTo(CheckHostCommand.FAILED);
+
+        assertThat(text()).contains("FAIL  transport 'local': key file " + keys + " cannot be read")
+            .contains("fix: nakcast keygen --out " + keys + "  (a new key: the same file, mode 600, on every node of"
+                + " transport 'local'; or copy that file here from another node)");
+    }
+
+    @Test
+    void aKeyFileWithAWrongLineFailsInItsOwnWordsWithTheFileToPutInItsPlace() throws IOException {
+        final Path keys = root.resolve("nakcast.keys");
+        AuthKeyFile.write(keys, new AuthKeys(1, List.of(AuthKeyFile.newKey(1))));
+        Files.writeString(keys, "secret 1\n", StandardOpenOption.APPEND);
+
+        assertThat(run("--config", authenticatedConfig(keys).toString())).as(text()).isEqualTo(CheckHostCommand.FAILED);
+
+        assertThat(text()).contains("FAIL  transport 'local': key file " + keys + ", line 5: expected 'sign ID' or 'key"
+            + " ID BASE64', found 'secret ...'")
+            .contains("fix: put transport 'local''s key file from another node in its place, mode 600\n");
+    }
+
+    @Test
     void twoLinesOnTwoNicsAndGroupsAreOkAndEachLineNicIsChecked() throws IOException {
         aTwoNicHost();
 
@@ -192,6 +251,25 @@ class CheckHostCommandTest {
             .contains("FAIL  transport 'lan-b': interface eth1: rp_filter 1 (strict) drops datagrams from publishers on"
                 + " its network: 10.78.0.2 is routed through eth0, not eth1")
             .contains("fix: sysctl -w net.ipv4.conf.eth1.rp_filter=2");
+    }
+
+    /** The embedded default's transport on lo with {@code keys} as its key file, and one topic. */
+    private Path authenticatedConfig(Path keys) throws IOException {
+        final Path config = root.resolve("authenticated.yaml");
+        Files.writeString(config, """
+            transports:
+              - name: local
+                interface: lo
+                group: 239.255.77.1
+                port: 40456
+                auth-key-file: %s
+            topics:
+              - name: prices
+                id: 1
+                transport: local
+                codec: flyweight
+            """.formatted(keys));
+        return config;
     }
 
     /**
