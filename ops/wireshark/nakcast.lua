@@ -7,6 +7,12 @@
 -- every field is little-endian. What nakcast's own DatagramValidator would reject is shown as
 -- expert info (Analyze > Expert Information, or the filter `_ws.expert`), never as a Lua error.
 --
+-- A datagram of a transport with an auth-key-file carries 32 bytes after its protocol bytes, which
+-- the header's datagram length does not count: key id, suite, nonce and a Poly1305-AES tag
+-- (org.nakcast.transport.auth.AuthTrailer). A datagram exactly 32 bytes longer than its header says
+-- shows them as a subtree of their own, "Authentication". The tag is shown, not checked: that takes
+-- the key.
+--
 -- It finds nakcast on any UDP port (a heuristic that checks the magic 'N' 'K') and is also bound
 -- to a data port and the control port after it (preference "nakcast.port", default 40456 as in
 -- the embedded default config), where even foreign bytes are shown as a bad magic. Where it knows
@@ -37,6 +43,11 @@ local NAK_HEADER_LENGTH = HEADER_LENGTH + 8
 local NAK_RANGE_LENGTH = 16
 local UNRECOVERABLE_LENGTH = HEADER_LENGTH + 24
 local STATUS_LENGTH = HEADER_LENGTH + 8
+-- The authentication trailer after the protocol bytes (AuthTrailer): key id, suite, reserved,
+-- nonce (base, counter), tag.
+local TRAILER_LENGTH = 32
+local TAG_LENGTH = 16
+local SUITE_POLY1305_AES = 1
 local ZERO, MINUS_ONE = Int64(0), Int64(-1)
 -- The most datagrams one NAK may ask for, in all its ranges (NakFlyweight.MAX_DATAGRAMS_ASKED).
 local MAX_DATAGRAMS_ASKED = Int64(256)
@@ -105,6 +116,15 @@ local f = {
 
     status_receiver_id = ProtoField.uint32("nakcast.status.receiver_id", "Receiver id", base.HEX),
     status_reserved = ProtoField.uint32("nakcast.status.reserved", "Reserved", base.HEX),
+
+    auth = ProtoField.none("nakcast.auth", "Authentication"),
+    auth_key_id = ProtoField.uint8("nakcast.auth.key_id", "Key id", base.DEC),
+    auth_suite = ProtoField.uint8("nakcast.auth.suite", "Suite", base.DEC,
+        { [SUITE_POLY1305_AES] = "Poly1305-AES" }),
+    auth_reserved = ProtoField.uint16("nakcast.auth.reserved", "Reserved", base.HEX),
+    auth_nonce_base = ProtoField.uint64("nakcast.auth.nonce_base", "Nonce: sender's base", base.HEX),
+    auth_nonce_counter = ProtoField.uint32("nakcast.auth.nonce_counter", "Nonce: sender's counter", base.DEC),
+    auth_tag = ProtoField.bytes("nakcast.auth.tag", "Tag (not checked: that takes the key)"),
 }
 nakcast.fields = f
 
@@ -375,9 +395,33 @@ local body_of = {
     [STATUS] = dissect_status,
 }
 
--- Checks and adds the common header; answers the type's body dissector, or nil to stop there.
-local function dissect_header(tvb, pinfo, tree)
-    local length = tvb:reported_length_remaining()
+-- The protocol bytes of a datagram: all of it, or all but the authentication trailer when the
+-- datagram is a nakcast header's datagram length (which never counts the trailer) plus the trailer.
+local function protocol_length_of(tvb, length)
+    if length >= HEADER_LENGTH + TRAILER_LENGTH and tvb(0, 2):le_uint() == MAGIC
+        and tvb(2, 1):uint() == CURRENT_VERSION and tvb(6, 2):le_uint() + TRAILER_LENGTH == length then
+        return length - TRAILER_LENGTH
+    end
+    return length
+end
+
+-- Adds the authentication trailer at offset as a subtree of its own; answers the Info column's part.
+local function dissect_trailer(tvb, tree, offset)
+    local trailer = tree:add(f.auth, tvb(offset, TRAILER_LENGTH))
+    trailer:add(f.auth_key_id, tvb(offset, 1))
+    trailer:add(f.auth_suite, tvb(offset + 1, 1))
+    trailer:add_le(f.auth_reserved, tvb(offset + 2, 2))
+    trailer:add_le(f.auth_nonce_base, tvb(offset + 4, 8))
+    trailer:add_le(f.auth_nonce_counter, tvb(offset + 12, 4))
+    trailer:add(f.auth_tag, tvb(offset + TRAILER_LENGTH - TAG_LENGTH, TAG_LENGTH))
+    local key_id = tvb(offset, 1):uint()
+    trailer:append_text(string.format(": key %d (tag not checked)", key_id))
+    return string.format(" key=%d", key_id)
+end
+
+-- Checks and adds the common header of a datagram of length protocol bytes; answers the type's
+-- body dissector, or nil to stop there.
+local function dissect_header(tvb, pinfo, tree, length)
     local magic_item = tree:add_le(f.magic, tvb(0, 2))
     if tvb(0, 2):le_uint() ~= MAGIC then
         magic_item:add_proto_expert_info(e.bad_magic)
@@ -440,15 +484,19 @@ function nakcast.dissector(tvb, pinfo, tree)
         pinfo.cols.info = "nakcast: too short"
         return length
     end
-    local body = dissect_header(tvb, pinfo, root)
+    local protocol_length = protocol_length_of(tvb, length)
+    local body = dissect_header(tvb, pinfo, root, protocol_length)
     local type_code = tvb(3, 1):uint()
     local name = type_names[type_code] or string.format("type %d", type_code)
     local info = string.format("%s topic=%d session=%d seq=%s", name, tvb(12, 4):le_int(), tvb(8, 4):le_int(),
         tostring(int64_at(tvb, 16)))
     if body ~= nil then
-        info = info .. body(tvb, pinfo, root, length)
+        info = info .. body(tvb, pinfo, root, protocol_length)
     elseif tvb(0, 2):le_uint() ~= MAGIC then
         info = "not nakcast (foreign magic)"
+    end
+    if protocol_length < length then
+        info = info .. dissect_trailer(tvb, root, protocol_length)
     end
     local line = line_of(pinfo)
     if line then

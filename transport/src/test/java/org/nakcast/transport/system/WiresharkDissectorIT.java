@@ -21,10 +21,13 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.AuthKeyFile;
+import org.nakcast.config.AuthKeys;
 import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
@@ -53,11 +56,17 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
  * again with its port preference set, the dissector judges the ports the datagrams were sent to;
  * with its lines preference naming the run's port or group as a line, it shows every datagram on
  * that line, and judges a line's ports as it judges the data port's.
+ *
+ * <p>The same run on a transport with a key file: every datagram carries the 32-byte trailer after
+ * its protocol bytes, the dissector shows it as its own subtree (key id, suite, nonce, tag) and
+ * decodes the protocol bytes as it does without one.
  */
 class WiresharkDissectorIT {
     private static final int DATAGRAM_LENGTH = 1408;
-    /** Fills one datagram: its 32-byte header, a 4-byte frame header and this. */
-    private static final int FULL_MESSAGE_LENGTH = DATAGRAM_LENGTH - 32 - 4;
+    /** A DATA datagram's header (the common 24 bytes and the message count) and a frame's header. */
+    private static final int DATA_AND_FRAME_HEADERS = 32 + 4;
+    /** The id of the key the authenticated run signs with. */
+    private static final int KEY_ID = 7;
     private static final int PRICES = 200;
     private static final int SMALL_ORDERS = 2_000;
     private static final int LARGE_ORDERS = 10;
@@ -85,7 +94,8 @@ class WiresharkDissectorIT {
         "nakcast.heartbeat.oldest_sequence", "nakcast.heartbeat.publisher_id", "nakcast.heartbeat.session_age",
         "nakcast.nak.receiver_id", "nakcast.nak.range_count", "nakcast.nak.range.from", "nakcast.nak.range.to",
         "nakcast.unrecoverable.from", "nakcast.unrecoverable.to", "nakcast.unrecoverable.first_message_after",
-        "nakcast.status.receiver_id", "_ws.expert.message");
+        "nakcast.status.receiver_id", "nakcast.auth.key_id", "nakcast.auth.suite", "nakcast.auth.reserved",
+        "nakcast.auth.nonce_base", "nakcast.auth.nonce_counter", "nakcast.auth.tag", "_ws.expert.message");
     /** The dissector's lines preference that names no line. */
     private static final String NO_LINES = "";
     private static final List<String> LINE_FIELDS = List.of("udp.dstport", "nakcast.type", "nakcast.line",
@@ -104,9 +114,10 @@ class WiresharkDissectorIT {
         final List<DissectedPacket> lineByPort;
         final List<DissectedPacket> lineByGroup;
         final List<DissectedPacket> lineOneBelow;
-        final String group = config().transports().get(0).group().getHostAddress();
+        final NodeConfig config = config(null);
+        final String group = config.transports().get(0).group().getHostAddress();
         try (TsharkCapture capture = TsharkCapture.start(directory)) {
-            run(sessionOfTopic);
+            run(config, sessionOfTopic);
             packets = capture.decode(dissector(), 0, NO_LINES, FIELDS);
             onTheirPorts = capture.decode(dissector(), DATA_PORT, NO_LINES, FIELDS);
             dataPortAbove = capture.decode(dissector(), DATA_PORT + 1, NO_LINES, PORT_FIELDS);
@@ -116,24 +127,12 @@ class WiresharkDissectorIT {
             lineByGroup = capture.decode(dissector(), 0, group + "=md-b", LINE_FIELDS);
             lineOneBelow = capture.decode(dissector(), 0, (DATA_PORT - 1) + "=md-a", PORT_FIELDS);
         }
-        final Map<FrameType, List<DissectedPacket>> byType = packets.stream()
-            .filter(packet -> packet.has("nakcast.type"))
-            .collect(Collectors.groupingBy(WiresharkDissectorIT::type));
-
-        assertThat(packets).as("every UDP datagram is nakcast, found by the heuristic").isNotEmpty()
-            .allSatisfy(packet -> assertCommonHeader(packet, sessionOfTopic));
-        assertThat(byType).as("types seen").containsOnlyKeys(EnumSet.allOf(FrameType.class));
-        assertPricesData(of(byType, FrameType.DATA, 1));
-        assertOrdersData(of(byType, FrameType.DATA, 2));
-        assertRetransmits(byType);
-        assertHeartbeats(packets);
+        assertProtocolFields(packets, sessionOfTopic, config);
+        assertThat(packets).as("no trailer, no authentication shown")
+            .allSatisfy(packet -> assertThat(packet.has("nakcast.auth.key_id")).as("%s", packet).isFalse());
         final Map<Long, Long> sessionStarts = sessionStarts(packets);
         assertSessionAges(packets, sessionStarts);
         assertAgeClasses(packets, sessionStarts, sessionOfTopic.get(2));
-        assertNaks(byType.get(FrameType.NAK));
-        assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
-        assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
-            byType.get(FrameType.NAK).get(0).text("nakcast.nak.receiver_id"));
 
         assertThat(onTheirPorts).as("bound to the run's ports: as the heuristic showed it, every type on its port")
             .isEqualTo(packets);
@@ -147,6 +146,64 @@ class WiresharkDissectorIT {
             + " its control port").isEqualTo(dataPortBelow);
     }
 
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void authenticatedDatagramsShowTheirTrailerAndDecodeAsBefore(@TempDir Path directory) throws Exception {
+        final Path keyFile = directory.resolve("nakcast.keys");
+        AuthKeyFile.write(keyFile, new AuthKeys(KEY_ID, List.of(AuthKeyFile.newKey(KEY_ID))));
+        final NodeConfig config = config(keyFile.toString());
+        final Map<Integer, Integer> sessionOfTopic = new HashMap<>();
+        final List<DissectedPacket> packets;
+        try (TsharkCapture capture = TsharkCapture.start(directory)) {
+            run(config, sessionOfTopic);
+            packets = capture.decode(dissector(), 0, NO_LINES, FIELDS);
+        }
+
+        assertProtocolFields(packets, sessionOfTopic, config);
+        assertTrailers(packets);
+    }
+
+    /**
+     * The fields of every datagram of a {@link #run} agree with what was sent: the common header of
+     * each, every type seen, DATA, RETRANSMIT, HEARTBEAT, NAK, UNRECOVERABLE and STATUS.
+     */
+    private static void assertProtocolFields(List<DissectedPacket> packets, Map<Integer, Integer> sessionOfTopic,
+        NodeConfig config) {
+        final Map<FrameType, List<DissectedPacket>> byType = packets.stream()
+            .filter(packet -> packet.has("nakcast.type"))
+            .collect(Collectors.groupingBy(WiresharkDissectorIT::type));
+        final int trailerBytes = config.transports().get(0).authenticated() ? AuthKeys.TRAILER_BYTES : 0;
+
+        assertThat(packets).as("every UDP datagram is nakcast, found by the heuristic").isNotEmpty()
+            .allSatisfy(packet -> assertCommonHeader(packet, sessionOfTopic, trailerBytes));
+        assertThat(byType).as("types seen").containsOnlyKeys(EnumSet.allOf(FrameType.class));
+        assertPricesData(of(byType, FrameType.DATA, 1), fullMessageLength(config));
+        assertOrdersData(of(byType, FrameType.DATA, 2));
+        assertRetransmits(byType);
+        assertHeartbeats(packets);
+        assertNaks(byType.get(FrameType.NAK));
+        assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
+        assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
+            byType.get(FrameType.NAK).get(0).text("nakcast.nak.receiver_id"));
+    }
+
+    /**
+     * Every datagram, DATA among them, shows its trailer: the key id of the key file, suite 1
+     * (Poly1305-AES), reserved 0, a 16-byte tag; and no two datagrams share a nonce (base and counter).
+     */
+    private static void assertTrailers(List<DissectedPacket> packets) {
+        assertThat(packets).filteredOn(packet -> type(packet) == FrameType.DATA).isNotEmpty();
+        assertThat(packets).allSatisfy(packet -> {
+            assertThat(packet.number("nakcast.auth.key_id")).as("%s", packet).isEqualTo(KEY_ID);
+            assertThat(packet.number("nakcast.auth.suite")).as("%s", packet).isOne();
+            assertThat(packet.number("nakcast.auth.reserved")).as("%s", packet).isZero();
+            assertThat(packet.text("nakcast.auth.tag")).as("%s", packet).matches("[0-9a-f]{32}");
+        });
+        assertThat(packets.stream().map(packet -> packet.text("nakcast.auth.nonce_base") + "/"
+            + packet.number("nakcast.auth.nonce_counter"))).as("nonces").doesNotHaveDuplicates();
+        assertThat(packets.stream().map(packet -> packet.text("nakcast.auth.tag"))).as("tags").doesNotHaveDuplicates();
+    }
+
     /** Every datagram of the run shows the line it was sent on, in its tree and Info column, and nothing is amiss. */
     private static void assertOnLine(List<DissectedPacket> packets, String line, int datagrams) {
         assertThat(packets).hasSize(datagrams).allSatisfy(packet -> {
@@ -156,8 +213,7 @@ class WiresharkDissectorIT {
         });
     }
 
-    private static void run(Map<Integer, Integer> sessionOfTopic) throws InterruptedException {
-        final NodeConfig config = config();
+    private static void run(NodeConfig config, Map<Integer, Integer> sessionOfTopic) throws InterruptedException {
         final SequenceChecker prices = new SequenceChecker();
         final SequenceChecker orders = new SequenceChecker();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
@@ -178,7 +234,7 @@ class WiresharkDissectorIT {
 
             NumberedMessages.publish(ordersPublication, SMALL_ORDERS, 100);
             NumberedMessages.publishFrom(ordersPublication, SMALL_ORDERS, LARGE_ORDERS, 3 * DATAGRAM_LENGTH);
-            NumberedMessages.publish(pricesPublication, PRICES, FULL_MESSAGE_LENGTH);
+            NumberedMessages.publish(pricesPublication, PRICES, fullMessageLength(config));
             final long deadlineMs = System.currentTimeMillis() + 30_000;
             orders.awaitCount(SMALL_ORDERS + LARGE_ORDERS, deadlineMs);
             while (losses.isEmpty() && System.currentTimeMillis() < deadlineMs) {
@@ -193,7 +249,9 @@ class WiresharkDissectorIT {
         }
     }
 
-    private static void assertCommonHeader(DissectedPacket packet, Map<Integer, Integer> sessionOfTopic) {
+    /** The header agrees with the run; its datagram length counts the UDP payload but for {@code trailerBytes}. */
+    private static void assertCommonHeader(DissectedPacket packet, Map<Integer, Integer> sessionOfTopic,
+        int trailerBytes) {
         assertThat(packet.has("nakcast.type")).as("decoded as nakcast: %s", packet).isTrue();
         assertThat(packet.text("nakcast.magic")).as("%s", packet).isEqualTo("0x4b4e");
         assertThat(packet.number("nakcast.version")).as("%s", packet).isEqualTo(2);
@@ -209,7 +267,8 @@ class WiresharkDissectorIT {
             assertThat(packet.has("nakcast.data.age_class")).as("%s", packet).isFalse();
         }
         assertThat(packet.has("nakcast.heartbeat.session_age")).as("%s", packet).isEqualTo(type == FrameType.HEARTBEAT);
-        assertThat(packet.number("nakcast.length")).as("%s", packet).isEqualTo(packet.number("udp.length") - 8);
+        assertThat(packet.number("nakcast.length")).as("%s", packet)
+            .isEqualTo(packet.number("udp.length") - 8 - trailerBytes);
         final int topic = (int) packet.number("nakcast.topic_id");
         assertThat(sessionOfTopic).as("%s", packet).containsKey(topic);
         assertThat(packet.number("nakcast.session_id")).as("%s", packet).isEqualTo((long) sessionOfTopic.get(topic));
@@ -219,7 +278,7 @@ class WiresharkDissectorIT {
     }
 
     /** Prices: datagram n carries message n, whole, and nothing else. */
-    private static void assertPricesData(List<DissectedPacket> data) {
+    private static void assertPricesData(List<DissectedPacket> data, int messageLength) {
         assertThat(data).hasSize(PRICES);
         for (int n = 0; n < PRICES; n++) {
             final DissectedPacket packet = data.get(n);
@@ -227,7 +286,7 @@ class WiresharkDissectorIT {
             assertThat(packet.number("nakcast.data.completed_messages")).as("%s", packet).isEqualTo(n);
             assertThat(packet.number("nakcast.data.frame_count")).as("%s", packet).isOne();
             assertThat(packet.number("nakcast.data.messages_ended")).as("%s", packet).isOne();
-            assertThat(packet.number("nakcast.frame.length")).as("%s", packet).isEqualTo(FULL_MESSAGE_LENGTH);
+            assertThat(packet.number("nakcast.frame.length")).as("%s", packet).isEqualTo(messageLength);
             assertThat(packet.text("nakcast.frame.flags")).as("%s", packet).isEqualTo("0xc0");
         }
     }
@@ -488,16 +547,27 @@ class WiresharkDissectorIT {
 
     /**
      * prices: a 16-datagram history, paced, flow control max (the publisher outruns the subscriber's
-     * repairs: UNRECOVERABLE); orders: flow control min (the default: STATUS).
+     * repairs: UNRECOVERABLE); orders: flow control min (the default: STATUS); the transport
+     * authenticated with {@code keyFile}, or not when null.
      */
-    private static NodeConfig config() {
+    private static NodeConfig config(String keyFile) {
         final NodeConfig paced = TestConfigs.paced("300k");
+        final List<TransportConfig> transports = paced.transports().stream()
+            .map(transport -> transport.withAuthKeyFile(keyFile))
+            .toList();
         final List<TopicConfig> topics = paced.topics().stream()
             .map(topic -> topic.id() == 1
                 ? topic.withHistory(new ByteSize(16L * DATAGRAM_LENGTH)).withFlowControl(FlowControlMode.MAX)
                 : topic.withFlowControl(FlowControlMode.MIN))
             .toList();
-        return new NodeConfig(paced.node(), paced.transports(), topics).conclude();
+        return new NodeConfig(paced.node(), transports, topics).conclude();
+    }
+
+    /** The message that fills one DATA datagram of the config's transport: its protocol bytes less the headers. */
+    private static int fullMessageLength(NodeConfig config) {
+        final TransportConfig transport = config.transports().get(0);
+        return (int) transport.datagramSize().bytes() - (transport.authenticated() ? AuthKeys.TRAILER_BYTES : 0)
+            - DATA_AND_FRAME_HEADERS;
     }
 
     /** ops/wireshark/nakcast.lua, found upwards from the working directory (the module's). */
