@@ -3,7 +3,6 @@ package org.nakcast.config;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
@@ -141,7 +140,7 @@ public final class AuthKeyFile {
 
     private static void checkOwnerOnly(Path file) {
         final PosixFileAttributeView view =
-            Files.getFileAttributeView(file, PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS);
+            Files.getFileAttributeView(file, PosixFileAttributeView.class);
         if (view == null) {
             return;
         }

@@ -43,6 +43,16 @@ class AuthKeyFileTest {
     }
 
     @Test
+    void aLinkToAFileItsOwnerAloneMayReadIsReadThroughAsSecretMountsAreMade() throws IOException {
+        final Path target = written();
+        final Path link = Files.createSymbolicLink(dir.resolve("link.keys"), target);
+
+        assertThat(AuthKeyFile.read(link)).isEqualTo(AuthKeyFile.read(target));
+        Files.setPosixFilePermissions(target, PosixFilePermissions.fromString("rw-r-----"));
+        assertThatThrownBy(() -> AuthKeyFile.read(link)).hasMessageContaining("is open to others (group read");
+    }
+
+    @Test
     void eachWrongLineIsNamedWithItsNumber() throws IOException {
         assertThat(problemOf("sign 1\nkey 1 " + secret(32) + "\nsecret 3\n"))
             .endsWith("line 3: expected 'sign ID' or 'key ID BASE64', found 'secret ...' (nakcast keygen writes a"
