@@ -107,6 +107,7 @@ final class SubCommand implements Callable<Integer> {
         final StreamCheck check = new StreamCheck(expect, topic);
         final boolean timedOut;
         final long wrongSource;
+        final long refusedStreamDatagrams;
         final AuthRefusals authRefusals;
         try (Node node = Node.launch(config)) {
             node.subscribe(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
@@ -125,6 +126,7 @@ final class SubCommand implements Callable<Integer> {
             }
             wrongSource = node.counters().get(SystemCounter.WRONG_SOURCE).get();
             authRefusals = AuthRefusals.of(node.counters());
+            refusedStreamDatagrams = node.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get();
         }
         final List<String> problems = check.problems(timedOut, check.received() > 0 ? timeout : startTimeout);
         final boolean ok = problems.isEmpty();
@@ -151,7 +153,8 @@ final class SubCommand implements Callable<Integer> {
         err.println("sub: " + (ok ? "OK: " : "FAILED: ") + reason);
         final JsonResult result = new JsonResult().put("command", "sub").put("topic", topicName);
         check.putFigures(result);
-        result.put("wrongSource", wrongSource).put("authRefused", authRefusals.total());
+        result.put("wrongSource", wrongSource).put("authRefused", authRefusals.total())
+            .put("refusedStreamDatagrams", refusedStreamDatagrams);
         out.println(result.put("ok", ok).put("reason", reason));
         return ok ? 0 : 1;
     }

@@ -39,7 +39,10 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  *       {@code min} publisher would wait for;</li>
  *   <li>{@link Row#NAKS}: {@value #FORGED_NAKS} NAKs to the control port, each for the most one
  *       NAK may ask ({@link NakFlyweight#MAX_DATAGRAMS_ASKED} datagrams), going down from the highest
- *       sequence heard: the repairs of a whole history asked for by one host.</li>
+ *       sequence heard: the repairs of a whole history asked for by one host;</li>
+ *   <li>{@link Row#SESSIONS}: HEARTBEATs of {@value #MADE_UP_SESSIONS} sessions it makes up, each
+ *       announcing a live stream, to fill the receivers' {@code max-publishers} before a real
+ *       publisher comes (it follows no session: it forges before there is one).</li>
  * </ul>
  */
 final class SessionForger {
@@ -49,12 +52,21 @@ final class SessionForger {
     private static final long GONE_PAST = 1_000_000;
     /** NAKs forged per copy. */
     static final int FORGED_NAKS = 250;
+    /** Sessions made up per copy. */
+    static final int MADE_UP_SESSIONS = 64;
+    /** The first made-up session id; the others follow it. */
+    static final int FIRST_MADE_UP_SESSION = 0x5E550000;
     /** The receiver id a forged STATUS or NAK names. */
     static final int MADE_UP_RECEIVER = 0x5EEDF00D;
 
     /** What it forges. */
     enum Row {
-        END, UNRECOVERABLE, DATA, STATUS, NAKS;
+        END, UNRECOVERABLE, DATA, STATUS, NAKS, SESSIONS;
+
+        /** Whether it forges in a live session's name, which it must hear first. */
+        boolean followsASession() {
+            return this != SESSIONS;
+        }
 
         /** Whether it goes to the control port (else to the data port). */
         boolean toControlPort() {
@@ -146,6 +158,7 @@ final class SessionForger {
             final int datagrams = switch (row) {
                 case DATA -> FORGED_DATA;
                 case NAKS -> FORGED_NAKS;
+                case SESSIONS -> MADE_UP_SESSIONS;
                 default -> 1;
             };
             for (int i = 0; i < datagrams; i++) {
@@ -189,6 +202,14 @@ final class SessionForger {
                 nak.receiverId(MADE_UP_RECEIVER).rangeCount(1)
                     .range(0, to - NakFlyweight.MAX_DATAGRAMS_ASKED + 1, to);
                 return NakFlyweight.lengthFor(1);
+            }
+            case SESSIONS -> {
+                final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+                heartbeat.wrap(buffer, 0);
+                heartbeat.writeHeader(FrameType.HEARTBEAT, HeartbeatFlyweight.HEARTBEAT_LENGTH,
+                    FIRST_MADE_UP_SESSION + index, topicId, 0);
+                heartbeat.oldestSequence(0).publisherId(FIRST_MADE_UP_SESSION + index).sessionAgeNs(1_000_000);
+                return HeartbeatFlyweight.HEARTBEAT_LENGTH;
             }
             case STATUS -> {
                 final StatusFlyweight status = new StatusFlyweight();

@@ -30,7 +30,7 @@ public final class SessionForgerMain {
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length != 5) {
             System.err.println(
-                "usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status|naks COPIES FOLLOW_MS");
+                "usage: SessionForgerMain CONFIG|- TOPIC end|unrecoverable|data|status|naks|sessions COPIES FOLLOW_MS");
             System.exit(64);
         }
         final NodeConfig config =
@@ -39,7 +39,7 @@ public final class SessionForgerMain {
         final SessionForger.Row row = SessionForger.Row.of(args[2]);
         final int copies = Integer.parseInt(args[3]);
         final SessionForger forger = new SessionForger(config.lines(topic).get(0), topic.id());
-        if (!forger.follow(WAIT_MS, Long.parseLong(args[4]))) {
+        if (row.followsASession() && !forger.follow(WAIT_MS, Long.parseLong(args[4]))) {
             System.err.println("forger: heard no session of topic '" + topic.name() + "' in " + WAIT_MS + " ms");
             System.exit(1);
         }
@@ -52,7 +52,9 @@ public final class SessionForgerMain {
             Thread.sleep(COPY_INTERVAL_MS);
         }
         System.err.println("forger: sent " + sent + " forged " + row.name().toLowerCase(Locale.ROOT)
-            + " datagrams in the name of session " + forger.sessionId() + " of topic '" + topic.name()
-            + "' (its highest sequence heard: " + forger.highestSequence() + "), from a socket of its own");
+            + " datagrams " + (row.followsASession() ? "in the name of session " + forger.sessionId()
+                + " of topic '" + topic.name() + "' (its highest sequence heard: " + forger.highestSequence() + ")"
+                : "of " + SessionForger.MADE_UP_SESSIONS + " sessions it made up on topic '" + topic.name() + "'")
+            + ", from a socket of its own");
     }
 }

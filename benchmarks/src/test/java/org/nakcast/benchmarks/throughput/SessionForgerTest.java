@@ -3,6 +3,8 @@ package org.nakcast.benchmarks.throughput;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.ByteBuffer;
+import java.util.HashSet;
+import java.util.Set;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -34,6 +36,24 @@ class SessionForgerTest {
         assertThat(heartbeat.sessionId()).isEqualTo(SESSION);
         assertThat(heartbeat.isEndOfStream()).isTrue();
         assertThat(heartbeat.sequence()).isEqualTo(-1);
+    }
+
+    @Test
+    void theMadeUpSessionsAreEachALiveHeartbeatOfAnotherSession() {
+        final Set<Integer> sessions = new HashSet<>();
+        for (int index = 0; index < SessionForger.MADE_UP_SESSIONS; index++) {
+            final int length = SessionForger.forge(buffer, SessionForger.Row.SESSIONS, index, SESSION, TOPIC, HIGHEST);
+
+            assertThat(DatagramValidator.check(buffer, 0, length)).isEqualTo(DatagramCheck.VALID);
+            final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
+            heartbeat.wrap(buffer, 0);
+            assertThat(heartbeat.topicId()).isEqualTo(TOPIC);
+            assertThat(heartbeat.isEndOfStream()).isFalse();
+            sessions.add(heartbeat.sessionId());
+        }
+        assertThat(sessions).hasSize(SessionForger.MADE_UP_SESSIONS).doesNotContain(SESSION);
+        assertThat(SessionForger.Row.SESSIONS.followsASession()).isFalse();
+        assertThat(SessionForger.Row.END.followsASession()).isTrue();
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.nakcast.transport.status.SystemCounters;
  * datagram.
  */
 final class DatagramChecker {
-    private static final int NO_KEY = -1;
+    private static final int REFUSED = -1;
 
     private final TagKey[] keysById = new TagKey[AuthKeys.MAX_KEY_ID + 1];
     private final ReplayWindow replays = new ReplayWindow();
@@ -56,12 +56,12 @@ final class DatagramChecker {
         final int length = received - AuthTrailer.LENGTH;
         if (length < HeaderFlyweight.HEADER_LENGTH || HeaderFlyweight.datagramLengthAt(buffer, 0) != length) {
             unsigned.increment();
-            return NO_KEY;
+            return REFUSED;
         }
         final TagKey key = keysById[buffer.getByte(length + AuthTrailer.KEY_ID_OFFSET) & 0xFF];
         if (key == null || buffer.getByte(length + AuthTrailer.SUITE_OFFSET) != suite) {
             unknownKey.increment();
-            return NO_KEY;
+            return REFUSED;
         }
         key.tag(buffer, 0, length + AuthTrailer.SIGNED_LENGTH, length + AuthTrailer.NONCE_OFFSET, expected, 0);
         final int tag = length + AuthTrailer.TAG_OFFSET;
@@ -69,12 +69,12 @@ final class DatagramChecker {
             (expected.getLong(0) ^ buffer.getLong(tag)) | (expected.getLong(8) ^ buffer.getLong(tag + 8));
         if (difference != 0) {
             badTag.increment();
-            return NO_KEY;
+            return REFUSED;
         }
         if (!replays.accept(buffer.getLong(length + AuthTrailer.BASE_OFFSET, HeaderFlyweight.BYTE_ORDER),
             buffer.getInt(length + AuthTrailer.COUNTER_OFFSET, HeaderFlyweight.BYTE_ORDER))) {
             replayed.increment();
-            return NO_KEY;
+            return REFUSED;
         }
         if (encrypted) {
             key.crypt(buffer, HeaderFlyweight.HEADER_LENGTH, length - HeaderFlyweight.HEADER_LENGTH,
