@@ -1,5 +1,7 @@
 package org.nakcast.transport.auth;
 
+import java.nio.ByteBuffer;
+
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.AtomicCounter;
@@ -23,7 +25,8 @@ final class DatagramChecker {
     private final ReplayWindow replays = new ReplayWindow();
     private final boolean encrypted;
     private final int suite;
-    private final UnsafeBuffer expected = new UnsafeBuffer(new byte[Poly1305.BLOCK]);
+    /** Off-heap, as the signer's trailer is: the tag's writes stay one kind. */
+    private final UnsafeBuffer expected = new UnsafeBuffer(ByteBuffer.allocateDirect(Poly1305.BLOCK));
     private final AtomicCounter unsigned;
     private final AtomicCounter unknownKey;
     private final AtomicCounter badTag;

@@ -1,5 +1,6 @@
 package org.nakcast.transport.auth;
 
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 import org.agrona.DirectBuffer;
@@ -30,7 +31,8 @@ final class Poly1305 {
     private final long s2;
     private final long s3;
     private final long s4;
-    private final UnsafeBuffer lastBlock = new UnsafeBuffer(new byte[BLOCK]);
+    /** Off-heap, as the datagrams it reads are: one kind of buffer keeps the block loop's reads one kind. */
+    private final UnsafeBuffer lastBlock = new UnsafeBuffer(ByteBuffer.allocateDirect(BLOCK));
     private long h0;
     private long h1;
     private long h2;
@@ -84,15 +86,13 @@ final class Poly1305 {
         long a3 = h3;
         long a4 = h4;
         for (int i = offset, end = offset + length; i < end; i += BLOCK) {
-            final long t0 = m.getInt(i, LE) & UINT;
-            final long t1 = m.getInt(i + 4, LE) & UINT;
-            final long t2 = m.getInt(i + 8, LE) & UINT;
-            final long t3 = m.getInt(i + 12, LE) & UINT;
-            a0 += t0 & LIMB;
-            a1 += ((t0 >>> 26) | (t1 << 6)) & LIMB;
-            a2 += ((t1 >>> 20) | (t2 << 12)) & LIMB;
-            a3 += ((t2 >>> 14) | (t3 << 18)) & LIMB;
-            a4 += (t3 >>> 8) | hibit;
+            final long low = m.getLong(i, LE);
+            final long high = m.getLong(i + 8, LE);
+            a0 += low & LIMB;
+            a1 += (low >>> 26) & LIMB;
+            a2 += ((low >>> 52) | (high << 12)) & LIMB;
+            a3 += (high >>> 14) & LIMB;
+            a4 += (high >>> 40) | hibit;
             final long d0 = a0 * r0 + a1 * s4 + a2 * s3 + a3 * s2 + a4 * s1;
             long d1 = a0 * r1 + a1 * r0 + a2 * s4 + a3 * s3 + a4 * s2;
             long d2 = a0 * r2 + a1 * r1 + a2 * r0 + a3 * s4 + a4 * s3;
