@@ -48,7 +48,10 @@ import org.nakcast.transport.status.SystemCounters;
  *   vanished receiver alive nor move a live one. The pins of the last {@link #MAX_RECEIVERS}
  *   receivers no longer tracked (dropped, or pushed out of a full table) are kept, so that a
  *   stranger cannot take a dropped receiver's id either: the receiver comes back under its own
- *   pins.</li>
+ *   pins. On an authenticated line the address is not asked: every STATUS that reaches flow
+ *   control there was signed by a holder of the key, so its address proves nothing more, and a
+ *   stranger that replays a receiver's signed STATUS from its own address before the publisher
+ *   heard the receiver must not have the receiver pinned there.</li>
  *   <li>A receiver dropped as stuck benches its address: while benched, that address brings in no
  *   new receiver a full window behind what was sent, one that would hold the publisher at once (its
  *   STATUS for ids not tracked are counted, {@link SystemCounter#STATUS_FROM_BENCHED_HOSTS}, and
@@ -93,6 +96,8 @@ final class MinFlowControl implements FlowControl {
     private final int[] formerIds = new int[MAX_RECEIVERS];
     private final DatagramSource[][] formerPins = new DatagramSource[MAX_RECEIVERS][Line.MAX_PER_TOPIC];
     private final DatagramSource[] benched = new DatagramSource[MAX_BENCHED];
+    /** What a STATUS on an authenticated line is taken to come from for its pins: an address not asked. */
+    private final DatagramSource unasked = new DatagramSource();
     private final long[] benchedUntilNs = new long[MAX_BENCHED];
     private int count;
     private int formerCount;
@@ -144,15 +149,16 @@ final class MinFlowControl implements FlowControl {
             return;
         }
         final int line = lineOf(on);
+        final DatagramSource from = on.authKeys() == null ? source : unasked;
         int index = indexOf(receiverId);
         if (index >= 0) {
-            if (!comesFrom(pinned[index][line], source)) {
+            if (!comesFrom(pinned[index][line], from)) {
                 statusWrongSource.increment();
                 return;
             }
         } else {
             final int former = formerIndexOf(receiverId);
-            if (former >= 0 && !mayComeFrom(formerPins[former][line], source)) {
+            if (former >= 0 && !mayComeFrom(formerPins[former][line], from)) {
                 statusWrongSource.increment();
                 return;
             }
@@ -172,7 +178,7 @@ final class MinFlowControl implements FlowControl {
                     pinned[index][pin].unknown();
                 }
             }
-            comesFrom(pinned[index][line], source);
+            comesFrom(pinned[index][line], from);
             movedAtNs[index] = nowNs;
         }
         if (positions[index] != nextNeeded) {

@@ -222,6 +222,26 @@ class MinFlowControlTest {
     }
 
     @Test
+    void onAnAuthenticatedLineTheAddressIsNotAskedSoAReplayHeardFirstPinsNothing() {
+        final MinFlowControl authenticated = new MinFlowControl(3, 77, List.of(TestLines.AUTHENTICATED_A), WINDOW,
+            TIMEOUT_NS, 256, new PublisherEventListener() {
+                @Override
+                public void onReceiverDropped(ReceiverDropped event) {
+                    dropped.add(event);
+                }
+            }, counters);
+        // a stranger replays the receiver's signed STATUS from its own host before the receiver's own arrives
+        authenticated.onStatus(TestLines.AUTHENTICATED_A, host(9), 1, 200, 700, 0);
+        for (int k = 0; k <= 8; k++) {
+            authenticated.onStatus(TestLines.AUTHENTICATED_A, host(1), 1, 300 + 10 * k, 700, k * TIMEOUT_NS / 4);
+        }
+
+        assertThat(authenticated.sendLimit(700, 2 * TIMEOUT_NS)).as("moved by its own STATUS").isEqualTo(380 + WINDOW);
+        assertThat(dropped).as("not dropped as silent").isEmpty();
+        assertThat(counters.get(SystemCounter.STATUS_WRONG_SOURCE).get()).isZero();
+    }
+
+    @Test
     void aDroppedReceiversIdStaysPinnedSoAStrangerCannotTakeItAndTheReceiverComesBack() {
         status(1, 600, 700, 0);
         flowControl.sendLimit(700, TIMEOUT_NS + 1);
