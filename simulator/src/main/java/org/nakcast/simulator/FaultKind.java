@@ -80,7 +80,14 @@ enum FaultKind {
      * stalls the recording thread, up to twice the longest timeout, while its node goes on receiving
      * and its delivery queue fills). Drawn only with a recorder, from the recorder's stream.
      */
-    DISK;
+    DISK,
+    /**
+     * Every transport of the seed with a key file ({@code auth-key-file}): each datagram signed, and
+     * each one read checked before anything else sees it. A stranger, if the seed has one, has no key:
+     * what it forges is dropped at the socket, counted by cause ({@link Invariant#AUTHENTICATED}). Drawn
+     * from a stream of its own.
+     */
+    AUTHENTICATION;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

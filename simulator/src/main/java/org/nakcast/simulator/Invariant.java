@@ -56,6 +56,12 @@ enum Invariant {
      * that already hears the session, is dropped and counted once as from a wrong source.
      */
     SOURCE_PINNED("source-pinned"),
+    /**
+     * 21. With authentication on, each datagram a node's socket read that no node signed is dropped,
+     * counted under the one cause its bytes give, and each replay of one a socket took before is
+     * dropped as replayed: nothing a stranger sends reaches a stream.
+     */
+    AUTHENTICATED("authenticated"),
     /** A node's own thread met an error (an agent's round threw), or the run itself threw. */
     ERRORS("errors");
 

@@ -2,8 +2,10 @@ package org.nakcast.simulator;
 
 import java.net.InetAddress;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.IntPredicate;
 import java.util.function.UnaryOperator;
@@ -33,10 +35,28 @@ import org.nakcast.transport.status.SystemCounter;
  *
  * <p>It checks the rule for stray datagrams as the node reads them: a datagram that is no datagram,
  * or whose type belongs on the other port, is counted once as malformed ({@code wrong port} when it
- * passed the checks); checked over each incarnation, since a stray cannot be told from the real
- * datagrams read in the same round.
+ * passed the checks), and nothing else is counted under those causes; checked over each
+ * incarnation, since a stray cannot be told from the real datagrams read in the same round. On
+ * authenticated lines it judges each datagram's trailer as the node's socket reads it
+ * ({@link AuthTally}): only a datagram the socket takes is seen by the checks of what the node read.
  */
 abstract class NodeHost extends SimHost {
+    /** Where a datagram the node reads comes from, as far as the checks of what it read care. */
+    enum Origin {
+        /** Its sender's own. */
+        OWN,
+        /** The stranger's, in a live session's name: the node drops or ignores it. */
+        FORGED
+    }
+
+    /**
+     * The causes of malformed datagrams the checks before any stream give (every one but those a
+     * stream or flow control gives): strays alone are counted under them.
+     */
+    private static final Set<DatagramCheck> STRAY_CAUSES = EnumSet.complementOf(EnumSet.of(DatagramCheck.VALID,
+        DatagramCheck.OUT_OF_REACH, DatagramCheck.IMPLAUSIBLE_LOSS, DatagramCheck.GONE_BEYOND_SEEN,
+        DatagramCheck.END_BELOW_SEEN, DatagramCheck.STATUS_BEYOND_SENT));
+
     /** The scenario's context, for the knobs beside the configuration (NAK timing, retransmit hold-off). */
     private final NodeContext template;
     /** Where the node's streams fetch what their publishers no longer hold; nowhere by default. */
@@ -68,12 +88,10 @@ abstract class NodeHost extends SimHost {
      * node was handed ({@link #reads}): each one is to be counted as from a wrong source.
      */
     private long forgeriesHanded;
-    /**
-     * Whether the datagram {@link #reads} let through last is the stranger's in a live session's
-     * name, which the node drops (from the stranger's address) or ignores (spoofed, past what the
-     * session sent): it is no sign of the session's publisher.
-     */
-    private boolean forgeryInHand;
+    /** Where the datagram {@link #reads} let through last comes from. */
+    private Origin originInHand = Origin.OWN;
+    /** The trailers of what this incarnation's sockets read, on authenticated lines; null on others. */
+    private AuthTally auth;
 
     /** @param topicAsRun how this process runs each topic of the scenario's config (a recorder its own way) */
     NodeHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, Scenario scenario,
@@ -157,6 +175,7 @@ abstract class NodeHost extends SimHost {
         }
         checkStrays();
         checkForgeries();
+        checkTrailers();
         for (SystemCounter counter : SystemCounter.values()) {
             earlierIncarnations[counter.ordinal()] += node.counters().get(counter).get();
         }
@@ -198,9 +217,18 @@ abstract class NodeHost extends SimHost {
     }
 
     /**
-     * Whether the node reads {@code arrival}, waiting on {@code port} of {@code line}: all but a
-     * stranger's DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE of a real session, sent from its own
-     * address, that reaches a node that does not hold a stream of that session yet, or a topic on
+     * Makes the node's sockets on authenticated lines judge what they read by the trailers the wire
+     * shows ({@link AuthTally}): a seed whose transports authenticate their datagrams.
+     */
+    final void authenticatedBy(SignedDatagrams signed) {
+        this.auth = new AuthTally(signed);
+    }
+
+    /**
+     * Whether the node reads {@code arrival}, waiting on {@code port} of {@code line}. With
+     * authentication, everything: the node's sockets judge each datagram's trailer. Without it, all
+     * but a stranger's DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE of a real session, sent from its
+     * own address, that reaches a node that does not hold a stream of that session yet, or a topic on
      * two lines. A receiver takes the first source it hears a session from for its publisher's
      * (source pinning); a stranger heard first is taken for the publisher, which only authenticated
      * datagrams prevent, so the guarantee the stranger tests is that of a receiver that already hears
@@ -208,7 +236,10 @@ abstract class NodeHost extends SimHost {
      * publisher: nothing else of a real session makes a stream.
      */
     final boolean reads(int line, FrameType.Port port, SimSocket.Arrival arrival) {
-        forgeryInHand = false;
+        originInHand = Origin.OWN;
+        if (auth != null) {
+            return true;
+        }
         if (arrival.from() != strangerId || port != FrameType.Port.DATA) {
             return true;
         }
@@ -222,7 +253,7 @@ abstract class NodeHost extends SimHost {
             return true;
         }
         if (arrival.source() != strangerId) {
-            forgeryInHand = true; // spoofed: an UNRECOVERABLE past what was sent, which the node ignores
+            originInHand = Origin.FORGED; // spoofed: an UNRECOVERABLE past what was sent, which the node ignores
             return true;
         }
         final int topicId = header.topicId();
@@ -232,20 +263,29 @@ abstract class NodeHost extends SimHost {
                 (topic, session) -> holds[0] |= topic == topicId && session == sessionId);
         }
         forgeriesHanded += holds[0] ? 1 : 0;
-        forgeryInHand = holds[0];
+        originInHand = holds[0] ? Origin.FORGED : Origin.OWN;
         return holds[0];
     }
 
     /**
-     * The node is about to read a datagram from {@code port} of {@code line}: a stray (one that fails
-     * the checks, or whose type belongs on the other port) is noted under the cause it must be
-     * counted under.
+     * The node is about to read a datagram of {@code length} bytes from {@code port} of {@code line}.
+     * On an authenticated line ({@code nonces} the socket's, else null) its trailer is judged first,
+     * and only a datagram the socket takes goes on, without its trailer. A stray (one that fails the
+     * checks, or whose type belongs on the other port) is noted under the cause it must be counted
+     * under.
      */
-    final void handingOver(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
-        final DatagramCheck check = DatagramValidator.check(buffer, 0, length, port);
+    final void handingOver(int line, FrameType.Port port, UnsafeBuffer buffer, int length, SocketNonces nonces) {
+        int protocolLength = length;
+        if (nonces != null) {
+            if (auth.handed(buffer, length, nonces) != AuthVerdict.TAKEN) {
+                return;
+            }
+            protocolLength -= TrailerLayout.LENGTH;
+        }
+        final DatagramCheck check = DatagramValidator.check(buffer, 0, protocolLength, port);
         if (check == DatagramCheck.VALID || check == DatagramCheck.WRONG_PORT) {
             header.wrap(buffer, 0);
-            reading(line, port, header, length, forgeryInHand);
+            reading(line, port, header, protocolLength, originInHand);
         }
         if (check != DatagramCheck.VALID) {
             strays++;
@@ -254,42 +294,56 @@ abstract class NodeHost extends SimHost {
     }
 
     /**
-     * The node is about to read a datagram that passed the checks, on whichever port; {@code forged}
-     * for a stranger's in a live session's name, which the node drops or ignores.
+     * The node is about to read a datagram that passed the checks, on whichever port, of
+     * {@code length} protocol bytes, from {@code origin}.
      */
-    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, Origin origin) {
     }
 
     /**
-     * The node handed a datagram for {@code port} to its media, which took it (it leaves with the
-     * sender's next flush): when the node decided to send it.
+     * The node handed a datagram of {@code length} protocol bytes (its trailer, if signed, follows
+     * them) for {@code port} to its media, which took it (it leaves with the sender's next flush):
+     * when the node decided to send it.
      */
     void handedToMedia(FrameType.Port port, DirectBuffer buffer, int offset, int length) {
     }
 
-    /** The node is about to put a datagram on {@code port} of {@code line}: for tracing. */
+    /**
+     * The node is about to put a datagram of {@code length} protocol bytes (its trailer, if signed,
+     * follows them) on {@code port} of {@code line}.
+     */
     void sending(int line, FrameType.Port port, UnsafeBuffer buffer, int length) {
     }
 
     /**
-     * Every stray this incarnation's node was handed was counted once, as malformed under its cause
-     * (causes the checks before any field is read give, and {@code wrong port}, come of strays alone).
+     * Every stray this incarnation's node was handed was counted once, as malformed under its cause,
+     * and nothing else was: the causes the checks before any stream give come of strays alone.
      */
     private void checkStrays() {
-        straysByCause.forEach((cause, handed) -> {
+        for (DatagramCheck cause : STRAY_CAUSES) {
+            final long handed = straysByCause.getOrDefault(cause, 0L);
             final long counted = node.counters().malformed(cause).get();
             if (counted != handed) {
                 violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, "%s was handed %d stray datagrams to be"
                     .formatted(name, handed) + " counted as malformed: %s, and counted %d".formatted(
                     cause.description(), counted));
             }
-        });
+        }
+    }
+
+    /** Guarantee 21: what this incarnation's node counted of the trailers its sockets read. */
+    private void checkTrailers() {
+        if (auth != null) {
+            auth.check(name, node.counters(), violations, scheduler.nowNs());
+        }
     }
 
     /**
      * Guarantee 20: every datagram a stranger sent in a live session's name from its own address that
      * this incarnation's node was handed was dropped as from a wrong source, once; and nothing else
-     * was (every session's own datagrams come from its publisher's one address per line).
+     * was (every session's own datagrams come from its publisher's one address per line). With
+     * authentication nothing is: an authenticated line does not ask where a datagram comes from, and
+     * nothing the stranger forges gets past the socket.
      */
     private void checkForgeries() {
         final long counted = node.counters().get(SystemCounter.WRONG_SOURCE).get();
@@ -315,6 +369,7 @@ abstract class NodeHost extends SimHost {
         if (node != null) {
             checkStrays();
             checkForgeries();
+            checkTrailers();
         }
         if (errors > 0) {
             violations.add(scheduler.nowNs(), Invariant.ERRORS, "%d errors on the node's thread of %s, the first: %s"

@@ -272,7 +272,7 @@ final class PublisherHost extends NodeHost {
      * STATUS its flow control believes: when the receiver was last heard, to judge a drop by.
      */
     @Override
-    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, Origin origin) {
         if (port != FrameType.Port.CONTROL) {
             return;
         }

@@ -67,7 +67,13 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeConte
     private static final Set<FaultKind> REPAIRABLE_KINDS = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
         FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.OVERFLOW, FaultKind.PARTITION,
         FaultKind.STALL, FaultKind.SEND_REFUSAL, FaultKind.PUBLISHER_PAUSE, FaultKind.SUBSCRIBER_PAUSE,
-        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES, FaultKind.RECORDER);
+        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES, FaultKind.RECORDER,
+        FaultKind.AUTHENTICATION);
+
+    /** Whether the seed's transports authenticate their datagrams ({@link FaultKind#AUTHENTICATION}). */
+    boolean authenticated() {
+        return config.transports().get(0).authenticated();
+    }
 
     /** The topic of id {@code topicId}. */
     TopicConfig topic(int topicId) {

@@ -52,12 +52,14 @@ final class SimMedia implements Media {
 
     @Override
     public DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters) {
-        return new Receiver(host.openSocket(line(address), port(address, port)));
+        return new Receiver(host.openSocket(line(address), port(address, port)),
+            address.authKeys() == null ? null : new SocketNonces());
     }
 
     @Override
     public DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters) {
-        return new Sender(line(address), port(address, port), counters);
+        return new Sender(line(address), port(address, port), counters,
+            address.authKeys() == null ? 0 : TrailerLayout.LENGTH);
     }
 
     private int line(MulticastAddress address) {
@@ -74,15 +76,20 @@ final class SimMedia implements Media {
 
     /**
      * A socket's queue, read one datagram at a time, each from the address of the host it came from
-     * ({@link SimHost#sourceOf}); what the host withholds is passed over ({@link NodeHost#reads}).
+     * ({@link SimHost#sourceOf}); what the host withholds is passed over ({@link NodeHost#reads}). On
+     * an authenticated line the datagrams go on as they arrived, trailer and all, to the node's
+     * checks; the host works out what they take ({@link SocketNonces}).
      */
     private final class Receiver implements DatagramReceiver {
         private final SimSocket socket;
+        private final SocketNonces nonces;
         private final UnsafeBuffer buffer = new UnsafeBuffer(new byte[0]);
         private final DatagramSource source = new DatagramSource();
 
-        Receiver(SimSocket socket) {
+        /** @param nonces what the socket took, on an authenticated line; null on another */
+        Receiver(SimSocket socket, SocketNonces nonces) {
             this.socket = socket;
+            this.nonces = nonces;
         }
 
         @Override
@@ -97,7 +104,7 @@ final class SimMedia implements Media {
             final byte[] datagram = arrival.datagram();
             buffer.wrap(datagram);
             SimHost.sourceOf(arrival.source(), socket.line, source);
-            host.handingOver(socket.line, socket.port, buffer, datagram.length);
+            host.handingOver(socket.line, socket.port, buffer, datagram.length, nonces);
             return datagram.length;
         }
 
@@ -117,18 +124,24 @@ final class SimMedia implements Media {
         }
     }
 
-    /** Holds what it is given until flushed, then puts it on the line's segment. */
+    /**
+     * Holds what it is given until flushed, then puts it on the line's segment. On an authenticated
+     * line it is given each datagram signed; the host is shown its protocol bytes, the segment all.
+     */
     private final class Sender implements DatagramSender {
         private final int line;
         private final FrameType.Port port;
         private final SystemCounters counters;
+        /** The bytes of a trailer after the protocol's: none on a line that is not authenticated. */
+        private final int trailer;
         private final List<byte[]> held = new ArrayList<>(BATCH);
         private final UnsafeBuffer view = new UnsafeBuffer(new byte[0]);
 
-        Sender(int line, FrameType.Port port, SystemCounters counters) {
+        Sender(int line, FrameType.Port port, SystemCounters counters, int trailer) {
             this.line = line;
             this.port = port;
             this.counters = counters;
+            this.trailer = trailer;
         }
 
         @Override
@@ -137,7 +150,7 @@ final class SimMedia implements Media {
                 counters.get(SystemCounter.SEND_FAILURES).increment();
                 return false;
             }
-            host.handedToMedia(port, buffer, offset, length);
+            host.handedToMedia(port, buffer, offset, length - trailer);
             final byte[] copy = new byte[length];
             buffer.getBytes(offset, copy);
             held.add(copy);
@@ -152,7 +165,7 @@ final class SimMedia implements Media {
             for (int i = 0; i < held.size(); i++) {
                 final byte[] datagram = held.get(i);
                 view.wrap(datagram);
-                host.sending(line, port, view, datagram.length);
+                host.sending(line, port, view, datagram.length - trailer);
                 host.transmit(line, port, view, 0, datagram.length);
             }
             held.clear();

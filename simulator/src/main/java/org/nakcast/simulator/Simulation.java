@@ -63,6 +63,8 @@ final class Simulation {
     private final List<SimRecorderSource> recoverySources = new ArrayList<>();
     private final String traced;
     private final WireWatch wire;
+    /** The datagrams the nodes signed, in an authenticated seed; null in another. */
+    private final SignedDatagrams signed;
     private final RepairDemand demand = new RepairDemand();
     /** See {@link PublisherHost.Liveness#longestRefusalNs}. */
     private final long longestRefusalNs;
@@ -84,7 +86,8 @@ final class Simulation {
                 secondLine.faults(), demand));
         }
         longestRefusalNs = scenario.longestTimeoutNs() + 4 * scenario.context().nakTiming().retryMaxNs();
-        wire = new WireWatch(scheduler, sessions, violations);
+        signed = scenario.authenticated() ? new SignedDatagrams() : null;
+        wire = new WireWatch(scheduler, sessions, violations, signed);
         final Scenario.RecoveryFaults recovery = scenario.recovery();
         for (int i = 0; recovery != null && i < recovery.sources(); i++) {
             recoverySources.add(new SimRecorderSource(i == 0 ? "rec0-a" : "rec1-b", scheduler, recovery,
@@ -120,7 +123,7 @@ final class Simulation {
             final int[] topicIds = scenario.config().topics().stream().mapToInt(topic -> topic.id()).toArray();
             stranger = new StrangerHost(scheduler, lines, new HostShape(4096, 1_000, 100_000), random.split(),
                 new SplittableRandom(scenario.seed() ^ HOLDER_RANDOM), scenario.strangerIntervalNs(), topicIds,
-                sessions);
+                sessions, signed != null);
             stranger.startAt(0);
         }
         for (int i = 0; i < scenario.recorders().size(); i++) {
@@ -148,12 +151,16 @@ final class Simulation {
                 host.strangerIs(stranger.id, sessions::containsKey);
             }
         }
+        if (signed != null) {
+            signed.strangerIs(stranger == null ? -1 : stranger.id);
+            nodeHosts().forEach(host -> host.authenticatedBy(signed));
+        }
     }
 
     /**
      * Every millisecond: the receiver keeps no more streams than its topics' max-publishers allow,
      * and no more of a topic's from the stranger's host (its made-up sessions) than one host may hold
-     * on each of the topic's lines (it has an address on each).
+     * on each of the topic's lines (it has an address on each); with authentication, none.
      */
     private void watchMemory(SubscriberHost subscriber, int bound) {
         scheduler.at(scheduler.nowNs() + MS, () -> {
@@ -165,7 +172,8 @@ final class Simulation {
             for (TopicConfig topic : scenario.config().topics()) {
                 final int madeUp = stranger == null ? 0 : subscriber.madeUpStreams(topic.id());
                 final int topicLines = scenario.config().lines(topic).size();
-                final int share = topicLines * Math.max(1, topic.maxPublishers() / (2 * topicLines));
+                final int share =
+                    signed != null ? 0 : topicLines * Math.max(1, topic.maxPublishers() / (2 * topicLines));
                 if (madeUp > share) {
                     violations.add(scheduler.nowNs(), Invariant.BOUNDED_MEMORY, ("%s keeps %d streams of sessions the"
                         + " stranger made up on topic %d, more than one host may hold (%d)").formatted(subscriber.name,
@@ -236,9 +244,10 @@ final class Simulation {
             return true;
         }
 
+        /** With authentication, nothing: the STATUS of its made-up receiver are dropped at the socket. */
         @Override
         public boolean heldByStranger(PublishedSession session) {
-            final long[] held = stranger == null ? null : stranger.held();
+            final long[] held = stranger == null || signed != null ? null : stranger.held();
             if (held == null || held[0] != session.sessionId
                 || session.highestHandedData + 1 < held[2] + session.historyDatagrams / 2) {
                 return false;
@@ -498,8 +507,9 @@ final class Simulation {
 
     /**
      * Repairs per lost datagram are bounded: over a seed without a stranger (whose NAKs only the
-     * repair budget bounds), the publishers send at most one RETRANSMIT per distinct datagram some
-     * receiver needed again, plus one per receiver's copy needed again, plus {@value #RETRANSMIT_SLACK}.
+     * repair budget bounds), or whose datagrams are authenticated (nothing it forges reaches a
+     * publisher), the publishers send at most one RETRANSMIT per distinct datagram some receiver
+     * needed again, plus one per receiver's copy needed again, plus {@value #RETRANSMIT_SLACK}.
      * A copy is needed again when a copy of a DATA or RETRANSMIT was lost on the network (one lost
      * before it fanned out counts once: one repair serves every receiver), dropped by a full socket
      * buffer or a full reorder window, overtaken by a copy sent after it (the gap looks like a loss),
@@ -521,7 +531,7 @@ final class Simulation {
      * receivers share a loss).
      */
     private void checkRepairsPerLoss() {
-        if (stranger != null) {
+        if (strangerReachesNodes()) {
             return;
         }
         final long needed = datagramsNeededAgain();
@@ -536,8 +546,9 @@ final class Simulation {
 
     /**
      * NAK volume is bounded, over a seed without a stranger (whose forged sessions draw NAKs of their
-     * own). A receiver NAKs a datagram it needs again once, after a random delay, and again only
-     * after its retry interval; NAKs heard from others suppress its own. So the subscribers send at
+     * own), or whose datagrams are authenticated (it forges nothing a socket takes). A receiver NAKs
+     * a datagram it needs again once, after a random delay, and again only after its retry interval;
+     * NAKs heard from others suppress its own. So the subscribers send at
      * most {@value #NAKS_PER_COPY_NEEDED} NAK datagrams per copy needed again (one NAK lists many
      * gaps, so most seeds need far fewer: the worst of 4,000 seeds came to 1.9), plus
      * {@value #NAKS_PER_SUBSCRIBER} per subscriber (each asks once before it has heard the others)
@@ -549,7 +560,7 @@ final class Simulation {
      * subscriber sends its own, eight to thirty-two per loss).
      */
     private void checkNakVolume() {
-        if (stranger != null) {
+        if (strangerReachesNodes()) {
             return;
         }
         final long naks = naksSent();
@@ -568,6 +579,11 @@ final class Simulation {
                 + " failed").formatted(naks, sharedLosses, subscribers.size(), NAKS_PER_SHARED_LOSS,
                 NAKS_PER_SUBSCRIBER));
         }
+    }
+
+    /** Whether a stranger's forgeries reach the nodes: it forges, and the seed's datagrams are not authenticated. */
+    private boolean strangerReachesNodes() {
+        return stranger != null && signed == null;
     }
 
     private long naksSent() {
@@ -630,6 +646,9 @@ final class Simulation {
         injected.put(FaultKind.NODE_CLOSE, nodeHosts().stream().mapToLong(host -> host.nodesClosed).sum());
         injected.put(FaultKind.RECORDER, recorders.stream().mapToLong(host -> host.recordingsChecked).sum());
         injected.put(FaultKind.DISK, recorders.stream().mapToLong(host -> host.segmentsRefused + host.stalls).sum());
+        injected.put(FaultKind.AUTHENTICATION, nodeHosts().stream()
+            .mapToLong(host -> host.counter(SystemCounter.AUTH_UNSIGNED) + host.counter(SystemCounter.AUTH_UNKNOWN_KEY)
+                + host.counter(SystemCounter.AUTH_BAD_TAG) + host.counter(SystemCounter.AUTH_REPLAYED)).sum());
         return injected;
     }
 

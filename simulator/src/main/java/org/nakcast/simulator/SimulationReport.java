@@ -39,7 +39,8 @@ final class SimulationReport {
         Map.entry(FaultKind.SUBSCRIPTION_CLOSE, "subscriptions closed by their application"),
         Map.entry(FaultKind.NODE_CLOSE, "nodes closed by their application"),
         Map.entry(FaultKind.RECORDER, "recordings read back and checked"),
-        Map.entry(FaultKind.DISK, "segments a full disk refused, and stalls of a slow one")));
+        Map.entry(FaultKind.DISK, "segments a full disk refused, and stalls of a slow one"),
+        Map.entry(FaultKind.AUTHENTICATION, "datagrams sockets dropped by their trailer (forged, replayed)")));
 
     private final Map<FaultKind, Long> seedsPerKind = new EnumMap<>(FaultKind.class);
     private final Map<FaultKind, Long> injectedPerKind = new EnumMap<>(FaultKind.class);

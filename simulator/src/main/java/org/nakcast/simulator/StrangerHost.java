@@ -37,12 +37,18 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  *       DATA, or an UNRECOVERABLE within what was sent, nothing but authentication could tell from
  *       the publisher's own; the stranger sends none.</li>
  * </ul>
+ *
+ * <p>On an authenticated segment ({@link FaultKind#AUTHENTICATION}) it has no key. It forges all of
+ * the above, each from its own address or spoofed (the publisher's of the session it names, or of
+ * any), to every node on either line, with no trailer or a made-up one ({@link ForgedTrailers}).
  */
 final class StrangerHost extends SimHost {
     private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
 
     private final SplittableRandom random;
     private final SplittableRandom holderRandom;
+    /** What it does to trailers on an authenticated segment; null on another. */
+    private final ForgedTrailers trailers;
     private final long intervalNs;
     private final int[] topicIds;
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
@@ -62,12 +68,15 @@ final class StrangerHost extends SimHost {
      * @param holderRandom whether and how it holds: apart from {@code random}, so that holding
      *     changes nothing of what it forges
      * @param sessions the real sessions, whose ids a made-up session never takes
+     * @param authenticated whether the segment's datagrams are signed (with a key it does not have)
      */
     StrangerHost(Scheduler scheduler, List<SimNetwork> lines, HostShape shape, SplittableRandom random,
-        SplittableRandom holderRandom, long intervalNs, int[] topicIds, Map<Integer, PublishedSession> sessions) {
+        SplittableRandom holderRandom, long intervalNs, int[] topicIds, Map<Integer, PublishedSession> sessions,
+        boolean authenticated) {
         super(scheduler, lines, "stranger", shape);
         this.random = random;
         this.holderRandom = holderRandom;
+        this.trailers = authenticated ? new ForgedTrailers() : null;
         this.intervalNs = intervalNs;
         this.topicIds = topicIds;
         this.sessions = sessions;
@@ -93,7 +102,7 @@ final class StrangerHost extends SimHost {
             SimSocket.Arrival arrival;
             for (int read = 0; read < 64 && (arrival = socket.poll()) != null; read++) {
                 in.wrap(arrival.datagram());
-                learn(in, arrival.datagram().length);
+                learn(in, arrival.datagram().length - (trailers == null ? 0 : TrailerLayout.LENGTH));
                 work++;
             }
         }
@@ -146,7 +155,7 @@ final class StrangerHost extends SimHost {
             forgeStray(live != null && random.nextBoolean() ? live : madeUp());
         } else if (kind == 12 && live != null) {
             spoof(live, writeGoneBeyondSent(live));
-        } else if (kind > 12 && live != null && lines.size() == 1) {
+        } else if (kind > 12 && live != null && (lines.size() == 1 || trailers != null)) {
             send(FrameType.Port.DATA, writeInSessionsName(kind - 13, live));
         } else {
             final int length = 1 + random.nextInt(200);
@@ -162,17 +171,42 @@ final class StrangerHost extends SimHost {
         send(random, port, length);
     }
 
-    private void send(SplittableRandom lineChoice, FrameType.Port port, int length) {
-        transmit(lines.size() == 1 ? 0 : lineChoice.nextInt(lines.size()), port, out, 0, length);
+    /**
+     * Sends what it forged on one line, drawn from {@code draws} (as is, on an authenticated segment,
+     * its trailer and whether it goes from its own address or a spoofed one).
+     */
+    private void send(SplittableRandom draws, FrameType.Port port, int length) {
+        final int line = lines.size() == 1 ? 0 : draws.nextInt(lines.size());
+        if (trailers == null) {
+            transmit(line, port, out, 0, length);
+        } else {
+            final int source = draws.nextBoolean() ? id : spoofedSource(draws, length);
+            transmitAs(source, line, port, out, 0, trailers.dress(out, length, draws));
+        }
         sent++;
     }
 
     /** Sends what it forged to the data port with the address of {@code session}'s publisher. */
     private void spoof(long[] session, int length) {
         final int publisher = sessions.get((int) session[0]).host.id;
-        transmitAs(publisher, lines.size() == 1 ? 0 : random.nextInt(lines.size()), FrameType.Port.DATA, out, 0,
-            length);
+        final int line = lines.size() == 1 ? 0 : random.nextInt(lines.size());
+        transmitAs(publisher, line, FrameType.Port.DATA, out, 0,
+            trailers == null ? length : trailers.dress(out, length, random));
         sent++;
+    }
+
+    /**
+     * The address a forgery of {@code length} bytes at the start of {@code out} goes out from when
+     * spoofed: that of the publisher of the real session it names, or of a live session's, or its own
+     * if it knows none.
+     */
+    private int spoofedSource(SplittableRandom draws, int length) {
+        PublishedSession named = length < HeaderFlyweight.HEADER_LENGTH ? null
+            : sessions.get(HeaderFlyweight.sessionIdAt(out, 0));
+        if (named == null && !liveSessions.isEmpty()) {
+            named = sessions.get((int) liveSessions.get(draws.nextInt(liveSessions.size()))[0]);
+        }
+        return named == null ? id : named.host.id;
     }
 
     /**

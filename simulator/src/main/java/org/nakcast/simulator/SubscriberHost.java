@@ -259,7 +259,7 @@ class SubscriberHost extends NodeHost {
     }
 
     @Override
-    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, boolean forged) {
+    void reading(int line, FrameType.Port port, HeaderFlyweight header, int length, Origin origin) {
         final boolean nakRead = port == FrameType.Port.CONTROL && header.typeCode() == FrameType.NAK.code();
         if (nakRead) {
             heardNak.wrap(header.buffer(), header.offset());
@@ -267,15 +267,15 @@ class SubscriberHost extends NodeHost {
         if (tracing) {
             System.out.println("%.6f %s reads on its %s port of line %d: %s session %d topic %d sequence %d flags %d,"
                 .formatted(scheduler.nowNs() / 1e9, name, port, line, FrameType.fromCode(header.typeCode()),
-                    header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes%s"
+                    header.sessionId(), header.topicId(), header.sequence(), header.flags()) + " %d bytes%s%s"
                 .formatted(length, nakRead ? " from receiver %d: %s".formatted(heardNak.receiverId(), ranges(heardNak))
-                    : ""));
+                    : "", origin == Origin.OWN ? "" : " (the stranger's: " + origin + ")"));
         }
         noteRefusal();
         judgeKeptQuiet(true);
         sessionReadLast = header.sessionId();
         readSinceLook = true;
-        if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode()) && !forged) {
+        if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode()) && origin != Origin.FORGED) {
             noteRead(header.sessionId(), scheduler.nowNs());
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
                 quiet.reading(header.sessionId(), header.sequence());

@@ -28,7 +28,9 @@ import org.nakcast.transport.NodeContext;
  * that every earlier seed still draws the network, processes and timings it was kept for; whether
  * topics travel on two lines, and line B's faults, from a third; subscriptions and nodes closed
  * along the way from a fourth; a recorder and what happens to it from a sixth (a seed that draws
- * one runs differently from then on: one more receiver on the segment).
+ * one runs differently from then on: one more receiver on the segment); whether its transports
+ * authenticate their datagrams from a seventh (a seed that does runs differently too: a trailer in
+ * every datagram, and the stranger, without the key, forging and replaying otherwise).
  */
 final class Swarm {
     private static final long MS = 1_000_000;
@@ -48,6 +50,10 @@ final class Swarm {
         List.of(Endpoint.parse("127.0.0.1:40480"), Endpoint.parse("127.0.0.1:40481"));
     /** Salts the seed's sixth stream: whether it runs a recorder, and what happens to it. */
     private static final long RECORDER_DRAWS = 0x5E0C_04DE_5EEDL;
+    /** Salts the seed's seventh stream: whether its transports authenticate their datagrams. */
+    private static final long AUTHENTICATION_DRAWS = 0x6A07_4E71_5EEDL;
+    /** The share of seeds (allowed authentication) whose transports authenticate their datagrams. */
+    private static final int AUTHENTICATED_PERCENT = 30;
     /**
      * The share of seeds (allowed shared loss) that are a big group of subscribers losing datagrams
      * before they fan out, and nothing else: where NAK suppression shows, or its absence.
@@ -82,7 +88,7 @@ final class Swarm {
         for (FaultKind kind : allowed) {
             final SplittableRandom draws = CLOSES.contains(kind) ? closes : ADDED_LATER.contains(kind) ? later : random;
             if (kind != FaultKind.REDUNDANT_LINES && kind != FaultKind.RECORDER && kind != FaultKind.DISK
-                && draws.nextInt(100) < 35) {
+                && kind != FaultKind.AUTHENTICATION && draws.nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
@@ -103,6 +109,12 @@ final class Swarm {
         if (twoLines) {
             kinds.add(FaultKind.REDUNDANT_LINES);
         }
+        final boolean authenticated = !sharedLossGroup && allowed.contains(FaultKind.AUTHENTICATION)
+            && new SplittableRandom(seed ^ AUTHENTICATION_DRAWS).nextInt(100) < AUTHENTICATED_PERCENT;
+        if (authenticated) {
+            kinds.add(FaultKind.AUTHENTICATION);
+        }
+        final String keyFile = authenticated ? SimKeyFile.path() : null;
         final int datagramSize = DATAGRAM_SIZES[random.nextInt(DATAGRAM_SIZES.length)];
         final int historyDatagrams = 16 << random.nextInt(6);
         final long heartbeatNs = (1 + random.nextInt(10)) * MS;
@@ -112,13 +124,15 @@ final class Swarm {
 
         final TransportConfig transport = new TransportConfig("sim", "lo", "239.255.77.9", 40100)
             .withDatagramSize(new ByteSize(datagramSize))
-            .withSendRate(random.nextInt(10) < 7 ? ByteSize.ZERO : new ByteSize((5L + random.nextInt(95)) << 20));
+            .withSendRate(random.nextInt(10) < 7 ? ByteSize.ZERO : new ByteSize((5L + random.nextInt(95)) << 20))
+            .withAuthKeyFile(keyFile);
         final List<TransportConfig> transports = new ArrayList<>(List.of(transport));
         final long lineTimeoutNs = twoLines
             ? MS * (1 + lineDraws.nextInt((int) Math.min(10, publisherTimeoutNs / MS - 1))) : 0;
         if (twoLines) {
             transports.add(new TransportConfig("sim-b", "lo", "239.255.77.11", 40102)
-                .withDatagramSize(transport.datagramSize()).withSendRate(transport.sendRate()));
+                .withDatagramSize(transport.datagramSize()).withSendRate(transport.sendRate())
+                .withAuthKeyFile(keyFile));
         }
         final List<TopicConfig> topics = new ArrayList<>();
         for (int t = 1; t <= topicCount; t++) {

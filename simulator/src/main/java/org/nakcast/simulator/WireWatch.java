@@ -20,12 +20,16 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  * checker learns what each session sent (so what its history must still hold), its publisher id,
  * and which sessions exist on a data port at all; and it checks, at every send, that a session's
  * repairs stay within its repair budget and that an UNRECOVERABLE gives up only what the history
- * may have lost.
+ * may have lost. In an authenticated seed each node's datagram is read without its trailer, and
+ * noted as signed ({@link SignedDatagrams}); the stranger's are passed over: no socket takes what it
+ * forges.
  */
 final class WireWatch implements SimNetwork.WireTap {
     private final Scheduler scheduler;
     private final Map<Integer, PublishedSession> sessions;
     private final Violations violations;
+    /** The datagrams the nodes signed, in an authenticated seed; null in another. */
+    private final SignedDatagrams signed;
     private final HeaderFlyweight header = new HeaderFlyweight();
     private final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
@@ -33,25 +37,39 @@ final class WireWatch implements SimNetwork.WireTap {
     /** The datagrams sent at the current instant, so that a second line's copy is known as one. */
     private final Set<Sent> sentNow = new HashSet<>();
     private long now = Long.MIN_VALUE;
-    /** Sessions that sent a valid DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE to a data port (forged ones too). */
+    /**
+     * Sessions that sent a valid DATA, RETRANSMIT, HEARTBEAT or UNRECOVERABLE to a data port (forged
+     * ones too, where a socket may take them: without authentication).
+     */
     private final IntHashSet onDataPorts = new IntHashSet();
 
     /** One datagram sent, as far as telling two lines' copies apart needs. */
     private record Sent(int from, int type, int sessionId, long sequence, int length) {
     }
 
-    WireWatch(Scheduler scheduler, Map<Integer, PublishedSession> sessions, Violations violations) {
+    /** @param signed where the nodes' signed datagrams are noted, in an authenticated seed; null in another */
+    WireWatch(Scheduler scheduler, Map<Integer, PublishedSession> sessions, Violations violations,
+        SignedDatagrams signed) {
         this.scheduler = scheduler;
         this.sessions = sessions;
         this.violations = violations;
+        this.signed = signed;
     }
 
     @Override
     public void sent(int from, int line, FrameType.Port port, DirectBuffer buffer, int offset, int length) {
-        if (DatagramValidator.check(buffer, offset, length) != DatagramCheck.VALID) {
+        int protocolLength = length;
+        if (signed != null) {
+            if (!signed.signs(from)) {
+                return;
+            }
+            signed.signed(buffer, offset, length);
+            protocolLength -= TrailerLayout.LENGTH;
+        }
+        if (DatagramValidator.check(buffer, offset, protocolLength) != DatagramCheck.VALID) {
             return;
         }
-        view.wrap(buffer, offset, length);
+        view.wrap(buffer, offset, protocolLength);
         header.wrap(view, 0);
         final int type = header.typeCode();
         if (port != FrameType.Port.DATA || !FrameType.belongsOn(port, type)) {
@@ -63,14 +81,14 @@ final class WireWatch implements SimNetwork.WireTap {
             now = nowNs;
             sentNow.clear();
         }
-        if (!sentNow.add(new Sent(from, type, header.sessionId(), header.sequence(), length))) {
+        if (!sentNow.add(new Sent(from, type, header.sessionId(), header.sequence(), protocolLength))) {
             return;
         }
         final PublishedSession session = sessions.get(header.sessionId());
         if (session == null || session.host.id != from) {
             return;
         }
-        session.sent(type, length, header.sequence(), nowNs);
+        session.sent(type, protocolLength, header.sequence(), nowNs);
         if (type == FrameType.HEARTBEAT.code() && session.publisherId == 0) {
             heartbeat.wrap(view, 0);
             session.publisherId = heartbeat.publisherId();

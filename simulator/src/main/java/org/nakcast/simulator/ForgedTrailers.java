@@ -1,0 +1,48 @@
+package org.nakcast.simulator;
+
+import java.util.SplittableRandom;
+
+import org.agrona.MutableDirectBuffer;
+
+/**
+ * What a stranger without the key makes of the trailers of an authenticated segment: it sends what it
+ * forges with no trailer, with one naming a key the seed's key file does not hold (or its key, with a
+ * suite there is none of), or with the seed's key and a nonce and tag made up.
+ */
+final class ForgedTrailers {
+    /** The suites and key ids a byte can name. */
+    private static final int BYTE_VALUES = 256;
+
+    /**
+     * Puts a trailer, or none, after the {@code length} bytes it forged at offset 0 of {@code out}.
+     *
+     * @return the length to send
+     */
+    int dress(MutableDirectBuffer out, int length, SplittableRandom random) {
+        final int kind = random.nextInt(3);
+        if (kind == 0) {
+            return length;
+        }
+        for (int i = 0; i < TrailerLayout.LENGTH; i++) {
+            out.putByte(length + i, (byte) random.nextInt(BYTE_VALUES));
+        }
+        final int keyId = length + TrailerLayout.KEY_ID_OFFSET;
+        final int suite = length + TrailerLayout.SUITE_OFFSET;
+        if (kind == 2) {
+            out.putByte(keyId, (byte) SimKeyFile.KEY_ID);
+            out.putByte(suite, (byte) TrailerLayout.SUITE_POLY1305_AES);
+        } else if (random.nextBoolean()) {
+            out.putByte(keyId, (byte) other(SimKeyFile.KEY_ID, random));
+        } else {
+            out.putByte(keyId, (byte) SimKeyFile.KEY_ID);
+            out.putByte(suite, (byte) other(TrailerLayout.SUITE_POLY1305_AES, random));
+        }
+        return length + TrailerLayout.LENGTH;
+    }
+
+    /** A byte's value other than {@code taken}, drawn at random. */
+    private static int other(int taken, SplittableRandom random) {
+        final int value = random.nextInt(BYTE_VALUES - 1);
+        return value >= taken ? value + 1 : value;
+    }
+}
