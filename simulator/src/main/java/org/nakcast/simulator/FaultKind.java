@@ -84,8 +84,9 @@ enum FaultKind {
     /**
      * Every transport of the seed with a key file ({@code auth-key-file}): each datagram signed, and
      * each one read checked before anything else sees it. A stranger, if the seed has one, has no key:
-     * what it forges is dropped at the socket, counted by cause ({@link Invariant#AUTHENTICATED}). Drawn
-     * from a stream of its own.
+     * what it forges is dropped at the socket, counted by cause, and so is each signed datagram it
+     * replays to a socket that took it before ({@link Invariant#AUTHENTICATED}). Drawn from a stream
+     * of its own.
      */
     AUTHENTICATION;
 

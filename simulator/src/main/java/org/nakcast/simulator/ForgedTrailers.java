@@ -7,7 +7,9 @@ import org.agrona.MutableDirectBuffer;
 /**
  * What a stranger without the key makes of the trailers of an authenticated segment: it sends what it
  * forges with no trailer, with one naming a key the seed's key file does not hold (or its key, with a
- * suite there is none of), or with the seed's key and a nonce and tag made up.
+ * suite there is none of), or with the seed's key and a nonce and tag made up; and it changes signed
+ * datagrams it captured, one byte of their protocol bytes, nonce or tag (now and then of the tag's
+ * last eight bytes alone).
  */
 final class ForgedTrailers {
     /** The suites and key ids a byte can name. */
@@ -44,5 +46,20 @@ final class ForgedTrailers {
     private static int other(int taken, SplittableRandom random) {
         final int value = random.nextInt(BYTE_VALUES - 1);
         return value >= taken ? value + 1 : value;
+    }
+
+    /** A copy of the signed {@code datagram} with one byte changed: of its tag, its nonce or its protocol bytes. */
+    byte[] tamper(byte[] datagram, SplittableRandom random) {
+        final byte[] changed = datagram.clone();
+        final int trailer = changed.length - TrailerLayout.LENGTH;
+        final int tag = trailer + TrailerLayout.TAG_OFFSET;
+        final int at = switch (random.nextInt(4)) {
+            case 0 -> tag + 8 + random.nextInt(8);
+            case 1 -> tag + random.nextInt(8);
+            case 2 -> trailer + TrailerLayout.BASE_OFFSET + random.nextInt(tag - trailer - TrailerLayout.BASE_OFFSET);
+            default -> random.nextInt(trailer);
+        };
+        changed[at] ^= (byte) (1 + random.nextInt(BYTE_VALUES - 1));
+        return changed;
     }
 }

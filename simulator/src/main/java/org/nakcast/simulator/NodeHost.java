@@ -46,7 +46,12 @@ abstract class NodeHost extends SimHost {
         /** Its sender's own. */
         OWN,
         /** The stranger's, in a live session's name: the node drops or ignores it. */
-        FORGED
+        FORGED,
+        /**
+         * The stranger's copy of a node's signed datagram, new to the socket that took it: the
+         * protocol takes it as any copy, but it is no sign that its sender is there.
+         */
+        REPLAYED
     }
 
     /**
@@ -79,6 +84,8 @@ abstract class NodeHost extends SimHost {
     long nodesClosed;
     /** Stray datagrams handed to the node, over its incarnations. */
     long strays;
+    /** The stranger's copies of signed datagrams its sockets took (new to them), over its incarnations. */
+    long copiesTaken;
     /** This incarnation's strays, by the cause they must be counted under. */
     private final Map<DatagramCheck, Long> straysByCause = new EnumMap<>(DatagramCheck.class);
     private int strangerId = -1;
@@ -238,6 +245,8 @@ abstract class NodeHost extends SimHost {
     final boolean reads(int line, FrameType.Port port, SimSocket.Arrival arrival) {
         originInHand = Origin.OWN;
         if (auth != null) {
+            // of what the stranger sends, a socket takes only its copies of what the nodes signed
+            originInHand = arrival.from() == strangerId ? Origin.REPLAYED : Origin.OWN;
             return true;
         }
         if (arrival.from() != strangerId || port != FrameType.Port.DATA) {
@@ -280,6 +289,7 @@ abstract class NodeHost extends SimHost {
             if (auth.handed(buffer, length, nonces) != AuthVerdict.TAKEN) {
                 return;
             }
+            copiesTaken += originInHand == Origin.REPLAYED ? 1 : 0;
             protocolLength -= TrailerLayout.LENGTH;
         }
         final DatagramCheck check = DatagramValidator.check(buffer, 0, protocolLength, port);

@@ -86,6 +86,11 @@ final class PublisherHost extends NodeHost {
     private final List<Offering> offerings = new ArrayList<>();
     private boolean closeRequested;
     long offersRefused;
+    /**
+     * Datagrams asked for by the stranger's copies of signed NAKs its node took (its socket had not
+     * had them): each may be resent once more.
+     */
+    long askedByCopies;
 
     /** A session of a topic in this incarnation of the process. */
     private static final class Offering {
@@ -304,6 +309,7 @@ final class PublisherHost extends NodeHost {
         final long heldFrom = session.surelyHeldNowFrom();
         for (int i = 0; i < nak.rangeCount(); i++) {
             asksInRound.add(new Ask(session, nak.rangeFrom(i), nak.rangeTo(i), heldFrom, session.highestHandedData));
+            askedByCopies += origin == Origin.REPLAYED ? nak.rangeTo(i) - nak.rangeFrom(i) + 1 : 0;
         }
     }
 

@@ -474,7 +474,7 @@ final class Simulation {
     /** The datagrams receivers needed again: see {@link #checkRepairsPerLoss}. */
     private long datagramsNeededAgain() {
         long needed = network(net -> net.dataLost) + network(net -> net.reordered) + network(net -> net.duplicated)
-            + network(net -> net.stalledRepairs);
+            + network(net -> net.stalledRepairs) + publishers.stream().mapToLong(host -> host.askedByCopies).sum();
         for (SubscriberHost subscriber : subscribers) {
             needed += subscriber.dataOverflowed + subscriber.counter(SystemCounter.REORDER_WINDOW_OVERFLOWS)
                 + subscriber.reached.datagramsOwedAtStart;
@@ -517,7 +517,8 @@ final class Simulation {
      * hearing the stream on its other line, asks again meanwhile: seed 5127, a line stalled while the
      * other was cut); and a stream that starts may need every datagram from where it starts to the
      * publisher's latest (late join {@code oldest} replays history; a stream resumed after silence
-     * asks for what it missed).
+     * asks for what it missed); and a stranger's copy of a signed NAK its publisher's socket had not
+     * had asks again for what the NAK asked.
      *
      * <p>Why: the publisher resends a datagram at most once per retransmit hold-off, however many
      * NAKs ask for it then (suppression keeps most receivers from asking at all), so the first round
@@ -659,11 +660,12 @@ final class Simulation {
             published += session.published;
         }
         final long strays = nodeHosts().stream().mapToLong(host -> host.strays).sum();
+        final long copiesTaken = nodeHosts().stream().mapToLong(host -> host.copiesTaken).sum();
         final StreamWatch.Reached reached = new StreamWatch.Reached();
         subscribers.forEach(subscriber -> reached.add(subscriber.reached));
         return new SimulationResult(scenario.seed(), scenario.injected(), injectedByKind(),
             publishers.stream().mapToLong(host -> host.longPauses).sum(),
-            subscribers.stream().mapToLong(host -> host.longPauses).sum(), strays,
+            subscribers.stream().mapToLong(host -> host.longPauses).sum(), strays, copiesTaken,
             publishers.stream().mapToLong(host -> host.counter(SystemCounter.RECEIVERS_DROPPED)).sum(),
             subscribers.stream().mapToLong(host -> host.counter(SystemCounter.STREAMS_GONE_UNSTARTED)).sum(), reached,
             published, tally.delivered, tally.lossEvents, tally.lostMessages, naksSent,

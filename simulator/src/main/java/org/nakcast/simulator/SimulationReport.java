@@ -48,6 +48,7 @@ final class SimulationReport {
     private long longPublisherPauses;
     private long longSubscriberPauses;
     private long strays;
+    private long copiesTaken;
     private final StreamWatch.Reached reached = new StreamWatch.Reached();
     private long published;
     private long delivered;
@@ -77,6 +78,7 @@ final class SimulationReport {
         longPublisherPauses += result.longPublisherPauses();
         longSubscriberPauses += result.longSubscriberPauses();
         strays += result.strays();
+        copiesTaken += result.copiesTaken();
         reached.add(result.reached());
         published += result.published();
         delivered += result.delivered();
@@ -152,7 +154,8 @@ final class SimulationReport {
         return switch (kind) {
             case PUBLISHER_PAUSE -> unit + " (%,d longer than every timeout)".formatted(longPublisherPauses);
             case SUBSCRIBER_PAUSE -> unit + " (%,d longer than every timeout)".formatted(longSubscriberPauses);
-            case STRANGER -> unit + " (%,d stray datagrams handed to a process)".formatted(strays);
+            case STRANGER -> unit + " (%,d stray datagrams handed to a process, %,d copies of signed ones taken)"
+                .formatted(strays, copiesTaken);
             default -> unit;
         };
     }
@@ -172,14 +175,14 @@ final class SimulationReport {
         final String sharedRatio = ratio(sharedLossOnlyNaks, sharedLossOnlyLosses);
         final String repairRatio = ratio(quietRetransmits, quietNeededAgain);
         return String.format(Locale.ROOT, "{\"seeds\":%d,\"faults\":%s,\"longPublisherPauses\":%d,"
-                + "\"longSubscriberPauses\":%d,\"strays\":%d,"
+                + "\"longSubscriberPauses\":%d,\"strays\":%d,\"copiesTaken\":%d,"
                 + "\"resumes\":%d,\"lossesAfterResume\":%d,\"heldStarts\":%d,"
                 + "\"recoveries\":%d,\"recoveryMessages\":%d,\"recoveryLosses\":%d,\"positionResumes\":%d,"
                 + "\"published\":%d,\"delivered\":%d,\"lossEvents\":%d,\"lostMessages\":%d,"
                 + "\"naksSent\":%d,\"retransmits\":%d,\"retransmitsPerNeededAgain\":%s,\"sharedLosses\":%d,"
                 + "\"naksPerSharedLoss\":%s,\"violations\":%d,\"failingSeeds\":%d,\"firstFailingSeed\":%s,"
                 + "\"simulatedSeconds\":%.3f,\"wallSeconds\":%.3f}",
-            seeds, kinds, longPublisherPauses, longSubscriberPauses, strays, reached.resumes,
+            seeds, kinds, longPublisherPauses, longSubscriberPauses, strays, copiesTaken, reached.resumes,
             reached.lossesAfterResume, reached.heldStarts, reached.recoveries, reached.recoveryMessages,
             reached.recoveryLosses, reached.positionResumes, published, delivered, lossEvents,
             lostMessages, naksSent, retransmits, repairRatio.equals("-") ? "null" : repairRatio, sharedLosses,

@@ -15,6 +15,7 @@ import java.util.Set;
  * @param longPublisherPauses publisher pauses longer than every timeout of the run
  * @param longSubscriberPauses subscriber pauses longer than every timeout of the run
  * @param strays datagrams the processes were handed that were no datagram or on the wrong port
+ * @param copiesTaken the stranger's copies of signed datagrams the processes' sockets took, new to them
  * @param receiversDropped receivers the publishers dropped from flow control
  * @param streamsGoneUnstarted streams the subscribers' nodes ended before their start
  * @param reached the states of a stream's life the run reached (see {@link StreamWatch})
@@ -37,7 +38,7 @@ import java.util.Set;
  * @param subscribers how many subscribing processes the seed ran
  */
 record SimulationResult(long seed, Set<FaultKind> injected, Map<FaultKind, Long> injectedByKind,
-    long longPublisherPauses, long longSubscriberPauses, long strays, long receiversDropped,
+    long longPublisherPauses, long longSubscriberPauses, long strays, long copiesTaken, long receiversDropped,
     long streamsGoneUnstarted,
     StreamWatch.Reached reached, long published, long delivered, long lossEvents, long lostMessages, long naksSent,
     long retransmits, long neededAgain,

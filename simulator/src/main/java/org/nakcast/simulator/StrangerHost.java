@@ -40,7 +40,11 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  *
  * <p>On an authenticated segment ({@link FaultKind#AUTHENTICATION}) it has no key. It forges all of
  * the above, each from its own address or spoofed (the publisher's of the session it names, or of
- * any), to every node on either line, with no trailer or a made-up one ({@link ForgedTrailers}).
+ * any), to every node on either line, with no trailer or a made-up one ({@link ForgedTrailers}); and
+ * it captures what the nodes send to either port ({@link CapturedDatagrams}) and sends it again, as
+ * it was or with a byte changed, from its own address or its sender's, on the line it was read on,
+ * as long as the session it names is live (a replay of a session that ended, to a receiver started
+ * since, would be taken as the session's: no socket of that receiver heard it).
  */
 final class StrangerHost extends SimHost {
     private static final int DATA_LENGTH = DataFlyweight.DATA_HEADER_LENGTH + MessageFrame.FRAME_HEADER_LENGTH + 8;
@@ -49,6 +53,7 @@ final class StrangerHost extends SimHost {
     private final SplittableRandom holderRandom;
     /** What it does to trailers on an authenticated segment; null on another. */
     private final ForgedTrailers trailers;
+    private final CapturedDatagrams captured = new CapturedDatagrams();
     private final long intervalNs;
     private final int[] topicIds;
     private final UnsafeBuffer out = new UnsafeBuffer(ByteBuffer.allocateDirect(HeaderFlyweight.MAX_DATAGRAM_LENGTH));
@@ -88,6 +93,9 @@ final class StrangerHost extends SimHost {
         sockets.clear();
         for (int line = 0; line < lines.size(); line++) {
             sockets.add(openSocket(line, FrameType.Port.DATA));
+            if (trailers != null) {
+                sockets.add(openSocket(line, FrameType.Port.CONTROL));
+            }
         }
     }
 
@@ -102,7 +110,14 @@ final class StrangerHost extends SimHost {
             SimSocket.Arrival arrival;
             for (int read = 0; read < 64 && (arrival = socket.poll()) != null; read++) {
                 in.wrap(arrival.datagram());
-                learn(in, arrival.datagram().length - (trailers == null ? 0 : TrailerLayout.LENGTH));
+                if (trailers == null) {
+                    learn(in, arrival.datagram().length);
+                } else {
+                    captured.capture(socket.line, socket.port, arrival, random);
+                    if (socket.port == FrameType.Port.DATA) {
+                        learn(in, arrival.datagram().length - TrailerLayout.LENGTH);
+                    }
+                }
                 work++;
             }
         }
@@ -139,6 +154,10 @@ final class StrangerHost extends SimHost {
     }
 
     private void forge() {
+        if (trailers != null && random.nextInt(4) == 0) {
+            sendCaptured();
+            return;
+        }
         final int kind = random.nextInt(17);
         final long[] live = liveSessions.isEmpty() ? null : liveSessions.get(random.nextInt(liveSessions.size()));
         if (kind < 4 && live != null) {
@@ -207,6 +226,25 @@ final class StrangerHost extends SimHost {
             named = sessions.get((int) liveSessions.get(draws.nextInt(liveSessions.size()))[0]);
         }
         return named == null ? id : named.host.id;
+    }
+
+    /**
+     * On an authenticated segment: a signed datagram it captured of a live session, sent again on
+     * the line and to the port it was read on, from its own address or its sender's, as it was or, one
+     * time in three, with a byte changed. Nothing if it holds none of a live session.
+     */
+    private void sendCaptured() {
+        final CapturedDatagrams.Captured copy = captured.pick(random, sessionId -> {
+            final PublishedSession session = sessions.get(sessionId);
+            return session != null && !session.mayBeGone();
+        });
+        if (copy == null) {
+            return;
+        }
+        final byte[] datagram = random.nextInt(3) == 0 ? trailers.tamper(copy.datagram(), random) : copy.datagram();
+        transmitAs(random.nextBoolean() ? id : copy.source(), copy.line(), copy.port(), new UnsafeBuffer(datagram), 0,
+            datagram.length);
+        sent++;
     }
 
     /**

@@ -73,8 +73,13 @@ class SubscriberHost extends NodeHost {
     private final boolean tracing;
     private final List<Subscribed> subscribed = new ArrayList<>();
     private final List<SubscriptionProbe> probes = new ArrayList<>();
-    /** When this host last read a datagram of each session on its data port (any incarnation). */
+    /**
+     * When this host last read a datagram of each session on its data port (any incarnation), its
+     * publisher's or a stranger's copy of one: it may tell of a gap or repair one.
+     */
     private final Long2LongHashMap lastReadNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /** The same, of its publisher's own datagrams alone: a stranger's copy is no sign that the publisher is there. */
+    private final Long2LongHashMap lastHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** Per (receiver id, session): when this host last sent a NAK for it. */
     private final Long2LongHashMap lastNakNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** The (receiver id, session) keys a NAK too soon was told for. */
@@ -276,7 +281,10 @@ class SubscriberHost extends NodeHost {
         sessionReadLast = header.sessionId();
         readSinceLook = true;
         if (port == FrameType.Port.DATA && FrameType.belongsOn(port, header.typeCode()) && origin != Origin.FORGED) {
-            noteRead(header.sessionId(), scheduler.nowNs());
+            lastReadNs.put(header.sessionId(), scheduler.nowNs());
+            if (origin == Origin.OWN) {
+                noteHeard(header.sessionId(), scheduler.nowNs());
+            }
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
                 quiet.reading(header.sessionId(), header.sequence());
             } else if (header.typeCode() == FrameType.UNRECOVERABLE.code()) {
@@ -418,9 +426,9 @@ class SubscriberHost extends NodeHost {
         return false;
     }
 
-    /** Notes that a datagram of {@code sessionId} was read from the data port. */
-    private void noteRead(int sessionId, long nowNs) {
-        lastReadNs.put(sessionId, nowNs);
+    /** Notes that a datagram of {@code sessionId} its publisher sent was read from the data port. */
+    private void noteHeard(int sessionId, long nowNs) {
+        lastHeardNs.put(sessionId, nowNs);
         watch.onRead(sessionId, nowNs);
         final PublishedSession session = sessions.get(sessionId);
         if (session != null) {
@@ -511,11 +519,11 @@ class SubscriberHost extends NodeHost {
                 violations.add(nowNs, Invariant.AFTER_THE_END, ("%s ended session %d of a live publisher as restarted"
                     + " by session %d, which is not of its publisher id").formatted(name, session.sessionId,
                     event.newSessionId()));
-            } else if (lastReadNs.get(session.sessionId) > nowNs - 2 * heartbeatNs(session.topicId)) {
+            } else if (lastHeardNs.get(session.sessionId) > nowNs - 2 * heartbeatNs(session.topicId)) {
                 violations.add(nowNs, Invariant.AFTER_THE_END, ("%s ended session %d as restarted by session %d, which"
                     + " shares its publisher id, though it heard it %.3f ms ago: two live publishers sharing an id"
                     + " ended each other").formatted(name, session.sessionId, restarted.sessionId,
-                    (nowNs - lastReadNs.get(session.sessionId)) / 1e6));
+                    (nowNs - lastHeardNs.get(session.sessionId)) / 1e6));
             }
         }
     }

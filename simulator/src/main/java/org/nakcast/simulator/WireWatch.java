@@ -21,8 +21,8 @@ import org.nakcast.transport.protocol.UnrecoverableFlyweight;
  * and which sessions exist on a data port at all; and it checks, at every send, that a session's
  * repairs stay within its repair budget and that an UNRECOVERABLE gives up only what the history
  * may have lost. In an authenticated seed each node's datagram is read without its trailer, and
- * noted as signed ({@link SignedDatagrams}); the stranger's are passed over: no socket takes what it
- * forges.
+ * noted as signed ({@link SignedDatagrams}); the stranger's, forged or copied, are passed over: no
+ * socket takes what it forges, and what it copies was sent before.
  */
 final class WireWatch implements SimNetwork.WireTap {
     private final Scheduler scheduler;
