@@ -244,16 +244,21 @@ final class Simulation {
             return true;
         }
 
-        /** With authentication, nothing: the STATUS of its made-up receiver are dropped at the socket. */
+        /**
+         * With authentication, nothing: the STATUS of its made-up receiver are dropped at the socket.
+         * Without, the publisher is at or past the limit that receiver sets, and no real receiver
+         * holds it there too: each last told it a position less than a window behind what it sent.
+         */
         @Override
         public boolean heldByStranger(PublishedSession session) {
             final long[] held = stranger == null || signed != null ? null : stranger.held();
-            if (held == null || held[0] != session.sessionId
-                || session.highestHandedData + 1 < held[2] + session.historyDatagrams / 2) {
+            final long window = session.historyDatagrams / 2;
+            final long sent = session.highestHandedData + 1;
+            if (held == null || held[0] != session.sessionId || sent < held[2] + window) {
                 return false;
             }
             for (SubscriberHost subscriber : subscribers) {
-                if (subscriber.reportedAtOrBelow(session, held[2])) {
+                if (subscriber.reportedAtOrBelow(session, sent - window)) {
                     return false;
                 }
             }

@@ -16,10 +16,11 @@ import org.nakcast.transport.status.SystemCounters;
  * Flow control {@code min}: the publisher sends at most {@code window} datagrams beyond what its
  * slowest live receiver has consumed, so no live receiver falls out of history. A receiver is live
  * from its first STATUS until it has been silent for the timeout, or stuck for it (a full window
- * behind what was sent, so that the publisher can send nothing until it moves, and its position
- * not moved); then it is dropped, counted and reported, and the others go on. With no live
- * receiver there is nobody to send to: the publication answers offers with NOT_CONNECTED until a
- * receiver's first STATUS.
+ * behind what was sent, so that the publisher can send nothing until it moves, and for the timeout
+ * neither moved nor had all that was sent: one that stood still while the publisher was held by
+ * another had nothing to move for); then it is dropped, counted and reported, and the others go
+ * on. With no live receiver there is nobody to send to: the publication answers offers with
+ * NOT_CONNECTED until a receiver's first STATUS.
  *
  * <p>When the last live receiver is dropped as silent, what was offered before stays held where that
  * receiver left it for one more timeout before it is sent to nobody: a receiver dropped only
@@ -199,6 +200,10 @@ final class MinFlowControl implements FlowControl {
                 bench(i, nowNs);
                 drop(i, ReceiverDropped.Cause.STUCK, nowNs - movedAtNs[i], sentUpTo, nowNs);
             } else {
+                if (positions[i] >= sentUpTo) {
+                    // it has all that was sent: standing still is not lagging, its stuck clock starts anew
+                    movedAtNs[i] = nowNs;
+                }
                 slowest = Math.min(slowest, positions[i]);
             }
         }

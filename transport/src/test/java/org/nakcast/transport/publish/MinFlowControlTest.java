@@ -322,6 +322,26 @@ class MinFlowControlTest {
     }
 
     @Test
+    void aReceiverThatHadAllThatWasSentIsNotStuckWhenThePublisherThenSendsAWindowAtOnce() {
+        for (long nowNs = 0; nowNs <= 2 * TIMEOUT_NS; nowNs += TIMEOUT_NS / 4) {
+            status(1, 700, 700, nowNs);
+            assertThat(flowControl.sendLimit(700, nowNs)).isEqualTo(700 + WINDOW);
+        }
+
+        assertThat(flowControl.sendLimit(800, 2 * TIMEOUT_NS + 1))
+            .as("it stood still with nothing to move for: waited for, not dropped").isEqualTo(700 + WINDOW);
+        assertThat(dropped).isEmpty();
+
+        status(1, 700, 800, 3 * TIMEOUT_NS);
+        assertThat(flowControl.sendLimit(800, 3 * TIMEOUT_NS + 1)).as("a window behind for the timeout since")
+            .isEqualTo(Long.MAX_VALUE);
+        assertThat(dropped).singleElement().satisfies(event -> {
+            assertThat(event.cause()).isEqualTo(ReceiverDropped.Cause.STUCK);
+            assertThat(event.forNs()).isEqualTo(TIMEOUT_NS + 1);
+        });
+    }
+
+    @Test
     void aHostWhoseReceiverWasStuckBringsInNoNewReceiverFarBehindWhileBenchedButOneCaughtUp() {
         status(1, 600, 700, 0);
         flowControl.sendLimit(700, TIMEOUT_NS / 2);
