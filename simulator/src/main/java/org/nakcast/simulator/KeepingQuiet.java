@@ -217,6 +217,7 @@ final class KeepingQuiet {
      */
     private boolean justified(Stream stream, boolean pastGone, long nowNs) {
         return covered(stream.sessionId, stream.lowestMissing(pastGone), nowNs)
+            || covered(stream.sessionId, stream.lowestInDoubt(pastGone), nowNs)
             || pendingSequence != NONE && pendingSession == stream.sessionId
             && covered(stream.sessionId, stream.lowestMissingTaking(pendingSequence, pastGone), nowNs);
     }
@@ -253,10 +254,17 @@ final class KeepingQuiet {
      * gone, uncounted, as the receiver's window loses it. The next datagram needed is delivered at
      * once and stored nowhere (a full delivery queue that makes the receiver store it is not
      * modelled: it can only make the model count one more datagram held than the receiver has).
+     *
+     * <p>Once a recovery has begun the model cannot tell whether the receiver is still paused for it,
+     * storing the next datagram too, in the slot of one held before the start from further on. Such
+     * a one is kept as in doubt: held, as far as the model knows, or gone, until it is taken again or
+     * given up; a NAK that asked for the lowest in doubt justifies as well.
      */
     private static final class Stream {
         private final int sessionId;
         private final long[] slots;
+        /** Per slot, a datagram held before the start that a paused receiver may have lost: see above. */
+        private final long[] inDoubt;
         private boolean started;
         /** Every sequence from the start to this one was taken or given up. */
         private long contiguous;
@@ -271,13 +279,22 @@ final class KeepingQuiet {
         Stream(int sessionId, int reorderWindow) {
             this.sessionId = sessionId;
             this.slots = new long[Math.max(1, reorderWindow)];
+            this.inDoubt = new long[slots.length];
             Arrays.fill(slots, NONE);
+            Arrays.fill(inDoubt, NONE);
         }
 
         void take(long sequence) {
+            final int slot = slotOf(sequence);
+            if (inDoubt[slot] == sequence) {
+                inDoubt[slot] = NONE;
+            }
             if (started) {
-                // The next one needed is delivered, not stored: it takes no slot.
+                // The next one needed is delivered, not stored: it takes no slot, unless paused for a recovery.
                 if (sequence == contiguous + 1) {
+                    if (recovering && slots[slot] > sequence) {
+                        inDoubt[slot] = slots[slot];
+                    }
                     contiguous++;
                     advance();
                 } else if (sequence > contiguous && sequence - contiguous <= slots.length) {
@@ -313,6 +330,21 @@ final class KeepingQuiet {
             return missingFrom((pastGone ? Math.max(contiguous, goneFloor) : contiguous) + 1);
         }
 
+        /**
+         * The lowest datagram in doubt ({@code pastGone}: above what it need not ask for while it
+         * recovers), or {@link #NONE}.
+         */
+        long lowestInDoubt(boolean pastGone) {
+            final long floor = pastGone ? goneFloor : NONE;
+            long lowest = NONE;
+            for (long sequence : inDoubt) {
+                if (sequence != NONE && sequence > floor && (lowest == NONE || sequence < lowest)) {
+                    lowest = sequence;
+                }
+            }
+            return lowest;
+        }
+
         /** The lowest datagram it would miss after taking {@code sequence}, leaving the model as it is. */
         long lowestMissingTaking(long sequence, boolean pastGone) {
             final long next = lowestMissing(pastGone);
@@ -334,6 +366,11 @@ final class KeepingQuiet {
         }
 
         void givenUpTo(long toSequence) {
+            for (int i = 0; i < inDoubt.length; i++) {
+                if (inDoubt[i] <= toSequence) {
+                    inDoubt[i] = NONE;
+                }
+            }
             if (started && toSequence > contiguous) {
                 contiguous = toSequence;
                 advance();
@@ -347,14 +384,19 @@ final class KeepingQuiet {
             recovering = false;
             goneFloor = NONE;
             Arrays.fill(slots, NONE);
+            Arrays.fill(inDoubt, NONE);
         }
 
         private void hold(long sequence) {
-            slots[(int) Math.floorMod(sequence, (long) slots.length)] = sequence;
+            slots[slotOf(sequence)] = sequence;
         }
 
         private boolean holds(long sequence) {
-            return slots[(int) Math.floorMod(sequence, (long) slots.length)] == sequence;
+            return slots[slotOf(sequence)] == sequence;
+        }
+
+        private int slotOf(long sequence) {
+            return (int) Math.floorMod(sequence, (long) slots.length);
         }
 
         private void advance() {
