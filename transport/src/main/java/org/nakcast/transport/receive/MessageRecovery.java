@@ -41,7 +41,9 @@ import org.nakcast.transport.status.SystemCounters;
  * does not blame recorders that were not asked meanwhile; it asks again when it runs again. A
  * recorder down (refusing, or unreachable) for a whole patience is not waited for again at every
  * gap of the stream while it stays down, which would hold the live stream a patience per gap: it is
- * asked, and its failure taken as a hole, until it answers again.
+ * asked, and its failure taken as a hole, until it answers again. So is a recorder that has said for
+ * a whole patience that it has no recording of the session at all (one that holds a recording, but
+ * not yet the message asked for, is waited for at each gap: it may be catching up).
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
  * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
@@ -98,11 +100,15 @@ final class MessageRecovery implements ReplayHandler {
      */
     private int holesHere;
     /**
-     * Per recorder, when it first answered in this recovery that it has no recording of the session
-     * or none that holds the message asked for, or Long.MIN_VALUE: still saying so a patience
-     * later, it is taken at its word.
+     * Per recorder, when it first answered in this recovery that its recording does not hold the
+     * message asked for, or Long.MIN_VALUE: still saying so a patience later, it is taken at its word.
      */
     private final long[] notHeldSinceNs;
+    /**
+     * Per recorder, since when it has answered that it has no recording of the session, or
+     * Long.MIN_VALUE: kept from one recovery of the stream to the next, as {@link #failingSinceNs} is.
+     */
+    private final long[] noRecordingSinceNs;
     /**
      * Per recorder, since when it has failed every ask (refused for a failure of its own, or could
      * not be reached) without serving anything, or Long.MIN_VALUE: kept from one recovery of the
@@ -139,7 +145,9 @@ final class MessageRecovery implements ReplayHandler {
         this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
         this.answers = new String[sources.size()];
         this.notHeldSinceNs = new long[sources.size()];
+        this.noRecordingSinceNs = new long[sources.size()];
         this.failingSinceNs = new long[sources.size()];
+        Arrays.fill(noRecordingSinceNs, Long.MIN_VALUE);
         Arrays.fill(failingSinceNs, Long.MIN_VALUE);
     }
 
@@ -242,8 +250,7 @@ final class MessageRecovery implements ReplayHandler {
             stashTail += STASHED_HEADER + length;
         }
         next++;
-        notHeldSinceNs[source] = Long.MIN_VALUE;
-        failingSinceNs[source] = Long.MIN_VALUE;
+        answeredOtherThan(null);
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
@@ -264,8 +271,7 @@ final class MessageRecovery implements ReplayHandler {
         final long holeLast = Math.min(last, firstMessage + count - 1);
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
-        notHeldSinceNs[source] = Long.MIN_VALUE;
-        failingSinceNs[source] = Long.MIN_VALUE;
+        answeredOtherThan(null);
         holesHere |= 1 << source;
         closeFetch();
         failed();
@@ -276,7 +282,8 @@ final class MessageRecovery implements ReplayHandler {
         if (!active) {
             return;
         }
-        failingSinceNs[source] = Long.MIN_VALUE;
+        // it holds a recording: up to where it answered, or (nothing new) not yet at next, as if not held
+        answeredOtherThan(notHeldSinceNs);
         closeFetch();
         if (next > fetchFrom) {
             ask();
@@ -292,13 +299,30 @@ final class MessageRecovery implements ReplayHandler {
             return;
         }
         answers[source] = refusal.reason() + " (" + sentence + ")";
-        final boolean notHeld = refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD;
-        (notHeld ? failingSinceNs : notHeldSinceNs)[source] = Long.MIN_VALUE;
-        if (saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
+        final long[] sayingSince = refusal == ReplayRefusal.NO_RECORDING ? noRecordingSinceNs
+            : refusal == ReplayRefusal.NOT_HELD ? notHeldSinceNs : failingSinceNs;
+        answeredOtherThan(sayingSince);
+        if (saysSoStill(sayingSince)) {
             holesHere |= 1 << source;
         }
         closeFetch();
         failed();
+    }
+
+    /**
+     * The recorder asked answered something other than what {@code sayingSince} keeps (null: it
+     * served, or answered a hole or an end): whatever else it said before, it says no longer.
+     */
+    private void answeredOtherThan(long[] sayingSince) {
+        if (sayingSince != notHeldSinceNs) {
+            notHeldSinceNs[source] = Long.MIN_VALUE;
+        }
+        if (sayingSince != noRecordingSinceNs) {
+            noRecordingSinceNs[source] = Long.MIN_VALUE;
+        }
+        if (sayingSince != failingSinceNs) {
+            failingSinceNs[source] = Long.MIN_VALUE;
+        }
     }
 
     /**
