@@ -340,8 +340,8 @@ public final class InboundStream {
      * @param patienceNs how long a recovery may bring no message before what is left is given up
      */
     public void recoverFrom(List<RecoverySource> recorders, long patienceNs) {
-        losses.recoverFrom(new MessageRecovery(topicId, sessionId, recorders, patienceNs, delivery, sequencer, losses,
-            counters));
+        losses.recoverFrom(new MessageRecovery(topicId, sessionId, recorders, patienceNs, life, delivery, sequencer,
+            losses, counters));
     }
 
     /** Whether it is fetching messages from a recorder, the live datagrams held meanwhile. */

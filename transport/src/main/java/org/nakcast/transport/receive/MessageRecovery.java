@@ -41,9 +41,10 @@ import org.nakcast.transport.status.SystemCounters;
  * does not blame recorders that were not asked meanwhile; it asks again when it runs again. A
  * recorder down (refusing, or unreachable) for a whole patience is not waited for again at every
  * gap of the stream while it stays down, which would hold the live stream a patience per gap: it is
- * asked, and its failure taken as a hole, until it answers again. So is a recorder that has said for
- * a whole patience that it has no recording of the session at all (one that holds a recording, but
- * not yet the message asked for, is waited for at each gap: it may be catching up).
+ * asked, and its failure taken as a hole, until it answers again. A recorder that has no recording of
+ * the session at all while the session has not been heard for a whole patience is taken at its word
+ * at once: it cannot begin one of a publisher silent that long, and a stream whose publisher died
+ * with many gaps would otherwise wait a patience at each.
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
  * with those after it until the gate opens, so answers are read in batches. Messages it cannot get
@@ -73,6 +74,7 @@ final class MessageRecovery implements ReplayHandler {
     private final List<RecoverySource> sources;
     private final long patienceNs;
     private final long retryNs;
+    private final SessionLife life;
     private final MessageDelivery delivery;
     private final Resequencer sequencer;
     private final Unrecovered unrecovered;
@@ -100,15 +102,11 @@ final class MessageRecovery implements ReplayHandler {
      */
     private int holesHere;
     /**
-     * Per recorder, when it first answered in this recovery that its recording does not hold the
-     * message asked for, or Long.MIN_VALUE: still saying so a patience later, it is taken at its word.
+     * Per recorder, when it first answered in this recovery that it has no recording of the session
+     * or none that holds the message asked for, or Long.MIN_VALUE: still saying so a patience
+     * later, it is taken at its word.
      */
     private final long[] notHeldSinceNs;
-    /**
-     * Per recorder, since when it has answered that it has no recording of the session, or
-     * Long.MIN_VALUE: kept from one recovery of the stream to the next, as {@link #failingSinceNs} is.
-     */
-    private final long[] noRecordingSinceNs;
     /**
      * Per recorder, since when it has failed every ask (refused for a failure of its own, or could
      * not be reached) without serving anything, or Long.MIN_VALUE: kept from one recovery of the
@@ -127,8 +125,9 @@ final class MessageRecovery implements ReplayHandler {
     /**
      * @param sources the topic's recorders, A first; one or two
      * @param patienceNs how long a recovery may bring no message before what is left is given up
+     * @param life the session's life: when it was last heard
      */
-    MessageRecovery(int topicId, int sessionId, List<RecoverySource> sources, long patienceNs,
+    MessageRecovery(int topicId, int sessionId, List<RecoverySource> sources, long patienceNs, SessionLife life,
         MessageDelivery delivery, Resequencer sequencer, Unrecovered unrecovered, SystemCounters counters) {
         if (sources.isEmpty() || sources.size() > Integer.SIZE) {
             throw new IllegalArgumentException("a recovery needs one recorder or two: " + sources);
@@ -138,6 +137,7 @@ final class MessageRecovery implements ReplayHandler {
         this.sources = List.copyOf(sources);
         this.patienceNs = patienceNs;
         this.retryNs = Math.max(1, patienceNs / 8);
+        this.life = life;
         this.delivery = delivery;
         this.sequencer = sequencer;
         this.unrecovered = unrecovered;
@@ -145,9 +145,7 @@ final class MessageRecovery implements ReplayHandler {
         this.recoveredMessages = counters.get(SystemCounter.RECOVERED_MESSAGES);
         this.answers = new String[sources.size()];
         this.notHeldSinceNs = new long[sources.size()];
-        this.noRecordingSinceNs = new long[sources.size()];
         this.failingSinceNs = new long[sources.size()];
-        Arrays.fill(noRecordingSinceNs, Long.MIN_VALUE);
         Arrays.fill(failingSinceNs, Long.MIN_VALUE);
     }
 
@@ -250,7 +248,8 @@ final class MessageRecovery implements ReplayHandler {
             stashTail += STASHED_HEADER + length;
         }
         next++;
-        answeredOtherThan(null);
+        notHeldSinceNs[source] = Long.MIN_VALUE;
+        failingSinceNs[source] = Long.MIN_VALUE;
         failedHere = 0;
         holeHereLast = -1;
         holesHere = 0;
@@ -271,7 +270,8 @@ final class MessageRecovery implements ReplayHandler {
         final long holeLast = Math.min(last, firstMessage + count - 1);
         answers[source] = "messages " + firstMessage + ".." + holeLast + " not recorded, " + cause.reason();
         holeHereLast = holeHereLast < 0 ? holeLast : Math.min(holeHereLast, holeLast);
-        answeredOtherThan(null);
+        notHeldSinceNs[source] = Long.MIN_VALUE;
+        failingSinceNs[source] = Long.MIN_VALUE;
         holesHere |= 1 << source;
         closeFetch();
         failed();
@@ -282,8 +282,7 @@ final class MessageRecovery implements ReplayHandler {
         if (!active) {
             return;
         }
-        // it holds a recording: up to where it answered, or (nothing new) not yet at next, as if not held
-        answeredOtherThan(notHeldSinceNs);
+        failingSinceNs[source] = Long.MIN_VALUE;
         closeFetch();
         if (next > fetchFrom) {
             ask();
@@ -299,30 +298,15 @@ final class MessageRecovery implements ReplayHandler {
             return;
         }
         answers[source] = refusal.reason() + " (" + sentence + ")";
-        final long[] sayingSince = refusal == ReplayRefusal.NO_RECORDING ? noRecordingSinceNs
-            : refusal == ReplayRefusal.NOT_HELD ? notHeldSinceNs : failingSinceNs;
-        answeredOtherThan(sayingSince);
-        if (saysSoStill(sayingSince)) {
+        final boolean notHeld = refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD;
+        (notHeld ? failingSinceNs : notHeldSinceNs)[source] = Long.MIN_VALUE;
+        final boolean noneOfASilentSession = refusal == ReplayRefusal.NO_RECORDING
+            && nowNs - life.lastHeardNs() >= patienceNs;
+        if (noneOfASilentSession || saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
             holesHere |= 1 << source;
         }
         closeFetch();
         failed();
-    }
-
-    /**
-     * The recorder asked answered something other than what {@code sayingSince} keeps (null: it
-     * served, or answered a hole or an end): whatever else it said before, it says no longer.
-     */
-    private void answeredOtherThan(long[] sayingSince) {
-        if (sayingSince != notHeldSinceNs) {
-            notHeldSinceNs[source] = Long.MIN_VALUE;
-        }
-        if (sayingSince != noRecordingSinceNs) {
-            noRecordingSinceNs[source] = Long.MIN_VALUE;
-        }
-        if (sayingSince != failingSinceNs) {
-            failingSinceNs[source] = Long.MIN_VALUE;
-        }
     }
 
     /**

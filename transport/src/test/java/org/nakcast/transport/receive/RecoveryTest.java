@@ -210,17 +210,11 @@ class RecoveryTest {
             .containsExactly(3L, 1L);
     }
 
-    /**
-     * Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it
-     * crawled. Seed 911442: so it did with recorders that had no recording of the session, long
-     * after its publisher died (a stream does not end for silence while it recovers).
-     */
-    @ParameterizedTest
-    @EnumSource(value = ReplayRefusal.class, names = {"UNREACHABLE", "NO_RECORDING"})
-    void recordersDownOrWithoutTheSessionForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap(
-        ReplayRefusal answer) {
-        a.refusing = answer;
-        b.refusing = answer;
+    /** Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it crawled. */
+    @Test
+    void recordersDownForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap() {
+        a.refusing = ReplayRefusal.UNREACHABLE;
+        b.refusing = ReplayRefusal.UNREACHABLE;
         lose1And2();
         pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
         assertThat(h.losses()).as("the first gap waits a patience").extracting(LossEvent::firstMessage)
@@ -242,17 +236,37 @@ class RecoveryTest {
             .containsExactly("m0", "m1", "m5", "m6", "m8", "m9", "m10", "m11");
     }
 
+    /**
+     * Seed 911442: a publisher died with hundreds of gaps its stream had yet to recover, and each
+     * waited a patience for recorders that never had its session.
+     */
     @Test
-    void recordersWhoseRecordingDoesNotHoldTheMessagesAreWaitedForAgainAtTheNextGap() {
-        a.refusing = ReplayRefusal.NOT_HELD;
-        b.refusing = ReplayRefusal.NOT_HELD;
+    void aRecorderWithNoRecordingOfASessionSilentForAWholePatienceIsTakenAtItsWordAtOnce() {
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        b.refusing = ReplayRefusal.NO_RECORDING;
+        lose1And2();
+        h.data(4, 6, "m6").data(6, 8, "m8");
+        h.stream.onUnrecoverable(5, 5, 8, h.nowNs);
+
+        pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
+
+        assertThat(h.losses()).as("the first run waited a patience; the next began with the session silent that long")
+            .extracting(LossEvent::firstMessage).containsExactly(2L, 7L);
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m5", "m6", "m8");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ReplayRefusal.class, names = {"NO_RECORDING", "NOT_HELD"})
+    void aRecorderWithoutTheMessagesOfASessionHeardLatelyIsWaitedForAgainAtTheNextGap(ReplayRefusal answer) {
+        a.refusing = answer;
+        b.refusing = answer;
         lose1And2();
         pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
 
         h.data(4, 6, "m6").data(6, 8, "m8");
         h.stream.onUnrecoverable(5, 5, 8, h.nowNs);
         pollFor(h, PATIENCE_NS / 4);
-        assertThat(h.losses()).as("a recorder catching up may hold the next gap soon")
+        assertThat(h.losses()).as("its recording may be made, or come that far, soon")
             .extracting(LossEvent::firstMessage).containsExactly(2L);
 
         pollFor(h, PATIENCE_NS);
