@@ -50,10 +50,13 @@ class DistributionIT {
             assertThat(jars.map(jar -> jar.getFileName().toString()))
                 .anyMatch(name -> name.startsWith("nakcast-transport-"))
                 .anyMatch(name -> name.startsWith("agrona-"))
+                .anyMatch(name -> name.startsWith("nakcast-micrometer-"))
+                .anyMatch(name -> name.startsWith("micrometer-core-"))
                 .noneMatch(name -> name.startsWith("junit"));
         }
         assertThat(nakcastJarModuleNames()).as("Automatic-Module-Name of each nakcast jar in lib/")
-            .contains("org.nakcast.transport", "org.nakcast.codecs.core", "org.nakcast.config", "org.nakcast.cli")
+            .contains("org.nakcast.transport", "org.nakcast.codecs.core", "org.nakcast.config", "org.nakcast.cli",
+                "org.nakcast.micrometer")
             .doesNotHaveDuplicates()
             .allMatch(name -> name.startsWith("org.nakcast."));
         assertThat(home.resolve("config/jvm.options")).content().contains("--add-exports=java.base/jdk.internal.misc");
