@@ -14,6 +14,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
 import org.nakcast.transport.RawPublication;
 import org.nakcast.transport.status.SystemCounter;
@@ -186,10 +187,18 @@ final class PubCommand implements Callable<Integer> {
                         awaitDue(startNs + (long) (number * intervalNs));
                     }
                     message.putLong(0, number, ByteOrder.LITTLE_ENDIAN);
-                    if (!Offers.offer(offer, idle, receiverTimeoutNs)) {
+                    long result = Offers.offer(offer, idle, receiverTimeoutNs);
+                    while (result == OfferResult.BACK_PRESSURED) {
+                        // the pace of the slowest subscriber, or of the network: pub waits on
+                        result = Offers.offer(offer, idle, receiverTimeoutNs);
+                    }
+                    if (result == OfferResult.NOT_CONNECTED) {
                         return String.format(Locale.ROOT, "no subscriber for %.1f s (flow control min takes messages "
                             + "only while one is there): start sub first, with the same config and topic",
                             receiverTimeoutNs / 1e9);
+                    }
+                    if (!OfferResult.isTaken(result)) {
+                        return publication.lastRefusal();
                     }
                     if (number == 0) {
                         startNs = System.nanoTime();
@@ -197,8 +206,6 @@ final class PubCommand implements Callable<Integer> {
                     sent = number + 1;
                 }
                 return null;
-            } catch (IllegalStateException refused) {
-                return refused.getMessage();
             } finally {
                 elapsedNs = System.nanoTime() - startNs;
             }

@@ -26,6 +26,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
@@ -177,7 +178,9 @@ public final class LossAwareSubscriber {
             final int instrument = i % MNEMONICS.length;
             prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(100.0 + i * 0.01)
                 .instrument().instrumentId(instrument).mnemonic(MNEMONICS[instrument]);
-            Offers.offer(commit, idle);
+            if (!OfferResult.isTaken(Offers.offer(commit, idle))) {
+                throw new IllegalStateException(prices.lastRefusal());
+            }
         }
     }
 

@@ -19,6 +19,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
 import org.nakcast.transport.StreamEventListener;
 
@@ -136,7 +137,9 @@ public final class MarketDataFanOut {
             final PriceUpdateEncoder update = prices.claim(PriceUpdateEncoder.class);
             update.instrument().instrumentId(FIRST_INSTRUMENT_ID + instrument).mnemonic(MNEMONICS[instrument]);
             update.qty(i).price(price);
-            Offers.offer(commit, idle);
+            if (!OfferResult.isTaken(Offers.offer(commit, idle))) {
+                throw new IllegalStateException(prices.lastRefusal());
+            }
             last[instrument] = price;
         }
         return last;

@@ -148,7 +148,9 @@ public final class OrderEntry {
                     new OrderLeg(new Instrument(42, "EURUSD"), Side.BUY, qty, 1.0825),
                     new OrderLeg(new Instrument(43, "USDJPY"), Side.SELL, 100, 151.37)));
                 pending.put(orderId, order);   // before the offer: the ack may come back at once
-                Offers.offer(() -> orders.offer(order), idle);
+                if (!OfferResult.isTaken(Offers.offer(() -> orders.offer(order), idle))) {
+                    throw new IllegalStateException(orders.lastRefusal());
+                }
             }
         }
 

@@ -27,6 +27,7 @@ import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
+import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
 import org.nakcast.transport.Publication;
 import org.nakcast.transport.StreamEventListener;
@@ -157,14 +158,20 @@ public final class SeveralTopicsOneNode {
             final double price = 1.0825 + (i % 100) * 0.0001;
             prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(price)
                 .instrument().instrumentId(42).mnemonic("EURUSD");
-            Offers.offer(commitPrice, idle);
+            if (!OfferResult.isTaken(Offers.offer(commitPrice, idle))) {
+                throw new IllegalStateException(prices.lastRefusal());
+            }
             if (i % PRICES_PER_ORDER == PRICES_PER_ORDER - 1) {
                 final long orderId = i / PRICES_PER_ORDER;
                 final Order order = new Order(orderId, System.currentTimeMillis() * 1_000_000L,
                     List.of(new OrderLeg(new Instrument(42, "EURUSD"), Side.BUY, 100, price)));
-                Offers.offer(() -> orders.offer(order), idle);
+                if (!OfferResult.isTaken(Offers.offer(() -> orders.offer(order), idle))) {
+                    throw new IllegalStateException(orders.lastRefusal());
+                }
                 final Trade filled = new Trade(500_000 + orderId, orderId, "EURUSD", 100, price);
-                Offers.offer(() -> trades.offer(filled), idle);
+                if (!OfferResult.isTaken(Offers.offer(() -> trades.offer(filled), idle))) {
+                    throw new IllegalStateException(trades.lastRefusal());
+                }
                 trade = filled;
             }
         }

@@ -70,6 +70,11 @@ public final class FlyweightPublication implements AutoCloseable {
         return raw.offer(staging, 0, claimed.encodedLength());
     }
 
+    /** Why the last refused commit was refused, in words, as {@link RawPublication#lastRefusal()}. */
+    public String lastRefusal() {
+        return raw.lastRefusal();
+    }
+
     /** Seals the datagram being filled so it goes out without waiting for more messages. */
     public void flush() {
         raw.flush();

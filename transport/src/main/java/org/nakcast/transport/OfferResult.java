@@ -28,6 +28,10 @@ package org.nakcast.transport;
  *     settings</td></tr>
  * </table>
  *
+ * <p>Every publication tells why its last offer was refused, in words, with its topic (and, for a
+ * typed one, the message's class and the codec's reason): {@code lastRefusal()}. The refusal itself
+ * only notes a code, so the hot path stays allocation-free; the words are built when asked.
+ *
  * <p>The numbers follow Aeron's where the meaning is the same (-1, -2, -4); -3 and -5, which mean
  * something else there, are not used. Arguments that are wrong whatever the data (a null buffer, an
  * offset or length outside it) are refused with an {@link IllegalArgumentException} naming them.
@@ -50,6 +54,22 @@ public final class OfferResult {
     /** Whether {@code result} says the message was taken. */
     public static boolean isTaken(long result) {
         return result > 0;
+    }
+
+    /** What a caller does about {@code result}, in words (empty for a result that was taken). */
+    public static String whatToDo(long result) {
+        if (result > 0) {
+            return "";
+        }
+        return switch ((int) result) {
+            case (int) NOT_CONNECTED -> "offer again later: the first receiver's STATUS connects it";
+            case (int) BACK_PRESSURED -> "back off (an idle strategy) and offer again, or drop the message if it is"
+                + " stale";
+            case (int) CLOSED -> "stop publishing; open a new publication";
+            case (int) MESSAGE_TOO_LARGE -> "split the message, or raise the topic's history";
+            case (int) UNENCODABLE -> "fix the message, or the topic's codec settings (its allowed-classes)";
+            default -> "none known";
+        };
     }
 
     /** The result in words, for logs and errors. */

@@ -32,6 +32,9 @@ public final class Publication<T> implements AutoCloseable {
     private final Codec<T> codec;
     private final ErrorHandler errors;
     private final UnsafeBuffer staging;
+    /** The last message the codec could not encode: its class and the codec's reason. */
+    private Class<?> unencodableClass;
+    private CodecException unencodableReason;
 
     Publication(RawPublication raw, Codec<T> codec, ErrorHandler errors) {
         this.raw = raw;
@@ -59,13 +62,30 @@ public final class Publication<T> implements AutoCloseable {
         try {
             length = codec.encode(message, staging, 0, staging.capacity());
         } catch (MessageTooLargeException ex) {
-            return OfferResult.MESSAGE_TOO_LARGE;
+            return raw.refused(OfferResult.MESSAGE_TOO_LARGE, -1);
         } catch (CodecException ex) {
-            errors.onError(new TransportException("topic '" + raw.topicName() + "' (codec '" + codec.name()
-                + "') could not encode a " + message.getClass().getName() + ": " + ex.getMessage(), ex));
-            return OfferResult.UNENCODABLE;
+            unencodableClass = message.getClass();
+            unencodableReason = ex;
+            errors.onError(new TransportException(unencodable(), ex));
+            return raw.refused(OfferResult.UNENCODABLE, 0);
         }
         return raw.offer(staging, 0, length);
+    }
+
+    /**
+     * Why the last refused offer was refused, in words: the topic, what happened (for a message the
+     * codec could not encode, its class and the codec's reason) and what to do.
+     *
+     * @return the reason, or null if nothing was refused yet
+     */
+    public String lastRefusal() {
+        return raw.lastRefusalResult() == OfferResult.UNENCODABLE
+            ? unencodable() + "; " + OfferResult.whatToDo(OfferResult.UNENCODABLE) : raw.lastRefusal();
+    }
+
+    private String unencodable() {
+        return "topic '" + raw.topicName() + "' (codec '" + codec.name() + "') could not encode a "
+            + unencodableClass.getName() + ": " + unencodableReason.getMessage();
     }
 
     /** Seals the datagram being filled so it goes out without waiting for more messages. */

@@ -25,6 +25,9 @@ public final class RawPublication implements AutoCloseable {
     private final AtomicCounter backPressureEvents;
     private long position;
     private boolean closedByOwner;
+    /** The last refusal, 0 if none: kept as a code and a length, put in words only when asked. */
+    private long lastRefusal;
+    private int lastRefusedLength;
 
     RawPublication(String topicName, int topicId, int sessionId, OfferBuffer offers, AtomicCounter backPressure) {
         this.topicName = topicName;
@@ -45,13 +48,13 @@ public final class RawPublication implements AutoCloseable {
         checkRegion(buffer, offset, length);
         final long refusal = refusal(length);
         if (refusal != 0) {
-            return refusal;
+            return refused(refusal, length);
         }
         if (offers.offer(buffer, offset, length)) {
             return ++position;
         }
         backPressureEvents.increment();
-        return OfferResult.BACK_PRESSURED;
+        return refused(OfferResult.BACK_PRESSURED, length);
     }
 
     /**
@@ -68,15 +71,48 @@ public final class RawPublication implements AutoCloseable {
         }
         final long refusal = refusal(length);
         if (refusal != 0) {
-            return refusal;
+            return refused(refusal, length);
         }
         final int index = offers.tryClaim(length);
         if (index < 0) {
             backPressureEvents.increment();
-            return OfferResult.BACK_PRESSURED;
+            return refused(OfferResult.BACK_PRESSURED, length);
         }
         claim.wrap(this, offers, index, length);
         return position + 1;
+    }
+
+    /**
+     * Notes {@code result}, a refusal of a message of {@code length} bytes (-1: not known, encoded
+     * too long), as the last one; returns it.
+     */
+    long refused(long result, int length) {
+        lastRefusal = result;
+        lastRefusedLength = length;
+        return result;
+    }
+
+    /** The last refusal's result, 0 if none. */
+    long lastRefusalResult() {
+        return lastRefusal;
+    }
+
+    /**
+     * Why the last refused offer, claim or commit of this publication was refused, in words: the
+     * topic, what happened and what to do. Built when asked (the refusal itself only notes a code),
+     * so a caller may ask after each refusal it acts on.
+     *
+     * @return the reason, or null if nothing was refused yet
+     */
+    public String lastRefusal() {
+        if (lastRefusal == 0) {
+            return null;
+        }
+        final String detail = lastRefusal != OfferResult.MESSAGE_TOO_LARGE ? ""
+            : " (" + (lastRefusedLength < 0 ? "encoded" : lastRefusedLength + " bytes") + "; this publication takes at"
+                + " most " + maxMessageLength() + ")";
+        return "topic '" + topicName + "': " + OfferResult.describe(lastRefusal) + detail + "; "
+            + OfferResult.whatToDo(lastRefusal);
     }
 
     /** A claim was committed: the position after it. */

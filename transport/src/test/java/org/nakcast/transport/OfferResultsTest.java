@@ -94,6 +94,35 @@ class OfferResultsTest {
     }
 
     @Test
+    void eachPublicationSaysWhyItsLastOfferWasRefusedWithTheTopicAndWhatToDo() {
+        final Publication<String> typed = new Publication<>(publication, new StringCodec(), error -> { });
+        assertThat(publication.lastRefusal()).as("nothing refused yet").isNull();
+
+        publication.offer(new UnsafeBuffer(new byte[MAX_MESSAGE + 1]), 0, MAX_MESSAGE + 1);
+        assertThat(publication.lastRefusal()).isEqualTo("topic 'prices': message too large for the publication (513"
+            + " bytes; this publication takes at most 512); split the message, or raise the topic's history");
+
+        typed.offer("refused");
+        assertThat(typed.lastRefusal()).isEqualTo("topic 'prices' (codec 'string') could not encode a"
+            + " java.lang.String: this codec refuses 'refused'; fix the message, or the topic's codec settings (its"
+            + " allowed-classes)");
+        typed.offer("x".repeat(MAX_MESSAGE + 1));
+        assertThat(typed.lastRefusal()).contains("(encoded; this publication takes at most 512)");
+
+        while (publication.offer(message, 0, 64) > 0) {
+            assertThat(publication.lastRefusal()).as("a message taken leaves the last refusal as it was")
+                .contains("encoded");
+        }
+        assertThat(typed.lastRefusal()).isEqualTo("topic 'prices': back-pressured; back off (an idle strategy) and"
+            + " offer again, or drop the message if it is stale");
+
+        publication.close();
+        publication.tryClaim(8, new MessageClaim());
+        assertThat(publication.lastRefusal()).isEqualTo("topic 'prices': publication closed; stop publishing; open a"
+            + " new publication");
+    }
+
+    @Test
     void everyCodeHasWords() {
         assertThat(OfferResult.describe(5)).isEqualTo("taken at position 5");
         assertThat(OfferResult.describe(OfferResult.BACK_PRESSURED)).isEqualTo("back-pressured");

@@ -1,7 +1,6 @@
 package org.nakcast.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.util.ArrayDeque;
 import java.util.Queue;
@@ -10,11 +9,12 @@ import java.util.function.LongSupplier;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@link Offers} waits while an attempt is back-pressured or not connected, and stops at the first
- * other answer: taken, a refusal for good (an exception naming it), or no receiver for longer than
- * the timeout (false).
+ * other answer (taken, or a refusal for good), or at the timeout with the limit it hit.
  */
 class OffersTest {
     private final CountingIdle idle = new CountingIdle();
@@ -24,25 +24,34 @@ class OffersTest {
         final LongSupplier attempt = answers(OfferResult.NOT_CONNECTED, OfferResult.BACK_PRESSURED,
             OfferResult.NOT_CONNECTED, 7);
 
-        Offers.offer(attempt, idle);
+        assertThat(Offers.offer(attempt, idle)).isEqualTo(7);
 
         assertThat(idle.idles).as("one idle between attempts").isEqualTo(3);
         assertThat(idle.resets).as("reset once taken").isOne();
     }
 
     @Test
-    void aRefusalForGoodIsAnExceptionThatNamesIt() {
-        assertThatIllegalStateException()
-            .isThrownBy(() -> Offers.offer(answers(OfferResult.BACK_PRESSURED, OfferResult.CLOSED), idle))
-            .withMessage("offer refused: publication closed");
+    void takenAtOnceNeitherIdlesNorResets() {
+        assertThat(Offers.offer(answers(3), idle, 0)).isEqualTo(3);
+
+        assertThat(idle.idles).isZero();
+        assertThat(idle.resets).isZero();
     }
 
     @Test
-    void givesUpWhenNoReceiverCameWithinTheTimeout() {
+    void aRefusalForGoodEndsTheWaitAndIsReturned() {
+        assertThat(Offers.offer(answers(OfferResult.BACK_PRESSURED, OfferResult.CLOSED), idle))
+            .isEqualTo(OfferResult.CLOSED);
+        assertThat(Offers.offer(answers(OfferResult.UNENCODABLE), idle)).isEqualTo(OfferResult.UNENCODABLE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {OfferResult.NOT_CONNECTED, OfferResult.BACK_PRESSURED})
+    void atTheTimeoutItReturnsTheLimitItHit(long limit) {
         final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(20);
         final long startNs = System.nanoTime();
 
-        assertThat(Offers.offer(() -> OfferResult.NOT_CONNECTED, idle, timeoutNs)).isFalse();
+        assertThat(Offers.offer(() -> limit, idle, timeoutNs)).isEqualTo(limit);
 
         assertThat(System.nanoTime() - startNs).isGreaterThan(timeoutNs);
         assertThat(idle.resets).isOne();

@@ -54,7 +54,7 @@ public final class QuoteService {
                     quotesIn.poll(256);                               // the subscriber makes room
                 }
                 if (result < 0) {
-                    throw new IllegalStateException("quote " + sequence + " refused: " + OfferResult.describe(result));
+                    throw new IllegalStateException("quote " + sequence + " refused: " + quotes.lastRefusal());
                 }
                 quotesIn.poll(256);
             }
