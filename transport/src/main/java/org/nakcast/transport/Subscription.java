@@ -55,6 +55,15 @@ public final class Subscription implements AutoCloseable {
         return queue == null ? 0 : queue.poll(limit);
     }
 
+    /**
+     * How many times this subscription's handler or listener threw: on the receiving thread (each
+     * caught there, counted node-wide too and logged, the first with its trace, then a count per
+     * interval) or in {@link #poll} (each reached the caller). Read from any thread.
+     */
+    public long handlerErrors() {
+        return target.handlerErrors();
+    }
+
     /** Stops delivery to this subscription. */
     @Override
     public void close() {

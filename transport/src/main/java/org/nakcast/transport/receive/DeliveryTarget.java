@@ -37,6 +37,15 @@ public interface DeliveryTarget extends StreamEventListener {
      */
     boolean offer(DirectBuffer buffer, int offset, int length, MessageHeader header);
 
+    /**
+     * How many times the subscription's handler or listener threw, on whichever thread it ran.
+     * Read from any thread.
+     */
+    long handlerErrors();
+
+    /** The receiving thread caught an exception thrown inside one of this target's calls. */
+    void handlerThrew();
+
     /** Delivery on the receiving thread: always room; the handler and listener run inside these calls. */
     static DeliveryTarget onReceivingThread(MessageBytesHandler handler, StreamEventListener listener) {
         return new ReceivingThreadDelivery(handler, listener);

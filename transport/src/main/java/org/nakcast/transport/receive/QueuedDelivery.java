@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
@@ -71,6 +72,7 @@ public final class QueuedDelivery implements DeliveryTarget {
     private final ArrayDeque<UnsafeBuffer> heldEvents = new ArrayDeque<>();
     private final Queue<Object> events = new ConcurrentLinkedQueue<>();
     private final RecordReader reader;
+    private final AtomicLong handlerErrors = new AtomicLong();
 
     /**
      * @param bytes the topic's {@code delivery-queue}: the ring is that rounded down to a power of two
@@ -93,10 +95,26 @@ public final class QueuedDelivery implements DeliveryTarget {
 
     /**
      * Delivers up to {@code limit} queued messages and events on the caller's thread. One thread
-     * polls; allocation-free once a long message has grown the joining buffer.
+     * polls; allocation-free once a long message has grown the joining buffer. What the handler or
+     * listener throws is counted ({@link #handlerErrors()}) and reaches the caller.
      */
     public int poll(int limit) {
-        return ring.read(reader, limit);
+        try {
+            return ring.read(reader, limit);
+        } catch (RuntimeException | Error ex) {
+            handlerErrors.incrementAndGet();
+            throw ex;
+        }
+    }
+
+    @Override
+    public long handlerErrors() {
+        return handlerErrors.get();
+    }
+
+    @Override
+    public void handlerThrew() {
+        handlerErrors.incrementAndGet();
     }
 
     @Override

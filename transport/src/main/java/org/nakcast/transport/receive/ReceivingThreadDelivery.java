@@ -1,5 +1,7 @@
 package org.nakcast.transport.receive;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 import org.agrona.DirectBuffer;
 import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
@@ -14,10 +16,21 @@ import org.nakcast.transport.StreamStarted;
 final class ReceivingThreadDelivery implements DeliveryTarget {
     private final MessageBytesHandler handler;
     private final StreamEventListener listener;
+    private final AtomicLong handlerErrors = new AtomicLong();
 
     ReceivingThreadDelivery(MessageBytesHandler handler, StreamEventListener listener) {
         this.handler = handler;
         this.listener = listener;
+    }
+
+    @Override
+    public long handlerErrors() {
+        return handlerErrors.get();
+    }
+
+    @Override
+    public void handlerThrew() {
+        handlerErrors.incrementAndGet();
     }
 
     @Override

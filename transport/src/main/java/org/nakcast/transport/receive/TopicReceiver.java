@@ -150,7 +150,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
                     miss(subscriber, header);
                 }
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(subscriber.target, ex);
             }
         }
     }
@@ -167,7 +167,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             try {
                 subscriber.target.onStreamStarted(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(subscriber.target, ex);
             }
         }
     }
@@ -181,7 +181,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             try {
                 subscriber.target.onPublisherGone(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(subscriber.target, ex);
             }
         }
     }
@@ -195,7 +195,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             try {
                 subscriber.target.onLoss(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(subscriber.target, ex);
             }
         }
     }
@@ -204,10 +204,11 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     public void onLineDown(LineDown event) {
         log.onLineDown(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final DeliveryTarget target = subscribers.get(i).target;
             try {
-                subscribers.get(i).target.onLineDown(event);
+                target.onLineDown(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(target, ex);
             }
         }
     }
@@ -216,10 +217,11 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     public void onRecoveryStarted(RecoveryStarted event) {
         log.onRecoveryStarted(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final DeliveryTarget target = subscribers.get(i).target;
             try {
-                subscribers.get(i).target.onRecoveryStarted(event);
+                target.onRecoveryStarted(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(target, ex);
             }
         }
     }
@@ -228,16 +230,18 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     public void onLineUp(LineUp event) {
         log.onLineUp(settings, event);
         for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final DeliveryTarget target = subscribers.get(i).target;
             try {
-                subscribers.get(i).target.onLineUp(event);
+                target.onLineUp(event);
             } catch (RuntimeException ex) {
-                onCallbackError(ex);
+                onCallbackError(target, ex);
             }
         }
     }
 
-    private void onCallbackError(RuntimeException ex) {
+    private void onCallbackError(DeliveryTarget target, RuntimeException ex) {
         handlerErrors.increment();
+        target.handlerThrew();
         errorHandler.onError(ex);
     }
 
@@ -296,7 +300,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
         try {
             subscriber.target.onLoss(event);
         } catch (RuntimeException ex) {
-            onCallbackError(ex);
+            onCallbackError(subscriber.target, ex);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.nakcast.transport.receive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -56,8 +57,10 @@ class TopicReceiverTest {
     void aHandlerThatThrowsIsReportedAndNeitherItNorAnotherSubscriptionMissesAMessage() {
         final Recorder thrower = new Recorder("m1");
         final Recorder other = new Recorder(null);
-        topic.add(DeliveryTarget.onReceivingThread(thrower, thrower));
-        topic.add(DeliveryTarget.onReceivingThread(other, other));
+        final DeliveryTarget throwing = DeliveryTarget.onReceivingThread(thrower, thrower);
+        final DeliveryTarget calm = DeliveryTarget.onReceivingThread(other, other);
+        topic.add(throwing);
+        topic.add(calm);
 
         data(0, 0, "m0", "m1", "m2").data(1, 3, "m3");
 
@@ -65,6 +68,24 @@ class TopicReceiverTest {
         assertThat(other.messages).containsExactly("m0", "m1", "m2", "m3");
         assertThat(errors).singleElement().extracting(Throwable::getMessage).isEqualTo("handler failed on m1");
         assertThat(counters.get(SystemCounter.HANDLER_ERRORS)).isOne();
+        assertThat(throwing.handlerErrors()).as("counted for its subscription").isOne();
+        assertThat(calm.handlerErrors()).isZero();
+    }
+
+    @Test
+    void aQueuedSubscriptionsHandlerThatThrowsReachesThePollerAndIsCountedForItsSubscription() {
+        final Recorder thrower = new Recorder("m1");
+        final QueuedDelivery queue = new QueuedDelivery(64 * 1024, thrower, thrower);
+        topic.add(queue);
+
+        data(0, 0, "m0", "m1", "m2");
+
+        assertThatIllegalStateException().isThrownBy(() -> queue.poll(10)).withMessage("handler failed on m1");
+        assertThat(queue.handlerErrors()).isOne();
+        queue.poll(10);
+        assertThat(thrower.messages).containsExactly("m0", "m1", "m2");
+        assertThat(queue.handlerErrors()).isOne();
+        assertThat(counters.get(SystemCounter.HANDLER_ERRORS)).as("the poller's to count and report").isZero();
     }
 
     @Test
