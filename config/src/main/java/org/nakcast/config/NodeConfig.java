@@ -66,6 +66,19 @@ public record NodeConfig(
         this(node, transports, topics, null);
     }
 
+    /**
+     * This config for a node of another name: several nodes from one file (one process or several),
+     * each told apart in logs, thread names and its counters file. A counters file derived from the
+     * old name is derived from the new one when the config is concluded (as {@code Node.launch}
+     * does); one set in the file stays.
+     *
+     * @param nodeName the node's name
+     * @return this config under that name, every other section as it is
+     */
+    public NodeConfig withNodeName(String nodeName) {
+        return new NodeConfig(node.withName(nodeName), transports, topics, recorder);
+    }
+
     /** @return this config with that {@code recorder:} section */
     public NodeConfig withRecorder(RecorderConfig recorderConfig) {
         return new NodeConfig(node, transports, topics, recorderConfig);

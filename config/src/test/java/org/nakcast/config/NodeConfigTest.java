@@ -227,11 +227,14 @@ class NodeConfigTest {
     @Test
     void aConcludedConfigRenamedForASecondNodeHasTheCountersFileOfItsNewNameUnlessOneWasSet() {
         final NodeConfig first = parse(VALID);
-        final NodeConfig second = new NodeConfig(first.node().withName("second-node"), first.transports(),
-            first.topics()).conclude(FAKE_CONTEXT);
+        final NodeConfig second = first.withNodeName("second-node").conclude(FAKE_CONTEXT);
 
+        assertThat(second.node().name()).isEqualTo("second-node");
         assertThat(second.node().countersFile())
             .isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "nakcast", "second-node.counters"));
+        assertThat(second.transports()).isEqualTo(first.transports());
+        assertThat(second.topics()).isEqualTo(first.topics());
+        assertThat(second.recorder()).isEqualTo(first.recorder());
         final NodeConfig set = parse(
             VALID.replace("name: test-node", "name: test-node\n  counters-file: /dev/shm/n.counters"));
         assertThat(set.node().withName("second-node").countersFile()).as("a file set by hand stays")

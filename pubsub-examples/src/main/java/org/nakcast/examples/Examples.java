@@ -18,18 +18,6 @@ public final class Examples {
     }
 
     /**
-     * The same configuration under another node name: nodes in one process are told apart in logs
-     * and thread names by it (the default, {@code nakcast-<pid>}, is the same for all of them).
-     *
-     * @param config a configuration
-     * @param nodeName the node's name
-     * @return the configuration with that name, concluded
-     */
-    public static NodeConfig named(NodeConfig config, String nodeName) {
-        return new NodeConfig(config.node().withName(nodeName), config.transports(), config.topics()).conclude();
-    }
-
-    /**
      * The same configuration with more topics. A configuration built in code is checked like a
      * file: {@code conclude()} names any problem (a duplicate id, an unknown transport or codec).
      *

@@ -151,10 +151,10 @@ public final class LossAwareSubscriber {
         }
         final NodeConfig config = config(policy);
         final NodeContext subscriberContext = new NodeContext()
-            .config(Examples.named(config, "loss-aware-subscriber"))
+            .config(config.withNodeName("loss-aware-subscriber"))
             .receiveLoss(new SequenceRangeLossGenerator(FIRST_DROPPED, LAST_DROPPED, EnumSet.of(FrameType.DATA)));
         try (Node subscriberNode = Node.launch(subscriberContext);
-            Node publisherNode = Node.launch(Examples.named(config, "paced-publisher"))) {
+            Node publisherNode = Node.launch(config.withNodeName("paced-publisher"))) {
             final Book book = new Book();
             subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book),
                 book,

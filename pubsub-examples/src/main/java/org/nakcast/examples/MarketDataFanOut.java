@@ -105,14 +105,14 @@ public final class MarketDataFanOut {
             // Subscribers first: one that is there before a publisher begins gets all of its messages.
             final List<Book> books = new ArrayList<>();
             for (int i = 1; i <= subscriberCount; i++) {
-                final Node node = Node.launch(Examples.named(config, "md-subscriber-" + i));
+                final Node node = Node.launch(config.withNodeName("md-subscriber-" + i));
                 nodes.add(node);
                 final Book book = new Book(node.config().node().name());
                 node.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book), book,
                     Delivery.ON_RECEIVING_THREAD);
                 books.add(book);
             }
-            final Node publisherNode = Node.launch(Examples.named(config, "md-publisher"));
+            final Node publisherNode = Node.launch(config.withNodeName("md-publisher"));
             nodes.add(publisherNode);
             final double[] lastPublished = publish(publisherNode, updates);
 

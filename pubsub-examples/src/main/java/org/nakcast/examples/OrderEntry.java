@@ -110,11 +110,11 @@ public final class OrderEntry {
      */
     public static Result run(int orders) {
         final NodeConfig config = config();
-        final NodeConfig exchangeConfig = Examples.named(new NodeConfig(
-            config.node().withThreading(ThreadingMode.INVOKER), config.transports(), config.topics()), "exchange");
+        final NodeConfig exchangeConfig = new NodeConfig(config.node().withThreading(ThreadingMode.INVOKER),
+            config.transports(), config.topics()).withNodeName("exchange");
         try (Node exchangeNode = Node.launch(exchangeConfig);
             Exchange exchange = new Exchange(exchangeNode);
-            Node clientNode = Node.launch(Examples.named(config, "client"))) {
+            Node clientNode = Node.launch(config.withNodeName("client"))) {
             final Client client = new Client(clientNode);
             exchange.start();
             client.send(orders);

@@ -123,8 +123,8 @@ public final class SeveralTopicsOneNode {
     public static Result run(int priceUpdates) {
         final NodeConfig config = config();
         final int orders = priceUpdates / PRICES_PER_ORDER;
-        try (Node riskNode = Node.launch(Examples.named(config, "risk"));
-            Node gatewayNode = Node.launch(Examples.named(config, "gateway"))) {
+        try (Node riskNode = Node.launch(config.withNodeName("risk"));
+            Node gatewayNode = Node.launch(config.withNodeName("gateway"))) {
             final Risk risk = new Risk();
             riskNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, risk::onPrice),
                 risk,
