@@ -37,6 +37,20 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aTypoInTheKeyThatOpensAListItemIsFoundAtThatKeyNotTheLineAfterIt() {
+        String yaml = VALID.replace("  - name: orders", "  - nme: orders");
+
+        Problem unknown = problemsOf(yaml).stream().filter(p -> p.message().startsWith("unknown key"))
+            .findFirst().orElseThrow();
+
+        assertThat(unknown.message()).isEqualTo("unknown key 'nme'");
+        assertThat(unknown.path()).isEqualTo("topics[1]");
+        assertAt(unknown, yaml, "nme");
+        assertThat(unknown.describe()).startsWith("unknown key 'nme' at topics[1] (line "
+            + TestConfigs.lineOf(yaml, "nme") + ", column 5); did you mean 'name'?");
+    }
+
+    @Test
     void aKeyNowChosenInCodeSaysWhereItWent() {
         String yaml = VALID.replace("    codec: flyweight", "    codec: flyweight\n    delivery: queue");
 
