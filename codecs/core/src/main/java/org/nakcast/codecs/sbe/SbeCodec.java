@@ -7,6 +7,7 @@ import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.sbe.MessageDecoderFlyweight;
 import org.agrona.sbe.MessageEncoderFlyweight;
+import org.nakcast.codecs.CodecConfigurationException;
 import org.nakcast.codecs.CodecNames;
 import org.nakcast.codecs.CorruptMessageException;
 import org.nakcast.codecs.FlyweightCodec;
@@ -68,6 +69,20 @@ public final class SbeCodec<T, E extends MessageEncoderFlyweight, D extends Mess
         this.binding = binding;
         this.encoder = binding.newEncoder();
         this.decoder = binding.newDecoder();
+        if (keepsAgronasDecodedLength(decoder.getClass())) {
+            throw new CodecConfigurationException("flyweight: " + decoder.getClass().getName() + " keeps Agrona's"
+                + " default sbeDecodedLength(), which throws, and this codec checks every message's length with it:"
+                + " override it to answer the bytes a message takes after its header (its block, plus any groups)");
+        }
+    }
+
+    /** Whether a decoder leaves {@code sbeDecodedLength()} to Agrona (a flyweight written by hand may). */
+    private static boolean keepsAgronasDecodedLength(Class<?> decoderClass) {
+        try {
+            return decoderClass.getMethod("sbeDecodedLength").isDefault();
+        } catch (NoSuchMethodException ex) {
+            throw new IllegalStateException("a MessageDecoderFlyweight has sbeDecodedLength()", ex);
+        }
     }
 
     @Override
