@@ -48,11 +48,54 @@ public record Tick(int instrumentId, long priceTicks, int qty) {
     private static final int PRICE_TICKS = 4;
     private static final int QTY = 12;
 
+    /**
+     * What an encoder and a decoder of ticks both say: the type's ids and block length, for the
+     * header the codec writes and checks, and where the message lies in the buffer.
+     */
+    abstract static class Flyweight {
+        int offset;
+        int limit;
+
+        public int offset() {
+            return offset;
+        }
+
+        public int encodedLength() {
+            return limit - offset;
+        }
+
+        public int limit() {
+            return limit;
+        }
+
+        public void limit(int limit) {
+            this.limit = limit;
+        }
+
+        public int sbeBlockLength() {
+            return BLOCK_LENGTH;
+        }
+
+        public int sbeTemplateId() {
+            return TEMPLATE_ID;
+        }
+
+        public int sbeSchemaId() {
+            return SCHEMA_ID;
+        }
+
+        public int sbeSchemaVersion() {
+            return SCHEMA_VERSION;
+        }
+
+        public String sbeSemanticType() {
+            return "";
+        }
+    }
+
     /** Writes a tick's fields in place; the codec wraps it after the header it wrote. */
-    public static final class Encoder implements MessageEncoderFlyweight {
+    public static final class Encoder extends Flyweight implements MessageEncoderFlyweight {
         private MutableDirectBuffer buffer;
-        private int offset;
-        private int limit;
 
         @Override
         public Encoder wrap(MutableDirectBuffer buffer, int offset) {
@@ -85,58 +128,12 @@ public record Tick(int instrumentId, long priceTicks, int qty) {
             return buffer;
         }
 
-        @Override
-        public int offset() {
-            return offset;
-        }
-
-        @Override
-        public int encodedLength() {
-            return limit - offset;
-        }
-
-        @Override
-        public int limit() {
-            return limit;
-        }
-
-        @Override
-        public void limit(int limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public int sbeBlockLength() {
-            return BLOCK_LENGTH;
-        }
-
-        @Override
-        public int sbeTemplateId() {
-            return TEMPLATE_ID;
-        }
-
-        @Override
-        public int sbeSchemaId() {
-            return SCHEMA_ID;
-        }
-
-        @Override
-        public int sbeSchemaVersion() {
-            return SCHEMA_VERSION;
-        }
-
-        @Override
-        public String sbeSemanticType() {
-            return "";
-        }
     }
 
     /** Reads a tick's fields where they were received; the codec wraps it after checking the header. */
-    public static final class Decoder implements MessageDecoderFlyweight {
+    public static final class Decoder extends Flyweight implements MessageDecoderFlyweight {
         private DirectBuffer buffer;
-        private int offset;
         private int actingBlockLength;
-        private int limit;
 
         @Override
         public Decoder wrap(DirectBuffer buffer, int offset, int actingBlockLength, int actingVersion) {
@@ -179,50 +176,6 @@ public record Tick(int instrumentId, long priceTicks, int qty) {
             return buffer;
         }
 
-        @Override
-        public int offset() {
-            return offset;
-        }
-
-        @Override
-        public int encodedLength() {
-            return limit - offset;
-        }
-
-        @Override
-        public int limit() {
-            return limit;
-        }
-
-        @Override
-        public void limit(int limit) {
-            this.limit = limit;
-        }
-
-        @Override
-        public int sbeBlockLength() {
-            return BLOCK_LENGTH;
-        }
-
-        @Override
-        public int sbeTemplateId() {
-            return TEMPLATE_ID;
-        }
-
-        @Override
-        public int sbeSchemaId() {
-            return SCHEMA_ID;
-        }
-
-        @Override
-        public int sbeSchemaVersion() {
-            return SCHEMA_VERSION;
-        }
-
-        @Override
-        public String sbeSemanticType() {
-            return "";
-        }
     }
 
     /** Ties the record to its flyweights, for the {@code flyweight} codec (and its object path). */
