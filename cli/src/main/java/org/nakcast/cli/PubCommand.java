@@ -16,7 +16,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
 /** {@code nakcast pub}: publishes numbered messages on the raw byte path. */
 @Command(name = "pub", sortOptions = false, mixinStandardHelpOptions = true,
     description = {
-        "Publishes N messages on a topic, as raw bytes (RawPublication): the first 8 bytes of message n are n "
+        "Publishes N messages on a topic, as raw bytes (BytePublication): the first 8 bytes of message n are n "
             + "(little-endian, 0..N-1), the rest zeros. Then it stays up for --linger seconds, answering NAKs "
             + "from its history and sending heartbeats, so subscribers can repair a lost tail.",
         "",
@@ -97,7 +97,7 @@ final class PubCommand implements Callable<Integer> {
         final NodeConfig config = topicOptions.loadConfig();
         final String topicName = topicOptions.topicName(config);
         try (Node node = Node.launch(config)) {
-            final RawPublication publication = node.newPublication(topicName);
+            final BytePublication publication = node.newBytePublication(topicName);
             if (size > publication.maxMessageLength()) {
                 throw new ParameterException(spec.commandLine(), "--size " + size + " is over the largest message "
                     + "of this publication, " + publication.maxMessageLength() + " bytes");
@@ -164,12 +164,12 @@ final class PubCommand implements Callable<Integer> {
      * the first subscriber does not count against the rate.
      */
     private static final class Publisher {
-        private final RawPublication publication;
+        private final BytePublication publication;
         private final long receiverTimeoutNs;
         private volatile long sent;
         private long elapsedNs;
 
-        Publisher(RawPublication publication, long receiverTimeoutNs) {
+        Publisher(BytePublication publication, long receiverTimeoutNs) {
             this.publication = publication;
             this.receiverTimeoutNs = receiverTimeoutNs;
         }

@@ -110,7 +110,7 @@ final class SubCommand implements Callable<Integer> {
         final long refusedStreamDatagrams;
         final AuthRefusals authRefusals;
         try (Node node = Node.launch(config)) {
-            node.subscribe(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
+            node.newByteSubscription(topicName, check, check, Delivery.ON_RECEIVING_THREAD);
             err.printf("sub: listening on topic '%s' (id %d, flow control %s, loss policy %s) of node %s; "
                     + "expecting %d messages%n", topicName, topic.id(),
                 topic.flowControl().name().toLowerCase(Locale.ROOT), topic.lossPolicy().name().toLowerCase(Locale.ROOT),

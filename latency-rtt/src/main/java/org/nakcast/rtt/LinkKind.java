@@ -2,7 +2,7 @@ package org.nakcast.rtt;
 
 /** The paths built into the tool: nakcast itself, and the bare UDP baseline. */
 enum LinkKind implements RttPath {
-    /** A nakcast node, raw publication and subscription ({@link NakcastLink}). */
+    /** A nakcast node, byte publication and subscription ({@link NakcastLink}). */
     NAKCAST("nakcast"),
     /** A nakcast node whose every transport authenticates its datagrams ({@code --auth}). */
     NAKCAST_AUTHENTICATED("nakcast+auth"),

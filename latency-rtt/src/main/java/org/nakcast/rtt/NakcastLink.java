@@ -8,19 +8,19 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.Subscription;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
  * The measured path: a nakcast node in threading mode {@code invoker}, so the side's own thread
- * runs the node's send and receive work in {@link #poll()}; a raw publication out and a raw
+ * runs the node's send and receive work in {@link #poll()}; a byte publication out and a byte
  * subscription in.
  */
 final class NakcastLink implements RttLink {
     private final Node node;
-    private final RawPublication publication;
+    private final BytePublication publication;
     private final Subscription subscription;
 
     /**
@@ -41,8 +41,8 @@ final class NakcastLink implements RttLink {
         Node launched = null;
         try {
             launched = Node.launch(invoked);
-            this.publication = launched.newPublication(sendTopic);
-            this.subscription = launched.subscribe(receiveTopic, handler, StreamEventListener.NONE,
+            this.publication = launched.newBytePublication(sendTopic);
+            this.subscription = launched.newByteSubscription(receiveTopic, handler, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);
             this.node = launched;
         } catch (RuntimeException ex) {

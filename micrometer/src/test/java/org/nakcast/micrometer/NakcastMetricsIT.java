@@ -37,7 +37,7 @@ import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -65,7 +65,7 @@ class NakcastMetricsIT {
             subscriberMetrics.bindTo(registry);
             final AtomicLong received = subscribe(subscriberNode);
 
-            publish(publisherNode.newPublication("prices"), MESSAGES);
+            publish(publisherNode.newBytePublication("prices"), MESSAGES);
             await(() -> received.get() == MESSAGES, "every message received");
 
             for (Node node : new Node[] {publisherNode, subscriberNode}) {
@@ -95,7 +95,7 @@ class NakcastMetricsIT {
             publisherMetrics.bindTo(registry);
             subscriberMetrics.bindTo(registry);
             final AtomicLong received = subscribe(subscriberNode);
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             final Tags stream = Tags.of(NakcastMetrics.TOPIC_TAG, "prices",
                 NakcastMetrics.TOPIC_ID_TAG, Integer.toString(publication.topicId()),
                 NakcastMetrics.SESSION_TAG, Integer.toString(publication.sessionId()));
@@ -162,7 +162,7 @@ class NakcastMetricsIT {
             publisherMetrics.bindTo(another);
             subscriberMetrics.bindTo(registry);
             subscribe(subscriberNode);
-            publish(publisherNode.newPublication("prices"), 100);
+            publish(publisherNode.newBytePublication("prices"), 100);
             publisherMetrics.refresh();
             assertThat(registry.find(NakcastMetrics.PUBLISHER_POSITION).meters()).hasSize(1);
 
@@ -186,7 +186,7 @@ class NakcastMetricsIT {
             metrics.startRefreshing(Duration.ofMillis(20));
             subscribe(subscriberNode);
 
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
 
             final Tags stream = Tags.of("session", Integer.toString(publication.sessionId()));
             await(() -> registry.find(NakcastMetrics.PUBLISHER_POSITION).tags(stream).gauge() != null,
@@ -201,7 +201,7 @@ class NakcastMetricsIT {
         try (Node subscriberNode = Node.launch(config("metrics-sub"))) {
             final AtomicLong received = subscribe(subscriberNode);
             try (Node publisherNode = Node.launch(config("metrics-stopped"))) {
-                publish(publisherNode.newPublication("prices"), 100);
+                publish(publisherNode.newBytePublication("prices"), 100);
                 await(() -> received.get() == 100, "every message received");
                 stopped = publisherNode;
             }
@@ -262,13 +262,13 @@ class NakcastMetricsIT {
     /** Subscribes to prices on the receiving thread; the count of messages received. */
     private static AtomicLong subscribe(Node node) {
         final AtomicLong received = new AtomicLong();
-        node.subscribe("prices", (message, header) -> received.incrementAndGet(), StreamEventListener.NONE,
+        node.newByteSubscription("prices", (message, header) -> received.incrementAndGet(), StreamEventListener.NONE,
             Delivery.ON_RECEIVING_THREAD);
         return received;
     }
 
     /** Offers {@code count} messages, backing off while back-pressured or while no receiver is there yet. */
-    private static void publish(RawPublication publication, int count) {
+    private static void publish(BytePublication publication, int count) {
         final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_LENGTH]);
         final IdleStrategy backOff = new BackoffIdleStrategy();
         final long deadlineMs = System.currentTimeMillis() + DEADLINE_MS;

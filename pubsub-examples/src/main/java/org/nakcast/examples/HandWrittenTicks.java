@@ -61,14 +61,14 @@ public final class HandWrittenTicks {
         final Tape tape = new Tape();
         try (Node subscriber = Node.launch(config.withNodeName("tick-tape"));
             Node publisher = Node.launch(config.withNodeName("tick-source"))) {
-            subscriber.subscribeFlyweight("prices", new FlyweightHandlers().on(Tick.Decoder.class, tape), tape,
+            subscriber.newFlyweightSubscription("prices", new FlyweightHandlers().on(Tick.Decoder.class, tape), tape,
                 Delivery.ON_RECEIVING_THREAD);
             final FlyweightPublication prices = publisher.newFlyweightPublication("prices", Tick.Encoder.class);
-            final LongSupplier commit = prices::commit;
+            final LongSupplier offerStaged = prices::offer;
             final IdleStrategy idle = new BackoffIdleStrategy();
             for (int i = 0; i < ticks; i++) {
-                prices.claim(Tick.Encoder.class).instrumentId(INSTRUMENT_ID).priceTicks(FIRST_PRICE_TICKS + i).qty(i);
-                if (!OfferResult.isTaken(Offers.offer(commit, idle))) {
+                prices.stage(Tick.Encoder.class).instrumentId(INSTRUMENT_ID).priceTicks(FIRST_PRICE_TICKS + i).qty(i);
+                if (!OfferResult.isTaken(Offers.offer(offerStaged, idle))) {
                     throw new IllegalStateException(prices.lastRefusal());
                 }
             }

@@ -156,7 +156,8 @@ public final class LossAwareSubscriber {
         try (Node subscriberNode = Node.launch(subscriberContext);
             Node publisherNode = Node.launch(config.withNodeName("paced-publisher"))) {
             final Book book = new Book();
-            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book),
+            subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
+                book),
                 book,
                 Delivery.ON_RECEIVING_THREAD);
 
@@ -172,13 +173,13 @@ public final class LossAwareSubscriber {
     private static void publish(Node node, int updates) {
         final FlyweightPublication prices =
             node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
-        final LongSupplier commit = prices::commit;
+        final LongSupplier offerStaged = prices::offer;
         final IdleStrategy idle = new BackoffIdleStrategy();
         for (int i = 0; i < updates; i++) {
             final int instrument = i % MNEMONICS.length;
-            prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(100.0 + i * 0.01)
+            prices.stage(PriceUpdateEncoder.class).qty(1_000_000).price(100.0 + i * 0.01)
                 .instrument().instrumentId(instrument).mnemonic(MNEMONICS[instrument]);
-            if (!OfferResult.isTaken(Offers.offer(commit, idle))) {
+            if (!OfferResult.isTaken(Offers.offer(offerStaged, idle))) {
                 throw new IllegalStateException(prices.lastRefusal());
             }
         }

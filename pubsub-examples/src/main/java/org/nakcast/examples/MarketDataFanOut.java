@@ -26,7 +26,7 @@ import org.nakcast.transport.StreamEventListener;
 /**
  * Market data fan-out: one publisher multicasts price updates once, and every subscriber gets
  * every update, in order. The updates are SBE flyweights on topic {@code prices} of the embedded
- * default config: the publisher claims an encoder, sets the fields in place and commits (no message
+ * default config: the publisher stages an encoder, sets the fields in place and offers it (no message
  * object); each subscriber reads the fields from a decoder wrapped over the received datagram (no
  * copy). Nothing on either side allocates per message.
  *
@@ -108,7 +108,8 @@ public final class MarketDataFanOut {
                 final Node node = Node.launch(config.withNodeName("md-subscriber-" + i));
                 nodes.add(node);
                 final Book book = new Book(node.config().node().name());
-                node.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book), book,
+                node.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, book),
+                    book,
                     Delivery.ON_RECEIVING_THREAD);
                 books.add(book);
             }
@@ -128,16 +129,16 @@ public final class MarketDataFanOut {
     private static double[] publish(Node node, int updates) {
         final FlyweightPublication prices =
             node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
-        final LongSupplier commit = prices::commit;
+        final LongSupplier offerStaged = prices::offer;
         final IdleStrategy idle = new BackoffIdleStrategy();
         final double[] last = new double[MNEMONICS.length];
         for (int i = 0; i < updates; i++) {
             final int instrument = i % MNEMONICS.length;
             final double price = (BASE_PRICE_TICKS[instrument] + i / MNEMONICS.length % 100) / TICKS_PER_UNIT;
-            final PriceUpdateEncoder update = prices.claim(PriceUpdateEncoder.class);
+            final PriceUpdateEncoder update = prices.stage(PriceUpdateEncoder.class);
             update.instrument().instrumentId(FIRST_INSTRUMENT_ID + instrument).mnemonic(MNEMONICS[instrument]);
             update.qty(i).price(price);
-            if (!OfferResult.isTaken(Offers.offer(commit, idle))) {
+            if (!OfferResult.isTaken(Offers.offer(offerStaged, idle))) {
                 throw new IllegalStateException(prices.lastRefusal());
             }
             last[instrument] = price;

@@ -22,7 +22,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
-import org.nakcast.transport.Publication;
+import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.StreamEventListener;
 
 /**
@@ -126,7 +126,7 @@ public final class OrderEntry {
 
     /** The client: publishes orders, remembers each until its ack comes back. */
     private static final class Client {
-        private final Publication<Order> orders;
+        private final TypedPublication<Order> orders;
         private final Map<Long, Order> pending = new ConcurrentHashMap<>();
         private final AtomicLong acked = new AtomicLong();
         private final AtomicLong accepted = new AtomicLong();
@@ -134,8 +134,8 @@ public final class OrderEntry {
         private final AtomicLong unmatched = new AtomicLong();
 
         Client(Node node) {
-            this.orders = node.newPublication("orders", Order.class);
-            node.subscribe("order-acks", OrderAck.class, this::onAck, StreamEventListener.NONE,
+            this.orders = node.newTypedPublication("orders", Order.class);
+            node.newTypedSubscription("order-acks", OrderAck.class, this::onAck, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);
         }
 
@@ -171,7 +171,7 @@ public final class OrderEntry {
      */
     private static final class Exchange implements AutoCloseable, Runnable {
         private final Node node;
-        private final Publication<OrderAck> acks;
+        private final TypedPublication<OrderAck> acks;
         private final ArrayDeque<OrderAck> toSend = new ArrayDeque<>();
         private final AtomicLong received = new AtomicLong();
         private final Thread thread = new Thread(this, "exchange");
@@ -179,8 +179,8 @@ public final class OrderEntry {
 
         Exchange(Node node) {
             this.node = node;
-            this.acks = node.newPublication("order-acks", OrderAck.class);
-            node.subscribe("orders", Order.class, this::onOrder, StreamEventListener.NONE,
+            this.acks = node.newTypedPublication("order-acks", OrderAck.class);
+            node.newTypedSubscription("orders", Order.class, this::onOrder, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);
         }
 

@@ -29,7 +29,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
-import org.nakcast.transport.Publication;
+import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.StreamEventListener;
 
 /**
@@ -38,7 +38,7 @@ import org.nakcast.transport.StreamEventListener;
  * config is a YAML file shipped with this example ({@code org/nakcast/examples/several-topics.yaml}
  * on the class path), loaded as a service would load its own. Code names a topic and its message
  * class; which codec carries it is the config's business, and a class the topic's codec cannot
- * carry fails at {@code publication()} or {@code subscribe()}, not in the send loop.
+ * carry fails at {@code newTypedPublication()} or {@code newTypedSubscription()}, not in the send loop.
  *
  * <p>A gateway node publishes on all three topics; a risk node subscribes to all three, with one
  * {@link StreamEventListener} for every topic (events carry the topic id). Within a topic messages
@@ -126,11 +126,12 @@ public final class SeveralTopicsOneNode {
         try (Node riskNode = Node.launch(config.withNodeName("risk"));
             Node gatewayNode = Node.launch(config.withNodeName("gateway"))) {
             final Risk risk = new Risk();
-            riskNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class, risk::onPrice),
+            riskNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
+                risk::onPrice),
                 risk,
                 Delivery.ON_RECEIVING_THREAD);
-            riskNode.subscribe("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
-            riskNode.subscribe("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
+            riskNode.newTypedSubscription("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
+            riskNode.newTypedSubscription("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
 
             final Trade lastTrade = publish(gatewayNode, priceUpdates);
 
@@ -149,16 +150,16 @@ public final class SeveralTopicsOneNode {
     private static Trade publish(Node node, int priceUpdates) {
         final FlyweightPublication prices =
             node.newFlyweightPublication("prices", PriceUpdateEncoder.class);
-        final Publication<Order> orders = node.newPublication("orders", Order.class);
-        final Publication<Trade> trades = node.newPublication("trades", Trade.class);
+        final TypedPublication<Order> orders = node.newTypedPublication("orders", Order.class);
+        final TypedPublication<Trade> trades = node.newTypedPublication("trades", Trade.class);
         final IdleStrategy idle = new BackoffIdleStrategy();
-        final LongSupplier commitPrice = prices::commit;
+        final LongSupplier offerPrice = prices::offer;
         Trade trade = null;
         for (int i = 0; i < priceUpdates; i++) {
             final double price = 1.0825 + (i % 100) * 0.0001;
-            prices.claim(PriceUpdateEncoder.class).qty(1_000_000).price(price)
+            prices.stage(PriceUpdateEncoder.class).qty(1_000_000).price(price)
                 .instrument().instrumentId(42).mnemonic("EURUSD");
-            if (!OfferResult.isTaken(Offers.offer(commitPrice, idle))) {
+            if (!OfferResult.isTaken(Offers.offer(offerPrice, idle))) {
                 throw new IllegalStateException(prices.lastRefusal());
             }
             if (i % PRICES_PER_ORDER == PRICES_PER_ORDER - 1) {

@@ -248,7 +248,7 @@ public final class Recorder implements AutoCloseable {
 
         TopicRecorder(Node node, String topicName) {
             this.topicName = topicName;
-            this.subscription = node.subscribe(topicName, this, this, Delivery.ON_POLL);
+            this.subscription = node.newByteSubscription(topicName, this, this, Delivery.ON_POLL);
         }
 
         @Override

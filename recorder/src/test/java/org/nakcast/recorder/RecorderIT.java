@@ -30,7 +30,7 @@ import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.replay.HoleCause;
 
 /**
@@ -86,7 +86,7 @@ class RecorderIT {
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST));
              Recorder recorder = Recorder.start(recorderNode, settings(), List.of("ticks"),
                  new SystemEpochNanoClock())) {
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final BytePublication publication = publisherNode.newBytePublication("ticks");
             TRAFFIC.publish(publication, 0, MESSAGES, recorder::doWork);
             publication.close();
             workUntil(recorder, () -> only(recorder) != null && only(recorder).state() == RecordingState.ENDED);
@@ -109,7 +109,7 @@ class RecorderIT {
     void aRecorderRestartedMidStreamGoesOnInTheSameRecordingFromThePublishersHistory() throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
-            final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
+            final BytePublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (Recorder second = Recorder.start(recorderNode, settings(), List.of("ticks"),
                 new SystemEpochNanoClock())) {
                 TRAFFIC.publish(publication, MESSAGES / 2, MESSAGES, second::doWork);
@@ -129,7 +129,7 @@ class RecorderIT {
     void aStoppedRecordingThatCannotBeResumedStaysAndANewOneTakesTheStream() throws IOException {
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW));
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST))) {
-            final RawPublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
+            final BytePublication publication = firstHalfByAFirstRecorder(publisherNode, recorderNode);
             try (var segments = Files.list(dir)) {
                 for (Path segment : segments.filter(path -> path.getFileName().toString().startsWith("0-")).toList()) {
                     // a damaged header (not a zeroed magic, which is a segment whose making was cut short)
@@ -160,9 +160,9 @@ class RecorderIT {
      * A publication of its first half of the messages, of which a first recorder recorded at least a
      * quarter before it stopped; the publication stays open.
      */
-    private RawPublication firstHalfByAFirstRecorder(Node publisherNode, Node recorderNode) throws IOException {
+    private BytePublication firstHalfByAFirstRecorder(Node publisherNode, Node recorderNode) throws IOException {
         try (Recorder first = Recorder.start(recorderNode, settings(), List.of("ticks"), new SystemEpochNanoClock())) {
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final BytePublication publication = publisherNode.newBytePublication("ticks");
             TRAFFIC.publish(publication, 0, MESSAGES / 2, first::doWork);
             workUntil(first, () -> only(first) != null && only(first).nextMessageIndex() >= MESSAGES / 4);
             return publication;

@@ -28,7 +28,7 @@ import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamPosition;
@@ -80,7 +80,7 @@ class RecoveryIT {
              Node recorderNode = Node.launch(config(LateJoinPolicy.OLDEST, List.of()));
              Recorder recorder = Recorder.start(recorderNode, settings(requestLimit), List.of("ticks"),
                  new SystemEpochNanoClock())) {
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final BytePublication publication = publisherNode.newBytePublication("ticks");
             TRAFFIC.publish(publication, 0, RECORDED, recorder::doWork);
             TestTraffic.until(() -> recorded(recorder) >= RECORDED, recorder::doWork, () -> "recording");
 
@@ -88,7 +88,7 @@ class RecoveryIT {
                 recorder.replayEndpoint().getPort());
             final Received received = new Received();
             try (Node subscriberNode = Node.launch(config(LateJoinPolicy.SESSION_START, List.of(endpoint)));
-                 Subscription subscription = subscriberNode.subscribe("ticks", received, received)) {
+                 Subscription subscription = subscriberNode.newByteSubscription("ticks", received, received)) {
                 final Runnable work = () -> {
                     recorder.doWork();
                     subscription.poll(256);
@@ -122,11 +122,11 @@ class RecoveryIT {
                  new SystemEpochNanoClock())) {
             final Endpoint endpoint = new Endpoint(recorder.replayEndpoint().getAddress(),
                 recorder.replayEndpoint().getPort());
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final BytePublication publication = publisherNode.newBytePublication("ticks");
             final Received before = new Received();
             final StreamPosition stored;
             try (Node first = Node.launch(config(LateJoinPolicy.NOW, List.of(endpoint)));
-                 Subscription subscription = first.subscribe("ticks", before, before)) {
+                 Subscription subscription = first.newByteSubscription("ticks", before, before)) {
                 final Runnable work = () -> {
                     recorder.doWork();
                     subscription.poll(256);
@@ -144,7 +144,7 @@ class RecoveryIT {
             after.next = stored.nextMessageIndex();
             try (Node restarted = Node.launch(config(LateJoinPolicy.NOW, List.of(endpoint)))) {
                 restarted.resumeAt("ticks", stored);
-                try (Subscription subscription = restarted.subscribe("ticks", after, after)) {
+                try (Subscription subscription = restarted.newByteSubscription("ticks", after, after)) {
                     final Runnable work = () -> {
                         recorder.doWork();
                         subscription.poll(256);
@@ -170,11 +170,11 @@ class RecoveryIT {
     void withNoRecorderToReachTheLateJoinerGetsOneExactLossNamingItThenTheLiveMessages() throws IOException {
         final Endpoint nobody = Endpoint.parse("127.0.0.1:9");
         try (Node publisherNode = Node.launch(config(LateJoinPolicy.NOW, List.of()))) {
-            final RawPublication publication = publisherNode.newPublication("ticks");
+            final BytePublication publication = publisherNode.newBytePublication("ticks");
             TRAFFIC.publish(publication, 0, RECORDED, Thread::onSpinWait);
             final Received received = new Received();
             try (Node subscriberNode = Node.launch(config(LateJoinPolicy.SESSION_START, List.of(nobody)));
-                 Subscription subscription = subscriberNode.subscribe("ticks", received, received)) {
+                 Subscription subscription = subscriberNode.newByteSubscription("ticks", received, received)) {
                 final Runnable work = () -> subscription.poll(256);
                 TestTraffic.until(() -> received.started, work, () -> "the subscriber's start");
                 TRAFFIC.publish(publication, RECORDED, RECORDED + LIVE, work);

@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.OfferResult;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 
 /**
  * What the recorder's integration tests publish, and how they wait: message {@code i} is
@@ -28,7 +28,7 @@ final class TestTraffic {
     }
 
     /** Offers messages {@code from} to {@code to - 1}, running {@code meanwhile} while an offer is not taken. */
-    void publish(RawPublication publication, long from, long to, Runnable meanwhile) {
+    void publish(BytePublication publication, long from, long to, Runnable meanwhile) {
         for (long index = from; index < to; index++) {
             out.putLong(0, index);
             for (int i = 8; i < lengthOf(index); i++) {

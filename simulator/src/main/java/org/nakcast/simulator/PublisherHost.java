@@ -9,7 +9,7 @@ import java.util.function.UnaryOperator;
 import org.agrona.DirectBuffer;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.OfferResult;
-import org.nakcast.transport.Publication;
+import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.SettingsResolver;
@@ -95,7 +95,7 @@ final class PublisherHost extends NodeHost {
     /** A session of a topic in this incarnation of the process. */
     private static final class Offering {
         final Topic topic;
-        final Publication<SimMessage> publication;
+        final TypedPublication<SimMessage> publication;
         final PublishedSession session;
         /** When the offers began to be refused, -1 while they are taken. */
         long refusedSinceNs = -1;
@@ -106,7 +106,7 @@ final class PublisherHost extends NodeHost {
         long strangerHeldNs;
         boolean strangerHeldTooLong;
 
-        Offering(Topic topic, Publication<SimMessage> publication, PublishedSession session) {
+        Offering(Topic topic, TypedPublication<SimMessage> publication, PublishedSession session) {
             this.topic = topic;
             this.publication = publication;
             this.session = session;
@@ -130,8 +130,8 @@ final class PublisherHost extends NodeHost {
         offerings.clear();
         closeRequested = false;
         for (Topic topic : topics) {
-            final Publication<SimMessage> publication = node.newPublication(topic.name(), SimMessage.class);
-            final int sessionId = publication.raw().sessionId();
+            final TypedPublication<SimMessage> publication = node.newTypedPublication(topic.name(), SimMessage.class);
+            final int sessionId = publication.bytePublication().sessionId();
             if (sessions.containsKey(sessionId)) {
                 throw new IllegalStateException("session id " + sessionId + " drawn twice in one run");
             }
@@ -139,7 +139,7 @@ final class PublisherHost extends NodeHost {
             final PublicationSettings resolved = settings.publication(topic.name(), sessionId, 0);
             final int datagramLength = resolved.datagramLength();
             final int maxLength =
-                (int) Math.min(publication.raw().maxMessageLength(), topicConfig.maxMessage().bytes());
+                (int) Math.min(publication.bytePublication().maxMessageLength(), topicConfig.maxMessage().bytes());
             final PublishedSession session = new PublishedSession(sessionId, topic.topicId(), this, nowNs,
                 topic.messages(), maxLength, datagramLength - FRAMING,
                 historyDatagrams(topicConfig.history().bytes(), datagramLength));
@@ -187,7 +187,7 @@ final class PublisherHost extends NodeHost {
                 offering.publication.close();
                 offering.session.closedAtNs = nowNs;
             }
-            finished &= offering.publication.raw().isFinished();
+            finished &= offering.publication.bytePublication().isFinished();
         }
         if (finished) {
             closeRequested = false;

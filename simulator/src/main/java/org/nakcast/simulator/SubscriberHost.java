@@ -177,7 +177,8 @@ class SubscriberHost extends NodeHost {
             if (resuming) {
                 probe.resumesAt(storedPositions.getOrDefault(plan.topicId(), Map.of()));
             }
-            final Subscription subscription = node.subscribe(plan.topicName(), SimMessage.class, probe, probe,
+            final Subscription subscription = node.newTypedSubscription(plan.topicName(), SimMessage.class, probe,
+                probe,
                 plan.kind() == SubscriptionProbe.Kind.QUEUED ? Delivery.ON_POLL : Delivery.ON_RECEIVING_THREAD);
             probes.add(probe);
             subscribed.add(new Subscribed(subscription, plan, probe));

@@ -19,7 +19,7 @@ import org.nakcast.transport.receive.MessageBytesHandler;
  * handler is skipped, counted and reported to {@link StreamEventListener#onUndecodable}.
  *
  * <pre>{@code
- * node.subscribeFlyweight("orders", new FlyweightHandlers()
+ * node.newFlyweightSubscription("orders", new FlyweightHandlers()
  *         .on(NewOrderDecoder.class, (order, header) -> book.add(order.orderId(), order.qty(), order.price()))
  *         .on(CancelDecoder.class, (cancel, header) -> book.cancel(cancel.orderId())),
  *     events);

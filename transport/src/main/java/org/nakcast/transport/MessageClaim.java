@@ -4,17 +4,17 @@ import org.agrona.MutableDirectBuffer;
 import org.nakcast.transport.publish.OfferBuffer;
 
 /**
- * Space reserved by {@link RawPublication#tryClaim} for one message written in place. Reusable:
+ * Space reserved by {@link BytePublication#tryClaim} for one message written in place. Reusable:
  * keep one per publishing thread. Every successful claim must end in {@link #commit()} or
  * {@link #abort()}, soon: the sending thread waits for it.
  */
 public final class MessageClaim {
-    private RawPublication publication;
+    private BytePublication publication;
     private OfferBuffer offers;
     private int index;
     private int length;
 
-    void wrap(RawPublication publication, OfferBuffer offers, int index, int length) {
+    void wrap(BytePublication publication, OfferBuffer offers, int index, int length) {
         this.publication = publication;
         this.offers = offers;
         this.index = index;
@@ -39,7 +39,7 @@ public final class MessageClaim {
     /**
      * Publishes the message.
      *
-     * @return the publication's position after it (&gt; 0), as {@link RawPublication#offer} answers
+     * @return the publication's position after it (&gt; 0), as {@link BytePublication#offer} answers
      */
     public long commit() {
         offers.commit(index);

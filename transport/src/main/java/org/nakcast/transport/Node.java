@@ -51,8 +51,8 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * try (Node node = Node.launch(NodeConfig.load(Path.of("config/nakcast.yaml")))) {
- *     RawPublication prices = node.newPublication("prices");
- *     Subscription quotes = node.subscribe("prices", (message, header) -> ..., StreamEventListener.NONE);
+ *     BytePublication prices = node.newBytePublication("prices");
+ *     Subscription quotes = node.newByteSubscription("prices", (message, header) -> ..., StreamEventListener.NONE);
  *     prices.offer(buffer, 0, length);
  * }
  * }</pre>
@@ -160,7 +160,7 @@ public final class Node implements AutoCloseable {
      * @throws TransportException naming the topic or the socket that failed
      * @throws IllegalStateException if the node is closed
      */
-    public RawPublication newPublication(String topicName) {
+    public BytePublication newBytePublication(String topicName) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
         final PublicationSettings settings = settingsResolver.publication(
@@ -177,26 +177,26 @@ public final class Node implements AutoCloseable {
             Line.describeSetups(settings.lines()), historyDatagrams,
             (long) historyDatagrams * datagramLength, topic.history().bytes(), topic.offerBuffer().bytes(),
             offers.maxMessageLength());
-        return new RawPublication(topicName, topic.id(), settings.sessionId(), offers,
+        return new BytePublication(topicName, topic.id(), settings.sessionId(), offers,
             counters.get(SystemCounter.BACK_PRESSURE));
     }
 
     /**
      * Starts publishing typed messages on a topic, encoded with the codec the topic's config names,
-     * as a new publisher stream (see {@link #newPublication(String)}).
+     * as a new publisher stream (see {@link #newBytePublication(String)}).
      *
      * @throws TransportException naming the topic, codec and class when the codec cannot carry
      *     {@code messageClass}, or the socket that failed
      */
-    public <T> Publication<T> newPublication(String topicName, Class<T> messageClass) {
+    public <T> TypedPublication<T> newTypedPublication(String topicName, Class<T> messageClass) {
         final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
-        return new Publication<>(newPublication(topicName), codec, applicationErrors);
+        return new TypedPublication<>(newBytePublication(topicName), codec, applicationErrors);
     }
 
     /**
      * Starts publishing flyweight messages on a topic, as a new publisher stream (see
-     * {@link #newPublication(String)}): claim a type's encoder, set its fields, commit. One
-     * publication carries every type it is made for, on one session, in the order committed.
+     * {@link #newBytePublication(String)}): stage a type's encoder, set its fields, offer. One
+     * publication carries every type it is made for, on one session, in the order offered.
      *
      * @param encoderClasses the generated encoders of the message types to publish, at least one
      * @throws TransportException when the topic's codec has no flyweight path or none of these encoders
@@ -210,7 +210,7 @@ public final class Node implements AutoCloseable {
         for (Class<?> encoderClass : encoderClasses) {
             codecs.put(encoderClass, topicCodecs.flyweightCodec(topic, encoderClass, true));
         }
-        return new FlyweightPublication(newPublication(topicName), codecs);
+        return new FlyweightPublication(newBytePublication(topicName), codecs);
     }
 
     /**
@@ -221,21 +221,21 @@ public final class Node implements AutoCloseable {
      * @param events gets stream started, publisher gone and loss events
      * @throws TransportException naming the topic or the socket that failed
      */
-    public Subscription subscribe(
+    public Subscription newByteSubscription(
         String topicName, MessageHandler<? super DirectBuffer> handler, StreamEventListener events) {
-        return subscribe(topicName, handler, events, Delivery.ON_POLL);
+        return newByteSubscription(topicName, handler, events, Delivery.ON_POLL);
     }
 
     /**
      * Subscribes to a topic's messages as their bytes, delivered as {@code delivery} says.
      *
-     * @see #subscribe(String, MessageHandler, StreamEventListener)
+     * @see #newByteSubscription(String, MessageHandler, StreamEventListener)
      */
-    public Subscription subscribe(String topicName, MessageHandler<? super DirectBuffer> handler,
+    public Subscription newByteSubscription(String topicName, MessageHandler<? super DirectBuffer> handler,
         StreamEventListener events, Delivery delivery) {
         requireArguments(handler, events, delivery);
         final UnsafeBuffer view = new UnsafeBuffer(0, 0);
-        return subscribe(topicName, new DecodingHandler<DirectBuffer>((buffer, offset, length) -> {
+        return addSubscription(topicName, new DecodingHandler<DirectBuffer>((buffer, offset, length) -> {
             view.wrap(buffer, offset, length);
             return view;
         }, handler, events, counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
@@ -249,21 +249,21 @@ public final class Node implements AutoCloseable {
      * @throws TransportException naming the topic, codec and class when the codec cannot carry
      *     {@code messageClass}, or the socket that failed
      */
-    public <T> Subscription subscribe(
+    public <T> Subscription newTypedSubscription(
         String topicName, Class<T> messageClass, MessageHandler<? super T> handler, StreamEventListener events) {
-        return subscribe(topicName, messageClass, handler, events, Delivery.ON_POLL);
+        return newTypedSubscription(topicName, messageClass, handler, events, Delivery.ON_POLL);
     }
 
     /**
      * Subscribes to a topic's messages as objects, delivered as {@code delivery} says.
      *
-     * @see #subscribe(String, Class, MessageHandler, StreamEventListener)
+     * @see #newTypedSubscription(String, Class, MessageHandler, StreamEventListener)
      */
-    public <T> Subscription subscribe(String topicName, Class<T> messageClass, MessageHandler<? super T> handler,
-        StreamEventListener events, Delivery delivery) {
+    public <T> Subscription newTypedSubscription(String topicName, Class<T> messageClass,
+        MessageHandler<? super T> handler, StreamEventListener events, Delivery delivery) {
         requireArguments(handler, events, delivery);
         final Codec<T> codec = topicCodecs.codec(topic(topicName), messageClass);
-        return subscribe(topicName, new DecodingHandler<>(codec::decode, handler, events,
+        return addSubscription(topicName, new DecodingHandler<>(codec::decode, handler, events,
             counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
     }
 
@@ -271,10 +271,11 @@ public final class Node implements AutoCloseable {
      * Subscribes to a flyweight topic's messages, each type to its handler as its decoder wrapped
      * over the received bytes (no copy, no object), delivered on {@link Subscription#poll}.
      *
-     * @see #subscribeFlyweight(String, FlyweightHandlers, StreamEventListener, Delivery)
+     * @see #newFlyweightSubscription(String, FlyweightHandlers, StreamEventListener, Delivery)
      */
-    public Subscription subscribeFlyweight(String topicName, FlyweightHandlers handlers, StreamEventListener events) {
-        return subscribeFlyweight(topicName, handlers, events, Delivery.ON_POLL);
+    public Subscription newFlyweightSubscription(String topicName, FlyweightHandlers handlers,
+        StreamEventListener events) {
+        return newFlyweightSubscription(topicName, handlers, events, Delivery.ON_POLL);
     }
 
     /**
@@ -284,8 +285,8 @@ public final class Node implements AutoCloseable {
      *
      * @throws TransportException when the topic's codec has no flyweight path or not one of the decoders
      */
-    public Subscription subscribeFlyweight(String topicName, FlyweightHandlers handlers, StreamEventListener events,
-        Delivery delivery) {
+    public Subscription newFlyweightSubscription(String topicName, FlyweightHandlers handlers,
+        StreamEventListener events, Delivery delivery) {
         requireArguments(handlers, events, delivery);
         final TopicConfig topic = topic(topicName);
         final List<FlyweightCodec<?, ?, ?>> codecs = new ArrayList<>();
@@ -295,8 +296,8 @@ public final class Node implements AutoCloseable {
         if (codecs.isEmpty()) {
             throw new IllegalArgumentException("topic '" + topicName + "': the handlers handle no message type");
         }
-        return subscribe(topicName, handlers.dispatch(codecs, events, counters.get(SystemCounter.UNDECODABLE_MESSAGES)),
-            events, delivery);
+        return addSubscription(topicName,
+            handlers.dispatch(codecs, events, counters.get(SystemCounter.UNDECODABLE_MESSAGES)), events, delivery);
     }
 
     /**
@@ -322,7 +323,7 @@ public final class Node implements AutoCloseable {
      * Subscribes a handler of message bytes. The transport's sockets are opened now, so a port or
      * interface problem fails here.
      */
-    private Subscription subscribe(
+    private Subscription addSubscription(
         String topicName, MessageBytesHandler handler, StreamEventListener events, Delivery delivery) {
         requireOpen();
         final TopicConfig topic = topic(topicName);
@@ -399,7 +400,7 @@ public final class Node implements AutoCloseable {
 
     /**
      * Closes every publication this node made (each sends what was offered, marks its end and
-     * lingers for repairs, as {@link RawPublication#close()} does; this waits for them, at most
+     * lingers for repairs, as {@link BytePublication#close()} does; this waits for them, at most
      * {@link SettingsResolver#closeWaitNs()}), then stops the threads and closes every socket.
      * Later offers answer {@link OfferResult#CLOSED}; later publications and subscriptions are
      * refused. Idempotent.

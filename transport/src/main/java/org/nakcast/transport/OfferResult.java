@@ -1,9 +1,9 @@
 package org.nakcast.transport;
 
 /**
- * What {@code offer}, {@code tryClaim} and {@code commit} of every publication answer. They never
- * block and never throw for what the network or the data does: they answer a number the caller
- * acts on.
+ * What {@code offer} and {@code tryClaim} of every publication answer (a claim's commit cannot
+ * fail: it answers the position). They never block and never throw for what the network or the
+ * data does: they answer a number the caller acts on.
  *
  * <table>
  *   <caption>Offer results</caption>

@@ -6,7 +6,7 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * Offering through back-pressure by waiting, the loop a program writes when it would rather wait
- * than lose a message. {@code offer}, {@code commit} and {@code tryClaim} never block: when the
+ * than lose a message. {@code offer} and {@code tryClaim} never block: when the
  * publication's buffer is full they answer {@link OfferResult#BACK_PRESSURED}, and on a topic with
  * flow control {@code min} with no receiver yet {@link OfferResult#NOT_CONNECTED}, and the caller
  * decides. These methods wait (idle, then try again), up to a timeout if given; a service might
@@ -14,9 +14,9 @@ import org.agrona.concurrent.IdleStrategy;
  *
  * <pre>{@code
  * IdleStrategy idle = new BackoffIdleStrategy();
- * LongSupplier commit = prices::commit;     // made once: a method reference per call would allocate
- * ... prices.claim(PriceUpdateEncoder.class).qty(100).price(1.0825);
- * long result = Offers.offer(commit, idle, TimeUnit.SECONDS.toNanos(5));
+ * LongSupplier offerStaged = prices::offer;  // made once: a method reference per call would allocate
+ * ... prices.stage(PriceUpdateEncoder.class).qty(100).price(1.0825);
+ * long result = Offers.offer(offerStaged, idle, TimeUnit.SECONDS.toNanos(5));
  * if (!OfferResult.isTaken(result)) {
  *     throw new IllegalStateException(prices.lastRefusal());   // which limit, on which topic, what to do
  * }
@@ -36,7 +36,7 @@ public final class Offers {
      * Makes {@code attempt} until it is neither back-pressured nor waiting for a receiver (flow
      * control {@code min} with nobody there yet), idling in between, however long that takes.
      *
-     * @param attempt one offer or commit, answering a position or an {@link OfferResult}
+     * @param attempt one offer, answering a position or an {@link OfferResult}
      * @param idle what to do between attempts; reset once the waiting ends
      * @return the position (&gt; 0) once taken, or a refusal for good ({@link OfferResult#CLOSED},
      *     {@link OfferResult#MESSAGE_TOO_LARGE}, {@link OfferResult#UNENCODABLE})
@@ -49,7 +49,7 @@ public final class Offers {
      * Makes {@code attempt} until it is neither back-pressured nor waiting for a receiver, idling in
      * between, for at most {@code timeoutNs} from the first refusal.
      *
-     * @param attempt one offer or commit, answering a position or an {@link OfferResult}
+     * @param attempt one offer, answering a position or an {@link OfferResult}
      * @param idle what to do between attempts; reset once the waiting ends
      * @param timeoutNs how long to go on while the publication answers
      *     {@link OfferResult#BACK_PRESSURED} or {@link OfferResult#NOT_CONNECTED}

@@ -27,7 +27,7 @@ class OfferResultsTest {
 
     private final TestCounters counters = new TestCounters();
     private final OfferBuffer offers = new OfferBuffer(4096, MAX_MESSAGE, freed -> { });
-    private final RawPublication publication = new RawPublication("prices", 1, 7, offers,
+    private final BytePublication publication = new BytePublication("prices", 1, 7, offers,
         counters.counters().get(SystemCounter.BACK_PRESSURE));
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[64]);
 
@@ -80,7 +80,7 @@ class OfferResultsTest {
     @Test
     void aTypedMessageItsCodecCannotEncodeIsACodeAndItsReasonGoesToTheErrorHandler() {
         final List<Throwable> errors = new ArrayList<>();
-        final Publication<String> typed = new Publication<>(publication, new StringCodec(), errors::add);
+        final TypedPublication<String> typed = new TypedPublication<>(publication, new StringCodec(), errors::add);
 
         assertThat(typed.offer("fine")).isEqualTo(1);
         assertThat(typed.offer("x".repeat(MAX_MESSAGE + 1))).isEqualTo(OfferResult.MESSAGE_TOO_LARGE);
@@ -95,7 +95,7 @@ class OfferResultsTest {
 
     @Test
     void eachPublicationSaysWhyItsLastOfferWasRefusedWithTheTopicAndWhatToDo() {
-        final Publication<String> typed = new Publication<>(publication, new StringCodec(), error -> { });
+        final TypedPublication<String> typed = new TypedPublication<>(publication, new StringCodec(), error -> { });
         assertThat(publication.lastRefusal()).as("nothing refused yet").isNull();
 
         publication.offer(new UnsafeBuffer(new byte[MAX_MESSAGE + 1]), 0, MAX_MESSAGE + 1);

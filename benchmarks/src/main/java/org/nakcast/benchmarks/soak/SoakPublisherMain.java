@@ -16,7 +16,7 @@ import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -45,7 +45,7 @@ public final class SoakPublisherMain {
         final StopSignal stop = new StopSignal();
         final Figures figures = new Figures();
         try (Node node = Node.launch(config)) {
-            final RawPublication publication = node.newPublication(args[1]);
+            final BytePublication publication = node.newBytePublication(args[1]);
             ChildProtocol.say(ChildProtocol.READY);
             stop.start();
             final long sent = publishUntil(stop, publication, ratePerSecond, length);
@@ -58,7 +58,7 @@ public final class SoakPublisherMain {
     }
 
     /** Offers numbered messages, each when its time at the rate has come, until stopped. */
-    private static long publishUntil(StopSignal stop, RawPublication publication, long ratePerSecond, int length) {
+    private static long publishUntil(StopSignal stop, BytePublication publication, long ratePerSecond, int length) {
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         final IdleStrategy idle = new BackoffIdleStrategy();
         final long startNs = System.nanoTime();

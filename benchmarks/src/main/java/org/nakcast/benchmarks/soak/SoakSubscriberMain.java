@@ -45,7 +45,7 @@ public final class SoakSubscriberMain implements MessageHandler<DirectBuffer>, S
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         final Node node = Node.launch(config);
         try {
-            node.subscribe(args[1], subscriber, subscriber, Delivery.ON_RECEIVING_THREAD);
+            node.newByteSubscription(args[1], subscriber, subscriber, Delivery.ON_RECEIVING_THREAD);
             ChildProtocol.say(ChildProtocol.READY);
             ChildProtocol.await(in, ChildProtocol.STOP);
         } finally {

@@ -38,7 +38,8 @@ record FlyweightPayload() implements Payload {
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribeFlyweight(topic, new FlyweightHandlers().on(PriceUpdateDecoder.class, new Listener(checker)),
+        node.newFlyweightSubscription(topic, new FlyweightHandlers().on(PriceUpdateDecoder.class,
+            new Listener(checker)),
             checker, Delivery.ON_RECEIVING_THREAD);
     }
 
@@ -52,8 +53,8 @@ record FlyweightPayload() implements Payload {
 
         @Override
         public long offer(long sequence) {
-            PriceUpdateFields.write(publication.claim(PriceUpdateEncoder.class), sequence, SamplePrice.VALUES);
-            return publication.commit();
+            PriceUpdateFields.write(publication.stage(PriceUpdateEncoder.class), sequence, SamplePrice.VALUES);
+            return publication.offer();
         }
     }
 

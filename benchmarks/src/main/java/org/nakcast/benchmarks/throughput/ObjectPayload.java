@@ -11,7 +11,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.Publication;
+import org.nakcast.transport.TypedPublication;
 
 /**
  * An object codec ({@code fst}, {@code fst-unshared}, {@code jdk}, {@code jdk-externalizable},
@@ -34,12 +34,13 @@ record ObjectPayload(String name) implements Payload {
         @SuppressWarnings("unchecked") // the sample below is of this class
         final Class<Object> messageClass = (Class<Object>) spec().messageClass();
         final Object message = SampleMessages.samplePriceUpdate(name);
-        return new Publisher(node.newPublication(topic, messageClass), message);
+        return new Publisher(node.newTypedPublication(topic, messageClass), message);
     }
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribe(topic, spec().messageClass(), new Listener(checker), checker, Delivery.ON_RECEIVING_THREAD);
+        node.newTypedSubscription(topic, spec().messageClass(), new Listener(checker), checker,
+            Delivery.ON_RECEIVING_THREAD);
     }
 
     private CodecSpec<?> spec() {
@@ -53,11 +54,11 @@ record ObjectPayload(String name) implements Payload {
 
     /** Sets the number into the one sample object and offers it. */
     private static final class Publisher implements SequencedPublisher {
-        private final Publication<Object> publication;
+        private final TypedPublication<Object> publication;
         private final Object message;
         private final Instrument instrument;
 
-        Publisher(Publication<Object> publication, Object message) {
+        Publisher(TypedPublication<Object> publication, Object message) {
             this.publication = publication;
             this.message = message;
             this.instrument = priceUpdateOf(message).instrument();

@@ -9,11 +9,11 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 
 /**
  * Raw bytes, no codec: message n is {@code messageLength} bytes with n in the first eight
- * (little-endian), offered through the topic's {@link RawPublication}; the subscriber reads the
+ * (little-endian), offered through the topic's {@link BytePublication}; the subscriber reads the
  * number back and checks the length. The topic is left as the configuration has it.
  *
  * @param messageLength bytes per message, at least eight
@@ -31,21 +31,21 @@ record RawPayload(int messageLength) implements Payload {
 
     @Override
     public SequencedPublisher publish(Node node, String topic) {
-        return new Publisher(node.newPublication(topic), messageLength);
+        return new Publisher(node.newBytePublication(topic), messageLength);
     }
 
     @Override
     public void subscribe(Node node, String topic, DeliveryChecker checker) {
-        node.subscribe(topic, new Handler(checker, messageLength), checker, Delivery.ON_RECEIVING_THREAD);
+        node.newByteSubscription(topic, new Handler(checker, messageLength), checker, Delivery.ON_RECEIVING_THREAD);
     }
 
     /** Writes the number into one pre-allocated direct buffer and offers its bytes. */
     private static final class Publisher implements SequencedPublisher {
-        private final RawPublication publication;
+        private final BytePublication publication;
         private final UnsafeBuffer message;
         private final int length;
 
-        Publisher(RawPublication publication, int length) {
+        Publisher(BytePublication publication, int length) {
             this.publication = publication;
             this.message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
             this.length = length;

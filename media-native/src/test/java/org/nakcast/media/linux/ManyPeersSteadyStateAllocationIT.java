@@ -25,7 +25,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
@@ -64,12 +64,12 @@ class ManyPeersSteadyStateAllocationIT {
             final Node subscriber = launch(new NodeContext().config(config)
                 .receiveLoss(new RandomLossGenerator(7 + i, 0.01, EnumSet.of(FrameType.DATA))));
             final OrderedCounter counter = new OrderedCounter();
-            subscriber.subscribe("prices", counter, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriber.newByteSubscription("prices", counter, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             counters.add(counter);
         }
-        final RawPublication[] publications = new RawPublication[PUBLISHERS];
+        final BytePublication[] publications = new BytePublication[PUBLISHERS];
         for (int i = 0; i < PUBLISHERS; i++) {
-            publications[i] = launch(new NodeContext().config(config)).newPublication("prices");
+            publications[i] = launch(new NodeContext().config(config)).newBytePublication("prices");
         }
         final Rounds rounds = new Rounds(publications);
 
@@ -120,11 +120,11 @@ class ManyPeersSteadyStateAllocationIT {
 
     /** Each round: each publisher offers one message (its index and number), then every node works once. */
     private final class Rounds {
-        private final RawPublication[] publications;
+        private final BytePublication[] publications;
         private final long[] offered = new long[PUBLISHERS];
         private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(MESSAGE));
 
-        Rounds(RawPublication[] publications) {
+        Rounds(BytePublication[] publications) {
             this.publications = publications;
         }
 
@@ -160,7 +160,7 @@ class ManyPeersSteadyStateAllocationIT {
         }
 
         void drain(List<OrderedCounter> counters) {
-            for (RawPublication publication : publications) {
+            for (BytePublication publication : publications) {
                 publication.flush();
             }
             final long deadlineNs = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -42,14 +42,14 @@ public final class QuoteService {
             // Subscriber: each quote is read from the received datagram, no copy, no object, on the
             // thread that polls (this one).
             final Subscription quotesIn =
-                subscriber.subscribeFlyweight("prices", new FlyweightHandlers().on(QuoteDecoder.class, checker), checker);
+                subscriber.newFlyweightSubscription("prices", new FlyweightHandlers().on(QuoteDecoder.class, checker), checker);
 
-            // Publisher: claim the encoder, set the fields in place, commit.
+            // Publisher: stage the encoder, set the fields in place, offer.
             final FlyweightPublication quotes = publisher.newFlyweightPublication("prices", QuoteEncoder.class);
             for (long sequence = 0; sequence < count; sequence++) {
-                quotes.claim(QuoteEncoder.class).sequence(sequence).instrumentId(42).bidTicks(10_824).askTicks(10_826);
+                quotes.stage(QuoteEncoder.class).sequence(sequence).instrumentId(42).bidTicks(10_824).askTicks(10_826);
                 long result;
-                while ((result = quotes.commit()) == OfferResult.BACK_PRESSURED
+                while ((result = quotes.offer()) == OfferResult.BACK_PRESSURED
                     || result == OfferResult.NOT_CONNECTED) {
                     quotesIn.poll(256);                               // the subscriber makes room
                 }

@@ -18,7 +18,7 @@ import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -44,13 +44,14 @@ class AuthenticatedNodesIT {
             Node publisherNode = Node.launch(keyed);
             Node otherKeyNode = Node.launch(otherKey);
             Node noKeyNode = Node.launch(config(null, FlowControlMode.MAX))) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication forgedWithOtherKey = otherKeyNode.newPublication("prices");
-            final RawPublication forgedWithoutKey = noKeyNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
+            final BytePublication forgedWithOtherKey = otherKeyNode.newBytePublication("prices");
+            final BytePublication forgedWithoutKey = noKeyNode.newBytePublication("prices");
 
             NumberedMessages.publish(forgedWithOtherKey, 1_000, 70);
             NumberedMessages.publish(forgedWithoutKey, 1_000, 70);
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, 70);
             NumberedMessages.publish(forgedWithOtherKey, 1_000, 70);
             NumberedMessages.publish(forgedWithoutKey, 1_000, 70);
 
@@ -74,9 +75,10 @@ class AuthenticatedNodesIT {
         final SequenceChecker checker = new SequenceChecker();
         try (Node subscriberNode = Node.launch(encrypting);
             Node publisherNode = Node.launch(encrypting)) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, 70);
 
             checker.awaitCount(COUNT, System.currentTimeMillis() + 30_000);
             assertThat(checker.errors()).isEmpty();

@@ -23,7 +23,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherEventListener;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.StreamEventListener;
@@ -91,12 +91,12 @@ class FlowControlIT {
         final NodeConfig config = config(FlowControlMode.MIN);
         final UnsafeBuffer message = new UnsafeBuffer(new byte[70]);
         try (Node publisherNode = Node.launch(config)) {
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             Thread.sleep(50);
             assertThat(publication.offer(message, 0, 70)).isEqualTo(OfferResult.NOT_CONNECTED);
 
             try (Node subscriberNode = Node.launch(config)) {
-                subscriberNode.subscribe("prices", (bytes, header) -> { },
+                subscriberNode.newByteSubscription("prices", (bytes, header) -> { },
                     StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
                 final long deadlineMs = System.currentTimeMillis() + 10_000;
                 long result = OfferResult.NOT_CONNECTED;
@@ -129,11 +129,11 @@ class FlowControlIT {
                 }));
             Node fastNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED));
             Node slowNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED))) {
-            fastNode.subscribe("prices", fast, fast, Delivery.ON_RECEIVING_THREAD);
-            slowNode.subscribe("prices", slow, slow, Delivery.ON_RECEIVING_THREAD);
+            fastNode.newByteSubscription("prices", fast, fast, Delivery.ON_RECEIVING_THREAD);
+            slowNode.newByteSubscription("prices", slow, slow, Delivery.ON_RECEIVING_THREAD);
             Thread.sleep(100);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, MESSAGE_LENGTH);
             fast.checker.awaitCount(COUNT, System.currentTimeMillis() + 30_000);
             slow.awaitSettled(COUNT, System.currentTimeMillis() + 30_000);
 

@@ -32,7 +32,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.protocol.DataFlyweight;
@@ -87,8 +87,8 @@ class HostileInputIT {
             Node subscriberNode = Node.launch(new NodeContext().config(config).seed(SEED));
             DatagramChannel hostile = TestChannels.sender(transport);
             DatagramChannel nakListener = TestChannels.listener(transport, transport.port() + 1)) {
-            subscriberNode.subscribe("prices", real, real, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication publication = publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", real, real, Delivery.ON_RECEIVING_THREAD);
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             real.session = publication.sessionId();
             real.awaitStartAtZero();
             final CompletableFuture<Long> published = CompletableFuture.supplyAsync(

@@ -13,7 +13,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -33,13 +33,14 @@ class LateJoinIT {
         final FromFirstSeen now = new FromFirstSeen();
         final FromFirstSeen oldest = new FromFirstSeen();
         try (Node publisherNode = Node.launch(lateJoin(LateJoinPolicy.NOW))) {
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             NumberedMessages.publish(publication, BEFORE, 70);
             Thread.sleep(50);
             try (Node nowNode = Node.launch(lateJoin(LateJoinPolicy.NOW));
                 Node oldestNode = Node.launch(lateJoin(LateJoinPolicy.OLDEST))) {
-                nowNode.subscribe("prices", now, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-                oldestNode.subscribe("prices", oldest, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+                nowNode.newByteSubscription("prices", now, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+                oldestNode.newByteSubscription("prices", oldest, StreamEventListener.NONE,
+                    Delivery.ON_RECEIVING_THREAD);
                 Thread.sleep(300);
 
                 NumberedMessages.publishFrom(publication, BEFORE, AFTER, 70);

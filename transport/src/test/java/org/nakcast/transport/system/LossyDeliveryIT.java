@@ -97,14 +97,14 @@ class LossyDeliveryIT {
                 final Node node = Node.launch(new NodeContext().config(config).seed(1_000 + i)
                     .receiveLoss(receiveLoss.create(42 + i)).sendLoss(sendLoss.create(4_242 + i)));
                 subscribers.add(node);
-                node.subscribe("prices", checkers.get(i), new StreamEventListener() {
+                node.newByteSubscription("prices", checkers.get(i), new StreamEventListener() {
                     @Override
                     public void onLoss(LossEvent event) {
                         lossEvents.add(event);
                     }
                 }, Delivery.ON_RECEIVING_THREAD);
             }
-            NumberedMessages.publish(publisherNode.newPublication("prices"), count, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), count, MESSAGE_LENGTH);
             final long deadlineMs = System.currentTimeMillis() + 30_000;
             for (SequenceChecker checker : checkers) {
                 checker.awaitCount(count, deadlineMs);

@@ -19,7 +19,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
@@ -69,7 +69,8 @@ class ManyPublishersManySubscribersIT {
                 final List<Received> byTopic = new ArrayList<>();
                 for (String topic : TOPICS) {
                     final Received topicReceived = new Received();
-                    subscriber.subscribe(topic, topicReceived.checkers, topicReceived, Delivery.ON_RECEIVING_THREAD);
+                    subscriber.newByteSubscription(topic, topicReceived.checkers, topicReceived,
+                        Delivery.ON_RECEIVING_THREAD);
                     byTopic.add(topicReceived);
                 }
                 received.add(byTopic);
@@ -77,13 +78,13 @@ class ManyPublishersManySubscribersIT {
             final List<Node> publishers = new ArrayList<>();
             final List<List<Integer>> sessions = new ArrayList<>();
             TOPICS.forEach(topic -> sessions.add(new ArrayList<>()));
-            final List<RawPublication> publications = new ArrayList<>();
+            final List<BytePublication> publications = new ArrayList<>();
             for (int p = 0; p < PUBLISHERS; p++) {
                 final Node publisher = Node.launch(config);
                 nodes.add(publisher);
                 publishers.add(publisher);
                 for (int t = 0; t < TOPICS.size(); t++) {
-                    final RawPublication publication = publisher.newPublication(TOPICS.get(t));
+                    final BytePublication publication = publisher.newBytePublication(TOPICS.get(t));
                     sessions.get(t).add(publication.sessionId());
                     publications.add(publication);
                 }
@@ -95,7 +96,7 @@ class ManyPublishersManySubscribersIT {
             }
 
             final List<CompletableFuture<Void>> publishing = new ArrayList<>();
-            for (RawPublication publication : publications) {
+            for (BytePublication publication : publications) {
                 publishing.add(CompletableFuture.runAsync(
                     () -> NumberedMessages.publish(publication, MESSAGES, MESSAGE_LENGTH),
                     runnable -> new Thread(runnable, "publisher-" + publication.sessionId()).start()));

@@ -21,7 +21,7 @@ import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.protocol.DatagramCheck;
@@ -121,7 +121,7 @@ class NakFloodIT {
             Node subscriberNode = Node.launch(config);
             DatagramChannel badReceiver = TestChannels.sender(transport)) {
             final AtomicLong firstSequence = new AtomicLong(-1);
-            subscriberNode.subscribe("prices", checker, new StreamEventListener() {
+            subscriberNode.newByteSubscription("prices", checker, new StreamEventListener() {
                 @Override
                 public void onStreamStarted(StreamStarted event) {
                     firstSequence.set(event.firstSequence());
@@ -132,7 +132,7 @@ class NakFloodIT {
                     losses.add(event);
                 }
             }, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             final long startDeadlineMs = System.currentTimeMillis() + 10_000;
             while (firstSequence.get() < 0 && System.currentTimeMillis() < startDeadlineMs) {
                 Thread.sleep(1);
@@ -169,7 +169,7 @@ class NakFloodIT {
     }
 
     /** A NAK of one range from a stranger for the publication's stream, over {@code bytes}. */
-    private static NakFlyweight nakOfOneRange(ByteBuffer bytes, RawPublication publication) {
+    private static NakFlyweight nakOfOneRange(ByteBuffer bytes, BytePublication publication) {
         final NakFlyweight nak = new NakFlyweight();
         nak.wrap(new UnsafeBuffer(bytes), 0);
         nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), publication.sessionId(), publication.topicId(), 0);

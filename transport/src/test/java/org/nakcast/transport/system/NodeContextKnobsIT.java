@@ -22,7 +22,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
@@ -53,14 +53,15 @@ class NodeContextKnobsIT {
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new SequenceRangeLossGenerator(10, 59, EnumSet.of(FrameType.DATA)))
                 .receiverEvents(recording(decided)))) {
-            subscriberNode.subscribe("prices", first, new StreamEventListener() {
+            subscriberNode.newByteSubscription("prices", first, new StreamEventListener() {
                 @Override
                 public void onLoss(LossEvent event) {
                     subscriptionLosses.add(event);
                 }
             }, Delivery.ON_RECEIVING_THREAD);
-            subscriberNode.subscribe("prices", second, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication prices = publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", second, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
+            final BytePublication prices = publisherNode.newBytePublication("prices");
 
             NumberedMessages.publish(prices, COUNT, MESSAGE_LENGTH);
             prices.close();
@@ -93,9 +94,10 @@ class NodeContextKnobsIT {
                         throw new IllegalStateException("a monitoring listener that fails");
                     }
                 }))) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, 70);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 20_000);
 
             assertThat(checker.count()).isEqualTo(COUNT);
@@ -113,15 +115,16 @@ class NodeContextKnobsIT {
         try (Node publisherNode = Node.launch(new NodeContext().config(config).ids(new SplittableRandom(7)));
             Node again = Node.launch(new NodeContext().config(config).ids(new SplittableRandom(7)));
             Node subscriberNode = Node.launch(new NodeContext().config(config).media(media).countersInFile(false))) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication prices = publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
+            final BytePublication prices = publisherNode.newBytePublication("prices");
 
             NumberedMessages.publish(prices, COUNT, 70);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 20_000);
 
             // Made only now: the same session from another node's socket would be another source of it, and a
             // receiver that heard that node first would take it for the session's publisher.
-            final RawPublication pricesAgain = again.newPublication("prices");
+            final BytePublication pricesAgain = again.newBytePublication("prices");
             assertThat(pricesAgain.sessionId()).as("the same seed draws the same session id")
                 .isEqualTo(prices.sessionId());
             assertThat(subscriberNode.media().media()).isSameAs(media);
@@ -140,7 +143,7 @@ class NodeContextKnobsIT {
             base.topics().stream().map(topic -> topic.withFlowControl(FlowControlMode.MAX)
                 .withCloseLinger(Duration.ofMillis(50))).toList()).conclude();
         try (Node node = Node.launch(config)) {
-            final RawPublication prices = node.newPublication("prices");
+            final BytePublication prices = node.newBytePublication("prices");
             final UnsafeBuffer message = new UnsafeBuffer(new byte[70]);
             for (int i = 0; i < COUNT; i++) {
                 prices.offer(message, 0, message.capacity());

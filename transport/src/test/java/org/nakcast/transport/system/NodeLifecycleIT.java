@@ -30,7 +30,7 @@ import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
 
@@ -46,8 +46,9 @@ class NodeLifecycleIT {
             base.node().withName(name).withThreading(threading), base.transports(), base.topics()).conclude();
 
         final Node node = Node.launch(config);
-        node.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-        node.newPublication("prices");
+        node.newByteSubscription("prices", (message, header) -> { }, StreamEventListener.NONE,
+            Delivery.ON_RECEIVING_THREAD);
+        node.newBytePublication("prices");
         node.close();
 
         assertThat(Thread.getAllStackTraces().keySet())
@@ -70,10 +71,10 @@ class NodeLifecycleIT {
                 made.add("made");
                 return thread;
             }))) {
-            node.subscribe("prices", (message, header) -> {
+            node.newByteSubscription("prices", (message, header) -> {
                 throw new IllegalStateException("handler " + message.getLong(0));
             }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication publication = node.newPublication("prices");
+            final BytePublication publication = node.newBytePublication("prices");
             final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
             message.putLong(0, 7);
             assertThat(UntilTaken.offer(() -> publication.offer(message, 0, 8), new BackoffIdleStrategy()))
@@ -106,7 +107,7 @@ class NodeLifecycleIT {
                 .isEqualTo("custom");
         }
         try (Node withoutFst = Node.launch(new NodeContext().config(fstTopic).codecs(CodecRegistry.builtIns()))) {
-            assertThatThrownBy(() -> withoutFst.newPublication("orders", String.class))
+            assertThatThrownBy(() -> withoutFst.newTypedPublication("orders", String.class))
                 .as("a codec whose module is missing fails where it is used, naming the dependency")
                 .hasMessageContaining("org.nakcast:nakcast-codecs-fst");
         }
@@ -139,11 +140,13 @@ class NodeLifecycleIT {
     void severalNodesRunInOneJvmAndCloseInAnyOrder() {
         final Node first = Node.launch(NodeConfig.embeddedDefault());
         final Node second = Node.launch(NodeConfig.embeddedDefault());
-        first.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-        second.subscribe("prices", (message, header) -> { }, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+        first.newByteSubscription("prices", (message, header) -> { }, StreamEventListener.NONE,
+            Delivery.ON_RECEIVING_THREAD);
+        second.newByteSubscription("prices", (message, header) -> { }, StreamEventListener.NONE,
+            Delivery.ON_RECEIVING_THREAD);
 
         first.close();
-        final RawPublication publication = second.newPublication("prices");
+        final BytePublication publication = second.newBytePublication("prices");
         final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
         assertThat(UntilTaken.offer(() -> publication.offer(message, 0, 8), new BackoffIdleStrategy()))
             .as("taken once the second node's own subscription reports in (flow control min)")
@@ -151,7 +154,7 @@ class NodeLifecycleIT {
         second.close();
         first.close();
 
-        assertThatThrownBy(() -> first.newPublication("prices"))
+        assertThatThrownBy(() -> first.newBytePublication("prices"))
             .isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 
@@ -183,7 +186,7 @@ class NodeLifecycleIT {
             Node node = Node.launch(NodeConfig.embeddedDefault())) {
             assertThat(squatter.isBound()).isTrue();
 
-            assertThatThrownBy(() -> node.subscribe("prices", (message, header) -> { },
+            assertThatThrownBy(() -> node.newByteSubscription("prices", (message, header) -> { },
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("cannot listen on").hasMessageContaining(String.valueOf(port))

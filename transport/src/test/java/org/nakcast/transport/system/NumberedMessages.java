@@ -9,7 +9,7 @@ import java.util.function.LongSupplier;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 
 /** Publishes messages that carry their number (0, 1, 2, ...) in their first 8 bytes. */
 final class NumberedMessages {
@@ -20,12 +20,12 @@ final class NumberedMessages {
      * Offers {@code count} messages of {@code length} bytes, backing off while back-pressured or
      * while a flow-control {@code min} topic waits for its first receiver.
      */
-    static void publish(RawPublication publication, long count, int length) {
+    static void publish(BytePublication publication, long count, int length) {
         publishFrom(publication, 0, count, length);
     }
 
     /** Offers {@code count} messages numbered from {@code first}. */
-    static void publishFrom(RawPublication publication, long first, long count, int length) {
+    static void publishFrom(BytePublication publication, long first, long count, int length) {
         offerNumbered(publication, length, first, count, () -> false);
     }
 
@@ -35,12 +35,12 @@ final class NumberedMessages {
      *
      * @return how many were offered
      */
-    static long publishWhile(RawPublication publication, int length, long minimum, BooleanSupplier keepGoing) {
+    static long publishWhile(BytePublication publication, int length, long minimum, BooleanSupplier keepGoing) {
         return offerNumbered(publication, length, 0, minimum, keepGoing);
     }
 
     private static long offerNumbered(
-        RawPublication publication, int length, long first, long minimum, BooleanSupplier keepGoing) {
+        BytePublication publication, int length, long first, long minimum, BooleanSupplier keepGoing) {
         final IdleStrategy backOff = new BackoffIdleStrategy();
         final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(length));
         final LongSupplier offer = () -> publication.offer(message, 0, length);

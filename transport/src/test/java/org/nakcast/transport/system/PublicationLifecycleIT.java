@@ -16,7 +16,7 @@ import org.nakcast.transport.MessageClaim;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.SystemCounter;
@@ -38,8 +38,8 @@ class PublicationLifecycleIT {
         final Events events = new Events();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication publication = publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             NumberedMessages.publish(publication, count, MESSAGE_LENGTH);
             publication.close();
 
@@ -67,9 +67,9 @@ class PublicationLifecycleIT {
         final Events events = new Events();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(config)) {
-            subscriberNode.subscribe("prices", checkers, events, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checkers, events, Delivery.ON_RECEIVING_THREAD);
             for (int cycle = 1; cycle <= cycles; cycle++) {
-                try (RawPublication publication = publisherNode.newPublication("prices")) {
+                try (BytePublication publication = publisherNode.newBytePublication("prices")) {
                     NumberedMessages.publish(publication, 100, MESSAGE_LENGTH);
                 }
                 events.awaitGone(cycle, System.currentTimeMillis() + 10_000);
@@ -90,9 +90,9 @@ class PublicationLifecycleIT {
 
     @Test
     void afterItsNodeClosesAPublicationAnswersClosed() {
-        final RawPublication publication;
+        final BytePublication publication;
         try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
-            publication = node.newPublication("prices");
+            publication = node.newBytePublication("prices");
         }
         final UnsafeBuffer message = new UnsafeBuffer(new byte[8]);
 
@@ -109,9 +109,9 @@ class PublicationLifecycleIT {
         final SequenceChecker checker = new SequenceChecker();
         final Events events = new Events();
         try (Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
             try (Node publisherNode = Node.launch(TestConfigs.paced("40m"))) {
-                NumberedMessages.publish(publisherNode.newPublication("prices"), count, MESSAGE_LENGTH);
+                NumberedMessages.publish(publisherNode.newBytePublication("prices"), count, MESSAGE_LENGTH);
             }
             events.awaitGone(1, System.currentTimeMillis() + 10_000);
 

@@ -18,7 +18,7 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.lossinjection.LossGenerator;
@@ -39,11 +39,11 @@ class PublisherLivenessIT {
         final Recorder recorder = new Recorder();
         final Silencer silencer = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofMillis(200)))) {
-            subscriberNode.subscribe("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int sessionId;
             try (Node publisherNode = Node.launch(
                 new NodeContext().config(config("pricer", Duration.ofMillis(200))).sendLoss(silencer))) {
-                final RawPublication publication = publisherNode.newPublication("prices");
+                final BytePublication publication = publisherNode.newBytePublication("prices");
                 sessionId = publication.sessionId();
                 NumberedMessages.publish(publication, 1_000, 70);
                 recorder.checker.awaitCount(1_000, System.currentTimeMillis() + 10_000);
@@ -69,10 +69,10 @@ class PublisherLivenessIT {
         final NodeConfig publisherConfig = config("pricer", Duration.ofSeconds(20));
         final Silencer crash = new Silencer();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)))) {
-            subscriberNode.subscribe("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int firstSession;
             try (Node first = Node.launch(new NodeContext().config(publisherConfig).sendLoss(crash))) {
-                final RawPublication publication = first.newPublication("prices");
+                final BytePublication publication = first.newBytePublication("prices");
                 firstSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);
                 recorder.checker.awaitCount(500, System.currentTimeMillis() + 10_000);
@@ -85,7 +85,7 @@ class PublisherLivenessIT {
             recorder.delegate = afterRestart;
             final int secondSession;
             try (Node second = Node.launch(publisherConfig)) {
-                final RawPublication publication = second.newPublication("prices");
+                final BytePublication publication = second.newBytePublication("prices");
                 secondSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);
                 afterRestart.awaitCount(500, System.currentTimeMillis() + 10_000);
@@ -114,9 +114,10 @@ class PublisherLivenessIT {
         final Recorder recorder = new Recorder();
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)));
             Node publisherNode = Node.launch(config("pricer", Duration.ofSeconds(20)))) {
-            subscriberNode.subscribe("prices", (message, header) -> { }, recorder, Delivery.ON_RECEIVING_THREAD);
-            publisherNode.newPublication("prices");
-            publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", (message, header) -> { }, recorder,
+                Delivery.ON_RECEIVING_THREAD);
+            publisherNode.newBytePublication("prices");
+            publisherNode.newBytePublication("prices");
 
             Thread.sleep(HEARTBEAT.multipliedBy(10).toMillis());
 

@@ -41,11 +41,11 @@ class QueuedDeliveryIT {
         final Consumer consumer = new Consumer();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(queued("4m"))) {
-            final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
+            final Subscription subscription = subscriberNode.newByteSubscription("prices", consumer, consumer);
             assertThat(subscription.delivery()).isEqualTo(Delivery.ON_POLL);
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70));
+                NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, 70));
             publisher.start();
             pollUntil(subscription, consumer, COUNT, 100, 0);
             publisher.join();
@@ -62,10 +62,10 @@ class QueuedDeliveryIT {
         final Consumer consumer = new Consumer();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(queued("128k", "64k"))) {
-            final Subscription subscription = subscriberNode.subscribe("prices", consumer, consumer);
+            final Subscription subscription = subscriberNode.newByteSubscription("prices", consumer, consumer);
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, 70));
+                NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, 70));
             publisher.start();
             pollUntil(subscription, consumer, COUNT, 10, 50_000);
             publisher.join();
@@ -89,11 +89,11 @@ class QueuedDeliveryIT {
             Node subscriberNode = Node.launch(queued("16m"))) {
             // The steady poller's queue holds more than the stream sends while a loaded machine may keep
             // the polling thread off the CPU; the stopped one's fills and stays full.
-            final Subscription stopped = subscriberNode.subscribe("prices", stopping, stopping);
-            final Subscription polled = subscriberNode.subscribe("prices", steady, steady);
+            final Subscription stopped = subscriberNode.newByteSubscription("prices", stopping, stopping);
+            final Subscription polled = subscriberNode.newByteSubscription("prices", steady, steady);
 
             final Thread publisher = new Thread(() ->
-                NumberedMessages.publish(publisherNode.newPublication("prices"), STOP_COUNT, 70));
+                NumberedMessages.publish(publisherNode.newBytePublication("prices"), STOP_COUNT, 70));
             publisher.start();
             pollUntil(polled, steady, STOP_COUNT, 100, 0);
             publisher.join();
@@ -156,9 +156,9 @@ class QueuedDeliveryIT {
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
             final Subscription subscription =
-                subscriberNode.subscribe("prices", consumer, consumer, Delivery.ON_RECEIVING_THREAD);
+                subscriberNode.newByteSubscription("prices", consumer, consumer, Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), 1_000, 70);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), 1_000, 70);
             consumer.checker.awaitCount(1_000, System.currentTimeMillis() + 10_000);
 
             assertThat(subscription.delivery()).isEqualTo(Delivery.ON_RECEIVING_THREAD);

@@ -24,7 +24,7 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
@@ -83,7 +83,7 @@ class SteadyStateAllocationIT {
         final CountingListener listener = new CountingListener();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(subscriberContext)) {
-            subscriberNode.subscribe("prices", handler, listener, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", handler, listener, Delivery.ON_RECEIVING_THREAD);
             final Driver driver = new Driver(publisherNode, subscriberNode);
 
             warmUp(driver);
@@ -138,7 +138,7 @@ class SteadyStateAllocationIT {
     private static final class Driver {
         private final Node publisherNode;
         private final Node subscriberNode;
-        private final RawPublication publication;
+        private final BytePublication publication;
         private final UnsafeBuffer message = new UnsafeBuffer(ByteBuffer.allocateDirect(LARGE));
         private final MessageClaim claim = new MessageClaim();
         private final com.sun.management.ThreadMXBean threads =
@@ -150,7 +150,7 @@ class SteadyStateAllocationIT {
         Driver(Node publisherNode, Node subscriberNode) {
             this.publisherNode = publisherNode;
             this.subscriberNode = subscriberNode;
-            this.publication = publisherNode.newPublication("prices");
+            this.publication = publisherNode.newBytePublication("prices");
         }
 
         void run(int rounds) {

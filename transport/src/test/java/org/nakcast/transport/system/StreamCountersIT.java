@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.status.CounterTypeIds;
 import org.nakcast.transport.status.StreamCounters;
@@ -26,8 +26,9 @@ class StreamCountersIT {
         final SequenceChecker checker = new SequenceChecker();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication publication = publisherNode.newPublication("prices");
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             NumberedMessages.publish(publication, count, 70);
             checker.awaitCount(count, System.currentTimeMillis() + 30_000);
 

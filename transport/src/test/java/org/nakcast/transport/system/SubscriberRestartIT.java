@@ -16,7 +16,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.StreamEventListener;
 
@@ -42,17 +42,19 @@ class SubscriberRestartIT {
                     dropped.add(event);
                 }
             }))) {
-            final RawPublication publication = publisherNode.newPublication("prices");
+            final BytePublication publication = publisherNode.newBytePublication("prices");
             final SequenceChecker first = new SequenceChecker();
             final Node firstSubscriber = Node.launch(config);
-            firstSubscriber.subscribe("prices", first, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            firstSubscriber.newByteSubscription("prices", first, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
             Thread.sleep(100);
             NumberedMessages.publish(publication, KILL_AT, 70);
             first.awaitCount(KILL_AT, System.currentTimeMillis() + 10_000);
             firstSubscriber.close();
 
             try (Node secondSubscriber = Node.launch(config)) {
-                secondSubscriber.subscribe("prices", restarted, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+                secondSubscriber.newByteSubscription("prices", restarted, StreamEventListener.NONE,
+                    Delivery.ON_RECEIVING_THREAD);
                 NumberedMessages.publishFrom(publication, KILL_AT, TOTAL - KILL_AT, 70);
                 restarted.awaitLast(TOTAL - 1);
             }

@@ -33,9 +33,10 @@ class TailLossIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new SequenceRangeLossGenerator(COUNT - 1, COUNT - 1, EnumSet.of(FrameType.DATA))))) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, MESSAGE_LENGTH);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 10_000);
 
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()

@@ -44,9 +44,9 @@ class TwoLinesIT {
         final LineEvents events = new LineEvents();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(config)) {
-            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, MESSAGE_LENGTH);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 20_000);
 
             final String counters = describe(publisherNode, subscriberNode);
@@ -70,9 +70,9 @@ class TwoLinesIT {
             Node subscriberNode = Node.launch(new NodeContext().config(config).receiveLoss("line-a",
                 new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA, FrameType.HEARTBEAT,
                     FrameType.RETRANSMIT, FrameType.UNRECOVERABLE))))) {
-            subscriberNode.subscribe("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, events, Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, MESSAGE_LENGTH);
             checker.awaitCount(COUNT, System.currentTimeMillis() + 20_000);
 
             final String counters = describe(publisherNode, subscriberNode) + "\nline events: " + events;

@@ -19,9 +19,10 @@ class TwoNodesIT {
         final SequenceChecker checker = new SequenceChecker();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("prices", checker, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
+            subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), count, 70);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), count, 70);
 
             checker.awaitCount(count, System.currentTimeMillis() + 30_000);
         }

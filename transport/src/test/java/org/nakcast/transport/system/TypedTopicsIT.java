@@ -31,7 +31,7 @@ import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.Publication;
+import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
 import org.nakcast.transport.status.SystemCounter;
@@ -52,7 +52,7 @@ class TypedTopicsIT {
         final long[] received = new long[2];
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
+            subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
                 (price, header) -> {
                     if (price.qty() == received[0] && price.instrument().instrumentId() == 42) {
                         received[1]++;
@@ -63,10 +63,10 @@ class TypedTopicsIT {
                 PriceUpdateEncoder.class);
 
             for (int i = 0; i < COUNT; i++) {
-                final PriceUpdateEncoder price = prices.claim(PriceUpdateEncoder.class);
+                final PriceUpdateEncoder price = prices.stage(PriceUpdateEncoder.class);
                 price.instrument().instrumentId(42).mnemonic("EURUSD");
                 price.qty(i).price(1.0825);
-                assertThat(UntilTaken.offer(prices::commit, BUSY)).isPositive();
+                assertThat(UntilTaken.offer(prices::offer, BUSY)).isPositive();
             }
             awaitCount(received, COUNT);
         }
@@ -80,9 +80,9 @@ class TypedTopicsIT {
         final List<Order> received = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
+            subscriberNode.newTypedSubscription("orders", Order.class, (order, header) -> received.add(order),
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
+            final TypedPublication<Order> orders = publisherNode.newTypedPublication("orders", Order.class);
 
             for (int i = 0; i < 100; i++) {
                 assertThat(UntilTaken.offer(() -> orders.offer(sample), BUSY)).isPositive();
@@ -100,18 +100,18 @@ class TypedTopicsIT {
         final List<CodecException> undecodable = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribe("orders", Order.class, (order, header) -> received.add(order),
+            subscriberNode.newTypedSubscription("orders", Order.class, (order, header) -> received.add(order),
                 new StreamEventListener() {
                     @Override
                     public void onUndecodable(MessageHeader header, CodecException error) {
                         undecodable.add(error);
                     }
                 }, Delivery.ON_RECEIVING_THREAD);
-            final Publication<Order> orders = publisherNode.newPublication("orders", Order.class);
+            final TypedPublication<Order> orders = publisherNode.newTypedPublication("orders", Order.class);
             final UnsafeBuffer garbage = new UnsafeBuffer(ByteBuffer.allocateDirect(40));
             garbage.setMemory(0, 40, (byte) 0x7F);
 
-            assertThat(UntilTaken.offer(() -> orders.raw().offer(garbage, 0, 40), BUSY)).isPositive();
+            assertThat(UntilTaken.offer(() -> orders.bytePublication().offer(garbage, 0, 40), BUSY)).isPositive();
             assertThat(orders.offer(sample)).isPositive();
             awaitSize(received, 1);
 
@@ -129,11 +129,11 @@ class TypedTopicsIT {
         final List<CodecException> undecodable = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(NodeConfig.embeddedDefault());
             Node subscriberNode = Node.launch(NodeConfig.embeddedDefault())) {
-            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers()
+            subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers()
                     .on(PriceUpdateDecoder.class, (price, header) -> received.add("price " + price.qty()))
                     .on(OrderDecoder.class, (order, header) -> received.add("order " + order.orderId())),
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            subscriberNode.subscribeFlyweight("prices", new FlyweightHandlers()
+            subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers()
                     .on(PriceUpdateDecoder.class, (price, header) -> pricesOnly.add("price " + price.qty())),
                 new StreamEventListener() {
                     @Override
@@ -146,11 +146,11 @@ class TypedTopicsIT {
 
             for (int i = 0; i < 99; i++) {
                 if (i % 3 == 0) {
-                    prices.claim(OrderEncoder.class).orderId(i).legsCount(0);
+                    prices.stage(OrderEncoder.class).orderId(i).legsCount(0);
                 } else {
-                    prices.claim(PriceUpdateEncoder.class).qty(i).instrument().instrumentId(1).mnemonic("EURUSD");
+                    prices.stage(PriceUpdateEncoder.class).qty(i).instrument().instrumentId(1).mnemonic("EURUSD");
                 }
-                assertThat(UntilTaken.offer(prices::commit, BUSY)).isPositive();
+                assertThat(UntilTaken.offer(prices::offer, BUSY)).isPositive();
             }
             awaitSize(received, 99);
             awaitSize(pricesOnly, 66);
@@ -159,7 +159,7 @@ class TypedTopicsIT {
                 .containsExactlyElementsOf(IntStream.range(0, 99)
                     .mapToObj(i -> (i % 3 == 0 ? "order " : "price ") + i).toList());
             assertThat(undecodable).as("a type with no handler is reported, not delivered").hasSize(33);
-            assertThatIllegalArgumentException().isThrownBy(() -> prices.claim(InstrumentEncoder.class))
+            assertThatIllegalArgumentException().isThrownBy(() -> prices.stage(InstrumentEncoder.class))
                 .withMessageContaining("was not made for " + InstrumentEncoder.class.getName());
         }
     }
@@ -167,27 +167,27 @@ class TypedTopicsIT {
     @Test
     void classesThatDoNotFitTheTopicsCodecFailAtPublicationAndSubscribe() {
         try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
-            assertThatThrownBy(() -> node.newPublication("prices", String.class))
+            assertThatThrownBy(() -> node.newTypedPublication("prices", String.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("topic 'prices'").hasMessageContaining("java.lang.String");
             assertThatThrownBy(() -> node.newFlyweightPublication("orders", PriceUpdateEncoder.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("codec 'fst' has no flyweight path");
-            assertThatThrownBy(() -> node.subscribeFlyweight("prices",
+            assertThatThrownBy(() -> node.newFlyweightSubscription("prices",
                 new FlyweightHandlers().on(InstrumentDecoder.class, (decoder, header) -> { }),
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining(InstrumentDecoder.class.getName())
                 .hasMessageContaining("no SBE binding");
-            assertThatThrownBy(() -> node.newPublication("quotes", PriceUpdate.class))
+            assertThatThrownBy(() -> node.newTypedPublication("quotes", PriceUpdate.class))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("quotes");
-            assertThatThrownBy(() -> node.newPublication("orders", PriceUpdate.class))
+            assertThatThrownBy(() -> node.newTypedPublication("orders", PriceUpdate.class))
                 .as("a class off the topic's list, which FST would number as a class on it")
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("topic 'orders' (codec 'fst') cannot carry " + PriceUpdate.class.getName())
                 .hasMessageContaining("not in the topic's allowed-classes [" + Order.class.getName());
-            assertThatThrownBy(() -> node.subscribe("orders", PriceUpdate.class, (update, header) -> { },
+            assertThatThrownBy(() -> node.newTypedSubscription("orders", PriceUpdate.class, (update, header) -> { },
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("not in the topic's allowed-classes");

@@ -52,14 +52,14 @@ class UnrecoverableLossIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
-            subscriberNode.subscribe("prices", checker, new StreamEventListener() {
+            subscriberNode.newByteSubscription("prices", checker, new StreamEventListener() {
                 @Override
                 public void onLoss(LossEvent event) {
                     events.add(event);
                 }
             }, Delivery.ON_RECEIVING_THREAD);
 
-            NumberedMessages.publish(publisherNode.newPublication("prices"), COUNT, MESSAGE_LENGTH);
+            NumberedMessages.publish(publisherNode.newBytePublication("prices"), COUNT, MESSAGE_LENGTH);
             awaitQuiet(checker, events, policy);
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
                 + "\nsubscriber: " + subscriberNode.counters().describeNonZero();

@@ -32,7 +32,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.RawPublication;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.DataFlyweight;
@@ -220,15 +220,16 @@ class WiresharkDissectorIT {
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
                 .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
-            subscriberNode.subscribe("prices", prices, new StreamEventListener() {
+            subscriberNode.newByteSubscription("prices", prices, new StreamEventListener() {
                 @Override
                 public void onLoss(LossEvent event) {
                     losses.add(event);
                 }
             }, Delivery.ON_RECEIVING_THREAD);
-            subscriberNode.subscribe("orders", orders, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
-            final RawPublication pricesPublication = publisherNode.newPublication("prices");
-            final RawPublication ordersPublication = publisherNode.newPublication("orders");
+            subscriberNode.newByteSubscription("orders", orders, StreamEventListener.NONE,
+                Delivery.ON_RECEIVING_THREAD);
+            final BytePublication pricesPublication = publisherNode.newBytePublication("prices");
+            final BytePublication ordersPublication = publisherNode.newBytePublication("orders");
             sessionOfTopic.put(1, pricesPublication.sessionId());
             sessionOfTopic.put(2, ordersPublication.sessionId());
 

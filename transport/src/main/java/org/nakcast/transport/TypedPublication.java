@@ -13,7 +13,7 @@ import org.nakcast.codecs.MessageTooLargeException;
  * bytes to the node. Never blocks; it answers a position or an {@link OfferResult}.
  *
  * <pre>{@code
- * Publication<Order> orders = node.newPublication("orders", Order.class);
+ * TypedPublication<Order> orders = node.newTypedPublication("orders", Order.class);
  * long result;
  * while ((result = orders.offer(order)) == OfferResult.BACK_PRESSURED
  *     || result == OfferResult.NOT_CONNECTED) {  // flow control min: no subscriber there yet
@@ -27,8 +27,8 @@ import org.nakcast.codecs.MessageTooLargeException;
  *
  * @param <T> the topic's message type
  */
-public final class Publication<T> implements AutoCloseable {
-    private final RawPublication raw;
+public final class TypedPublication<T> implements AutoCloseable {
+    private final BytePublication bytes;
     private final Codec<T> codec;
     private final ErrorHandler errors;
     private final UnsafeBuffer staging;
@@ -36,11 +36,11 @@ public final class Publication<T> implements AutoCloseable {
     private Class<?> unencodableClass;
     private CodecException unencodableReason;
 
-    Publication(RawPublication raw, Codec<T> codec, ErrorHandler errors) {
-        this.raw = raw;
+    TypedPublication(BytePublication bytes, Codec<T> codec, ErrorHandler errors) {
+        this.bytes = bytes;
         this.codec = codec;
         this.errors = errors;
-        this.staging = new UnsafeBuffer(ByteBuffer.allocateDirect(raw.maxMessageLength()));
+        this.staging = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes.maxMessageLength()));
     }
 
     /**
@@ -48,10 +48,10 @@ public final class Publication<T> implements AutoCloseable {
      *
      * @return the position after the message (&gt; 0) if it was taken, else a negative
      *     {@link OfferResult}: {@link OfferResult#MESSAGE_TOO_LARGE} when the encoded message exceeds
-     *     {@link RawPublication#maxMessageLength()}, {@link OfferResult#UNENCODABLE} when the codec
+     *     {@link BytePublication#maxMessageLength()}, {@link OfferResult#UNENCODABLE} when the codec
      *     cannot carry it (its reason, with the topic and the message's class, goes to the node's
      *     error handler), or those of
-     *     {@link RawPublication#offer}
+     *     {@link BytePublication#offer}
      * @throws IllegalArgumentException if {@code message} is null
      */
     public long offer(T message) {
@@ -62,14 +62,14 @@ public final class Publication<T> implements AutoCloseable {
         try {
             length = codec.encode(message, staging, 0, staging.capacity());
         } catch (MessageTooLargeException ex) {
-            return raw.refused(OfferResult.MESSAGE_TOO_LARGE, -1);
+            return bytes.refused(OfferResult.MESSAGE_TOO_LARGE, -1);
         } catch (CodecException ex) {
             unencodableClass = message.getClass();
             unencodableReason = ex;
             errors.onError(new TransportException(unencodable(), ex));
-            return raw.refused(OfferResult.UNENCODABLE, 0);
+            return bytes.refused(OfferResult.UNENCODABLE, 0);
         }
-        return raw.offer(staging, 0, length);
+        return bytes.offer(staging, 0, length);
     }
 
     /**
@@ -79,18 +79,18 @@ public final class Publication<T> implements AutoCloseable {
      * @return the reason, or null if nothing was refused yet
      */
     public String lastRefusal() {
-        return raw.lastRefusalResult() == OfferResult.UNENCODABLE
-            ? unencodable() + "; " + OfferResult.whatToDo(OfferResult.UNENCODABLE) : raw.lastRefusal();
+        return bytes.lastRefusalResult() == OfferResult.UNENCODABLE
+            ? unencodable() + "; " + OfferResult.whatToDo(OfferResult.UNENCODABLE) : bytes.lastRefusal();
     }
 
     private String unencodable() {
-        return "topic '" + raw.topicName() + "' (codec '" + codec.name() + "') could not encode a "
+        return "topic '" + bytes.topicName() + "' (codec '" + codec.name() + "') could not encode a "
             + unencodableClass.getName() + ": " + unencodableReason.getMessage();
     }
 
     /** Seals the datagram being filled so it goes out without waiting for more messages. */
     public void flush() {
-        raw.flush();
+        bytes.flush();
     }
 
     /** The codec's name, from the topic's config. */
@@ -99,13 +99,13 @@ public final class Publication<T> implements AutoCloseable {
     }
 
     /** The byte-level publication underneath: topic, session id, largest message. */
-    public RawPublication raw() {
-        return raw;
+    public BytePublication bytePublication() {
+        return bytes;
     }
 
-    /** Ends this publisher stream, as {@link RawPublication#close()} does. */
+    /** Ends this publisher stream, as {@link BytePublication#close()} does. */
     @Override
     public void close() {
-        raw.close();
+        bytes.close();
     }
 }

@@ -17,7 +17,7 @@ import org.nakcast.transport.publish.OfferBuffer;
  * if (result < 0) { ... }             // OfferResult.BACK_PRESSURED: try again later, or drop
  * }</pre>
  */
-public final class RawPublication implements AutoCloseable {
+public final class BytePublication implements AutoCloseable {
     private final String topicName;
     private final int topicId;
     private final int sessionId;
@@ -29,7 +29,7 @@ public final class RawPublication implements AutoCloseable {
     private long lastRefusal;
     private int lastRefusedLength;
 
-    RawPublication(String topicName, int topicId, int sessionId, OfferBuffer offers, AtomicCounter backPressure) {
+    BytePublication(String topicName, int topicId, int sessionId, OfferBuffer offers, AtomicCounter backPressure) {
         this.topicName = topicName;
         this.topicId = topicId;
         this.sessionId = sessionId;
