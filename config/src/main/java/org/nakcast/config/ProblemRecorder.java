@@ -23,8 +23,9 @@ import tools.jackson.databind.deser.ValueInstantiator;
 final class ProblemRecorder extends DeserializationProblemHandler {
     /** Keys that were configuration once and are now chosen in code: what to do instead. */
     private static final Map<String, String> CHOSEN_IN_CODE = Map.of("delivery",
-        "a subscription chooses its thread in code: Node.subscribe(...) delivers on Subscription.poll(),"
-            + " and Node.subscribe(..., Delivery.ON_RECEIVING_THREAD) on the node's receiving thread;"
+        "a subscription chooses its thread in code: Node.newByteSubscription(...) (or its typed or flyweight"
+            + " kind) delivers on Subscription.poll(), and with a last argument Delivery.ON_RECEIVING_THREAD on"
+            + " the node's receiving thread;"
             + " delivery-queue and delivery-queue-timeout stay here");
 
     /** @return the problem list of the load in progress */

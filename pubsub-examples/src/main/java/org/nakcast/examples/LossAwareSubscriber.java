@@ -22,14 +22,15 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.FlyweightHandlers;
 import org.nakcast.transport.FlyweightPublication;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.MessageHandler;
+import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.FrameType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>To make such a loss happen on purpose, the topic {@code prices} gets a history of only
  * {@value #HISTORY_DATAGRAMS} datagrams, and the subscriber node drops the first sends of datagrams
- * {@value #FIRST_DROPPED}..{@value #LAST_DROPPED} on receipt ({@link NodeContext#receiveLoss} with a
+ * {@value #FIRST_DROPPED}..{@value #LAST_DROPPED} on receipt ({@link NodeHarness#receiveLoss(LossGenerator)} with a
  * {@link SequenceRangeLossGenerator}; retransmits pass). By the time it NAKs them the publisher has
  * moved on: what its history still holds is repaired, the rest is reported lost, usually in one
  * event, in two when the history moves on again before the last repair. The publisher is paced, so
@@ -150,16 +151,16 @@ public final class LossAwareSubscriber {
                 + LAST_DROPPED + ", was " + updates);
         }
         final NodeConfig config = config(policy);
-        final NodeContext subscriberContext = new NodeContext()
-            .config(config.withNodeName("loss-aware-subscriber"))
+        // the loss is injected (the transport's harness): a real network loses what it will
+        final NodeHarness dropping = new NodeHarness()
             .receiveLoss(new SequenceRangeLossGenerator(FIRST_DROPPED, LAST_DROPPED, EnumSet.of(FrameType.DATA)));
-        try (Node subscriberNode = Node.launch(subscriberContext);
+        try (Node subscriberNode = Node.launch(new NodeContext().config(config.withNodeName("loss-aware-subscriber")),
+                dropping);
             Node publisherNode = Node.launch(config.withNodeName("paced-publisher"))) {
             final Book book = new Book();
             subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
                 book),
-                book,
-                Delivery.ON_RECEIVING_THREAD);
+                book, Delivery.ON_RECEIVING_THREAD);
 
             publish(publisherNode, updates);
 

@@ -19,6 +19,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.replay.RecoverySources;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -63,7 +64,7 @@ abstract class NodeHost extends SimHost {
         DatagramCheck.END_BELOW_SEEN, DatagramCheck.STATUS_BEYOND_SENT));
 
     /** The scenario's context, for the knobs beside the configuration (NAK timing, retransmit hold-off). */
-    private final NodeContext template;
+    private final NodeHarness template;
     /** Where the node's streams fetch what their publishers no longer hold; nowhere by default. */
     private RecoverySources recoverySources = topic -> List.of();
     private final List<InetAddress> lineGroups;
@@ -104,7 +105,7 @@ abstract class NodeHost extends SimHost {
     NodeHost(Scheduler scheduler, List<SimNetwork> lines, String name, HostShape shape, Scenario scenario,
         String nodeName, SplittableRandom random, Violations violations, UnaryOperator<TopicConfig> topicAsRun) {
         super(scheduler, lines, name, shape);
-        this.template = scenario.context();
+        this.template = scenario.harness();
         this.config = new NodeConfig(scenario.config().node().withName(nodeName).withThreading(ThreadingMode.INVOKER),
             scenario.config().transports(), scenario.config().topics().stream().map(topicAsRun).toList()).conclude();
         this.lineGroups = config.transports().stream().map(transport -> transport.group()).toList();
@@ -142,18 +143,19 @@ abstract class NodeHost extends SimHost {
     final void onStart(long nowNs) {
         incarnation++;
         node = Node.launch(new NodeContext().config(config)
-            .clock(scheduler::nowNs)
-            .media(new SimMedia(this, lineGroups))
-            .ids(new SplittableRandom(random.nextLong()))
-            .seed(random.nextLong())
-            .codecs(SimMessageCodec.registry())
-            .countersInFile(false)
-            .nakTiming(template.nakTiming())
-            .retransmitHoldOffNs(template.retransmitHoldOffNs())
-            .receiverEvents(decisions())
-            .recoverySources(recoverySources)
-            .publisherEvents(publisherEvents())
-            .errorHandler(this::onNodeError));
+                .codecs(SimMessageCodec.registry())
+                .countersInFile(false)
+                .receiverEvents(decisions())
+                .publisherEvents(publisherEvents())
+                .errorHandler(this::onNodeError),
+            new NodeHarness()
+                .clock(scheduler::nowNs)
+                .media(new SimMedia(this, lineGroups))
+                .ids(new SplittableRandom(random.nextLong()))
+                .seed(random.nextLong())
+                .nakTiming(template.nakTiming())
+                .retransmitHoldOffNs(template.retransmitHoldOffNs())
+                .recoverySources(recoverySources));
         started(nowNs);
     }
 

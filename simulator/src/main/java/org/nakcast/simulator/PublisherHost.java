@@ -9,10 +9,10 @@ import java.util.function.UnaryOperator;
 import org.agrona.DirectBuffer;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.transport.OfferResult;
-import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
-import org.nakcast.transport.SettingsResolver;
+import org.nakcast.transport.TypedPublication;
+import org.nakcast.transport.node.SettingsResolver;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -118,11 +118,11 @@ final class PublisherHost extends NodeHost {
         Violations violations, Liveness liveness) {
         super(scheduler, lines, name, plan.shape(), scenario, plan.nodeName(), random, violations,
             UnaryOperator.identity());
-        this.settings = new SettingsResolver(config, scenario.context());
+        this.settings = new SettingsResolver(config, scenario.harness());
         this.topics = plan.topics();
         this.sessions = sessions;
         this.liveness = liveness;
-        this.retransmitHoldOffNs = scenario.context().retransmitHoldOffNs();
+        this.retransmitHoldOffNs = scenario.harness().retransmitHoldOffNs();
     }
 
     @Override

@@ -7,7 +7,7 @@ import java.util.Set;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 
 /**
  * Everything one seed decided: the configuration, the processes and what happens to them, the
@@ -16,7 +16,7 @@ import org.nakcast.transport.NodeContext;
  * @param seed the seed it was drawn from
  * @param injected the fault kinds this seed uses
  * @param config the nodes' configuration (every process shares it)
- * @param context the knobs beside the configuration
+ * @param harness the protocol's knobs set in code (the defaults a service's node runs with)
  * @param publishers the publishing processes
  * @param subscribers the subscribing processes
  * @param recorders the recorder processes ({@link FaultKind#RECORDER}): each records every topic; its
@@ -33,7 +33,7 @@ import org.nakcast.transport.NodeContext;
  * @param recovery how the recorder answers the subscribers of topics that name recorders; null when
  *     no topic does
  */
-record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeContext context,
+record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeHarness harness,
     List<PublisherPlan> publishers, List<SubscriberPlan> subscribers, List<RecorderPlan> recorders,
     NetworkFaults faults, long strangerIntervalNs,
     SecondLine secondLine, long faultPhaseNs, long settleNs, RecoveryFaults recovery) {

@@ -85,7 +85,7 @@ final class Simulation {
             lines.add(new SimNetwork(scheduler, 1, new SplittableRandom(scenario.seed() ^ LINE_B_NETWORK),
                 secondLine.faults(), demand));
         }
-        longestRefusalNs = scenario.longestTimeoutNs() + 4 * scenario.context().nakTiming().retryMaxNs();
+        longestRefusalNs = scenario.longestTimeoutNs() + 4 * scenario.harness().nakTiming().retryMaxNs();
         signed = scenario.authenticated() ? new SignedDatagrams() : null;
         wire = new WireWatch(scheduler, sessions, violations, signed);
         final Scenario.RecoveryFaults recovery = scenario.recovery();

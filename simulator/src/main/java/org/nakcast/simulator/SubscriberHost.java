@@ -135,8 +135,8 @@ class SubscriberHost extends NodeHost {
         this.tally = tally;
         this.traced = traced;
         this.tracing = traced != null && (traced.equals("all") || traced.startsWith(name + "#"));
-        this.retryMinNs = scenario.context().nakTiming().retryMinNs();
-        this.quiet = new KeepingQuiet(scenario.context().nakTiming().retryMaxNs(),
+        this.retryMinNs = scenario.harness().nakTiming().retryMinNs();
+        this.quiet = new KeepingQuiet(scenario.harness().nakTiming().retryMaxNs(),
             config.topics().stream().mapToInt(TopicConfig::reorderWindow).min().orElse(0));
     }
 

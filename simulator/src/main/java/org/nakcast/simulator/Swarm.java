@@ -16,7 +16,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.NodeSettings;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 
 /**
  * Draws a {@link Scenario} from a seed, swarm style: each seed picks its own fault kinds (among those
@@ -164,7 +164,7 @@ final class Swarm {
             .conclude();
         final Timing timing =
             new Timing(faultPhaseNs, heartbeatNs, publisherTimeoutNs, Scenario.longestTimeoutNs(config.topics()));
-        NodeContext context = new NodeContext().config(config);
+        final NodeHarness harness = new NodeHarness();
 
         final List<Scenario.PublisherPlan> publishers = drawPublishers(random, kinds, topicCount, timing);
         if (kinds.contains(FaultKind.SHARED_PUBLISHER_ID)) {
@@ -203,7 +203,7 @@ final class Swarm {
             }
             secondLine = new Scenario.SecondLine(lineB, false);
         }
-        final long settleNs = Math.max(4 * context.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
+        final long settleNs = Math.max(4 * harness.nakTiming().retryMaxNs(), 4 * publisherTimeoutNs);
         final SplittableRandom recorderDraws = new SplittableRandom(seed ^ RECORDER_DRAWS);
         final List<Scenario.SubscriberPlan> recorders = new ArrayList<>();
         if (allowed.contains(FaultKind.RECORDER) && !sharedLossGroup && !healthyLineB
@@ -219,7 +219,6 @@ final class Swarm {
             }
             config = new NodeConfig(config.node(), config.transports(),
                 recoveringTopics(recorderDraws, config.topics(), recovery.sources())).conclude();
-            context = new NodeContext().config(config);
         }
         // drawn last of the recorder's stream, so that what was drawn before stays as it was
         final boolean diskFaults = !recorders.isEmpty() && allowed.contains(FaultKind.DISK)
@@ -232,7 +231,7 @@ final class Swarm {
             recorderPlans.add(new Scenario.RecorderPlan(process,
                 diskFaults ? disk(recorderDraws, timing) : Scenario.Disk.HEALTHY));
         }
-        return new Scenario(seed, kinds, config, context, publishers, subscribers, recorderPlans, faults,
+        return new Scenario(seed, kinds, config, harness, publishers, subscribers, recorderPlans, faults,
             strangerIntervalNs, secondLine, faultPhaseNs, settleNs, recovery);
     }
 

@@ -14,7 +14,7 @@ import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 
 /**
  * A publisher stopped again and again for longer than the line timeout, its topic on two lines that
@@ -66,7 +66,6 @@ class LinesAcrossPublisherPausesTest {
             .withLineTimeout(Duration.ofNanos(LINE_TIMEOUT_NS));
         final NodeConfig config =
             new NodeConfig(NodeConfig.embeddedDefault().node(), List.of(lineA, lineB), List.of(topic)).conclude();
-        final NodeContext context = new NodeContext().config(config);
         final List<Scenario.Pause> pauses = new ArrayList<>();
         for (int pause = 0; pause < PAUSES; pause++) {
             final long fromNs = (1 + pause) * (RUNNING_BETWEEN_PAUSES_NS + PAUSE_NS);
@@ -82,7 +81,7 @@ class LinesAcrossPublisherPausesTest {
                 Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE)),
             0, List.of(), Scenario.Stop.NEVER);
         return new Scenario(1, EnumSet.of(FaultKind.PUBLISHER_PAUSE, FaultKind.LOSS, FaultKind.REDUNDANT_LINES),
-            config, context, List.of(publisher), List.of(subscriber), List.of(), lossy(pausedUntilNs), 0,
+            config, new NodeHarness(), List.of(publisher), List.of(subscriber), List.of(), lossy(pausedUntilNs), 0,
             new Scenario.SecondLine(lossy(pausedUntilNs), false), pausedUntilNs, 50 * MS, null);
     }
 

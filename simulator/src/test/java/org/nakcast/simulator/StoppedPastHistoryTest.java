@@ -14,7 +14,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.transport.LossEvent;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 
 /**
  * A subscriber stopped for longer than its publisher's history lasts: its
@@ -74,7 +74,6 @@ class StoppedPastHistoryTest {
             .withOfferBuffer(new ByteSize(64 << 10));
         final NodeConfig config =
             new NodeConfig(NodeConfig.embeddedDefault().node(), List.of(transport), List.of(topic)).conclude();
-        final NodeContext context = new NodeContext().config(config);
         final Scenario.PublisherPlan publisher = new Scenario.PublisherPlan(new HostShape(256, 2_000, 50_000),
             "pub0", List.of(new PublisherHost.Topic("t1", 1, 2_000, 20, false)), List.of(), Scenario.Stop.NEVER);
         final Scenario.SubscriberPlan subscriber = new Scenario.SubscriberPlan(new HostShape(8, 2_000, 50_000),
@@ -83,7 +82,7 @@ class StoppedPastHistoryTest {
             0, List.of(new Scenario.Pause(30 * MS, 60 * MS)), Scenario.Stop.NEVER);
         final NetworkFaults faults = new NetworkFaults();
         faults.healAtNs = 60 * MS;
-        return new Scenario(1, EnumSet.of(FaultKind.SUBSCRIBER_PAUSE), config, context, List.of(publisher),
+        return new Scenario(1, EnumSet.of(FaultKind.SUBSCRIBER_PAUSE), config, new NodeHarness(), List.of(publisher),
             List.of(subscriber), List.of(), faults, 0, null, 60 * MS, 50 * MS, null);
     }
 }

@@ -27,6 +27,8 @@ import org.nakcast.transport.auth.AuthenticatingMedia;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MediaChoice;
+import org.nakcast.transport.node.NodeHarness;
+import org.nakcast.transport.node.SettingsResolver;
 import org.nakcast.transport.publish.OfferBuffer;
 import org.nakcast.transport.publish.PublicationSettings;
 import org.nakcast.transport.publish.PublisherStreams;
@@ -63,6 +65,7 @@ public final class Node implements AutoCloseable {
     private static final long ERROR_LINE_INTERVAL_NS = 10_000_000_000L;
 
     private final NodeContext context;
+    private final NodeHarness harness;
     private final NodeConfig config;
     private final SettingsResolver settingsResolver;
     /** The counters file, or null when the node keeps its counters in memory. */
@@ -87,11 +90,13 @@ public final class Node implements AutoCloseable {
     private final Map<String, Map<Integer, Long>> resumePositions = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    private Node(NodeContext context) {
+    private Node(NodeContext context, NodeHarness harness) {
+        harness.check();
         this.context = context.conclude();
+        this.harness = harness;
         this.config = context.config();
         this.topicCodecs = new TopicCodecs(this.context);
-        this.settingsResolver = new SettingsResolver(config, this.context);
+        this.settingsResolver = new SettingsResolver(config, harness);
         final NodeSettings settings = config.node();
         this.countersFile = this.context.countersInFile() ? NodeCountersFile.open(settings) : null;
         this.counterBuffers = countersFile == null ? NodeCounterBuffers.inMemory()
@@ -102,13 +107,13 @@ public final class Node implements AutoCloseable {
             new CountersManager(counterBuffers.metadata(), counterBuffers.values()));
         final DistinctErrorLog errorLog =
             new DistinctErrorLog(counterBuffers.errorLog(), SystemEpochClock.INSTANCE);
-        this.mediaChoice = this.context.media() != null
-            ? new MediaChoice(this.context.media(), null) : MediaChoice.of(settings.media().name());
+        this.mediaChoice = harness.media() != null
+            ? new MediaChoice(harness.media(), null) : MediaChoice.of(settings.media().name());
         final Media media = new AuthenticatingMedia(mediaChoice.media());
-        this.sender = new SenderAgent(context.clock(), media, counters, context.sendLoss(), this.context::receiveLoss,
+        this.sender = new SenderAgent(harness.clock(), media, counters, harness.sendLoss(), harness::receiveLoss,
             NodeEventLog.publisherEvents(settings.name(), context.publisherEvents()));
         final ErrorHandler applications = context.errorHandler();
-        this.errorLines = new ThrottledErrorLog(settings.name(), this.context.clock()::nanoTime, ERROR_LINE_INTERVAL_NS,
+        this.errorLines = new ThrottledErrorLog(settings.name(), harness.clock()::nanoTime, ERROR_LINE_INTERVAL_NS,
             (line, error) -> LOG.error(line, error));
         final ErrorHandler errorHandler = error -> {
             errorLines.log(error);
@@ -119,10 +124,10 @@ public final class Node implements AutoCloseable {
             counters.get(SystemCounter.ERRORS).increment();
             errorHandler.onError(error);
         };
-        this.receiver = new ReceiverAgent(context.clock(), media, counters, context.sendLoss(),
-            this.context::receiveLoss,
-            new ReceiveDispatcher(counters, drawId(), context.seed(),
-                NodeEventLog.receiverEvents(settings.name(), this.context.clock(), this.context.receiverEvents(),
+        this.receiver = new ReceiverAgent(harness.clock(), media, counters, harness.sendLoss(),
+            harness::receiveLoss,
+            new ReceiveDispatcher(counters, drawId(), harness.seed(),
+                NodeEventLog.receiverEvents(settings.name(), harness.clock(), this.context.receiverEvents(),
                     applicationErrors), errorHandler));
         this.threads = new AgentThreads(settings.name(), settings.threading(), settings.idleStrategy(),
             context.threadFactory(), errorHandler, counters.get(SystemCounter.ERRORS), sender, receiver);
@@ -148,8 +153,19 @@ public final class Node implements AutoCloseable {
      * @throws TransportException naming the JVM flag nakcast needs, when the JVM lacks it
      */
     public static Node launch(NodeContext context) {
+        return launch(context, new NodeHarness());
+    }
+
+    /**
+     * Launches a node from a context, with what a test, a simulation or a benchmark changes besides
+     * ({@link NodeHarness}: a stepped clock, injected loss, NAK timings, a simulated network).
+     *
+     * @throws TransportException naming the JVM flag nakcast needs, when the JVM lacks it, or the
+     *     harness knob that is wrong
+     */
+    public static Node launch(NodeContext context, NodeHarness harness) {
         AgronaAccess.check();
-        return new Node(context);
+        return new Node(context, harness);
     }
 
     /**
@@ -386,11 +402,11 @@ public final class Node implements AutoCloseable {
     }
 
     /**
-     * The media this node's sockets run on, and, if it is not the one {@code node.media} asked for,
-     * why that one could not be used (also logged as a warning when the node started).
+     * Why this node's sockets run on {@code nio} in place of the media {@code node.media} names
+     * (also logged as a warning when the node started), or null when they run on the one named.
      */
-    public MediaChoice media() {
-        return mediaChoice;
+    public String mediaFallback() {
+        return mediaChoice.fellBack() ? mediaChoice.fallbackReason() : null;
     }
 
     /** The node's configuration. */
@@ -469,7 +485,7 @@ public final class Node implements AutoCloseable {
     /** An id from the context's generator, drawn by one caller at a time (a seeded one is not thread-safe). */
     private int drawId() {
         synchronized (publisherIds) {
-            return context.ids().nextInt();
+            return harness.ids().nextInt();
         }
     }
 }

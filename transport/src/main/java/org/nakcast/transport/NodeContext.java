@@ -1,51 +1,28 @@
 package org.nakcast.transport;
 
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.random.RandomGenerator;
 
 import org.agrona.ErrorHandler;
-import org.agrona.concurrent.NanoClock;
-import org.agrona.concurrent.SystemNanoClock;
 import org.nakcast.codecs.CodecRegistry;
 import org.nakcast.config.ConcludeContext;
 import org.nakcast.config.NodeConfig;
-import org.nakcast.transport.lossinjection.LossGenerator;
-import org.nakcast.transport.media.Media;
-import org.nakcast.transport.receive.NakTiming;
-import org.nakcast.transport.replay.RecoverySources;
 
 /**
  * Everything a {@link Node} is launched with: the configuration (every per-topic and per-transport
- * knob is there, in YAML), plus what is code's to give: a clock tests step, loss injection, the
- * random seed and where ids are drawn, the codec registry, event listeners, a thread factory and an
- * error handler, the media and where counters live, and the protocol's NAK timings and retransmit
- * hold-off. Each node has its own context, so two nodes in
- * one JVM can differ; nothing is read from system properties.
+ * knob is there, in YAML), plus what is code's to give: the codec registry, event listeners, a
+ * thread factory, an error handler and where counters live. Each node has its own context, so two
+ * nodes in one JVM can differ; nothing is read from system properties. What tests and simulations
+ * change besides (a stepped clock, injected loss, NAK timings) is not here but in the transport's
+ * harness, which services do not use.
  *
  * <p>Setters return {@code this}; every knob has a default that suits a LAN.
  */
 public final class NodeContext {
-    /** Default hold-off between two retransmits of one datagram: half the smallest NAK retry interval. */
-    public static final long DEFAULT_RETRANSMIT_HOLD_OFF_NS = 50_000;
-
     private NodeConfig config;
-    private NanoClock clock = SystemNanoClock.INSTANCE;
     private CodecRegistry codecs;
     private PublisherEventListener publisherEvents = new PublisherEventListener() { };
     private StreamEventListener receiverEvents = StreamEventListener.NONE;
-    private LossGenerator sendLoss = LossGenerator.NONE;
-    private LossGenerator receiveLoss = LossGenerator.NONE;
-    private final Map<String, LossGenerator> lineReceiveLoss = new HashMap<>();
-    private long retransmitHoldOffNs = DEFAULT_RETRANSMIT_HOLD_OFF_NS;
-    private NakTiming nakTiming = NakTiming.DEFAULTS;
-    private RecoverySources recoverySources = RecoverySources.FROM_CONFIG;
-    private long seed = System.nanoTime();
-    private RandomGenerator ids = () -> ThreadLocalRandom.current().nextLong();
-    private Media media;
     private boolean countersInFile = true;
     private ThreadFactory threadFactory = NodeContext::daemonThread;
     private ErrorHandler errorHandler = error -> { };
@@ -63,21 +40,6 @@ public final class NodeContext {
     /** The node's configuration. */
     public NodeConfig config() {
         return config;
-    }
-
-    /**
-     * The clock every timer reads; tests pass one they step.
-     *
-     * @return this
-     */
-    public NodeContext clock(NanoClock clock) {
-        this.clock = clock;
-        return this;
-    }
-
-    /** The clock every timer reads. */
-    public NanoClock clock() {
-        return clock;
     }
 
     /**
@@ -135,70 +97,6 @@ public final class NodeContext {
         return receiverEvents;
     }
 
-    /**
-     * Loss injected on every datagram this node sends (data, heartbeats, NAKs); the generator
-     * picks by type. Default: none.
-     *
-     * @return this
-     */
-    public NodeContext sendLoss(LossGenerator lossGenerator) {
-        this.sendLoss = lossGenerator;
-        return this;
-    }
-
-    /** Loss injected on sends. */
-    public LossGenerator sendLoss() {
-        return sendLoss;
-    }
-
-    /**
-     * Loss injected on every datagram this node receives; the generator picks by type. Default: none.
-     *
-     * @return this
-     */
-    public NodeContext receiveLoss(LossGenerator lossGenerator) {
-        this.receiveLoss = lossGenerator;
-        return this;
-    }
-
-    /**
-     * Loss injected on the datagrams this node receives on one transport (its data and its control
-     * port), in place of the node-wide {@link #receiveLoss(LossGenerator)} there: how a test takes
-     * one of a topic's two lines down, or makes one line lossier than the other. Default: the
-     * node-wide receive loss.
-     *
-     * @param transportName the transport's name in the config
-     * @return this
-     */
-    public NodeContext receiveLoss(String transportName, LossGenerator lossGenerator) {
-        lineReceiveLoss.put(Objects.requireNonNull(transportName, "transportName"),
-            Objects.requireNonNull(lossGenerator, "lossGenerator"));
-        return this;
-    }
-
-    /** Loss injected on receives on the transport named {@code transportName}. */
-    public LossGenerator receiveLoss(String transportName) {
-        return lineReceiveLoss.getOrDefault(transportName, receiveLoss);
-    }
-
-
-
-    /**
-     * A datagram resent less than this long ago is not resent for another NAK: receivers that
-     * missed the same datagram and NAK it at nearly the same moment get one repair, not one each.
-     * Must stay below the receivers' smallest NAK retry interval. Default 50 us.
-     *
-     * @return this
-     */
-    public NodeContext retransmitHoldOffNs(long holdOffNs) {
-        this.retransmitHoldOffNs = holdOffNs;
-        return this;
-    }
-
-    /** The retransmit hold-off, in nanoseconds. */
-    public long retransmitHoldOffNs() {
-        return retransmitHoldOffNs;
-    }
 
 
 
@@ -206,87 +104,6 @@ public final class NodeContext {
 
 
 
-    /**
-     * When receivers send NAKs; see {@link NakTiming}.
-     *
-     * @return this
-     */
-    public NodeContext nakTiming(NakTiming timing) {
-        this.nakTiming = timing;
-        return this;
-    }
-
-    /** When receivers send NAKs. */
-    public NakTiming nakTiming() {
-        return nakTiming;
-    }
-
-    /**
-     * Where the node's streams of each topic fetch what their publishers no longer hold. Default:
-     * the recorders a topic's {@code recorders:} key names, over TCP.
-     *
-     * @return this
-     */
-    public NodeContext recoverySources(RecoverySources sources) {
-        this.recoverySources = sources;
-        return this;
-    }
-
-    /** Where the node's streams of each topic fetch what their publishers no longer hold. */
-    public RecoverySources recoverySources() {
-        return recoverySources;
-    }
-
-    /**
-     * Seeds the random NAK delays, for reproducible tests (not the receiver id: that is always random).
-     * Default: the clock.
-     *
-     * @return this
-     */
-    public NodeContext seed(long seed) {
-        this.seed = seed;
-        return this;
-    }
-
-    /** The seed. */
-    public long seed() {
-        return seed;
-    }
-
-    /**
-     * Where the node draws its receiver id and its publications' session ids. Default: a random
-     * source of each calling thread's own, so two nodes never share ids by design; a simulation
-     * that replays a run exactly passes a seeded generator (used by one thread at a time: the
-     * node draws under its own lock).
-     *
-     * @return this
-     */
-    public NodeContext ids(RandomGenerator generator) {
-        this.ids = Objects.requireNonNull(generator, "generator");
-        return this;
-    }
-
-    /** Where the node draws its ids. */
-    public RandomGenerator ids() {
-        return ids;
-    }
-
-    /**
-     * The media the node's sockets come from, in place of the one {@code node.media} names: a
-     * media of the application's own (a simulated network, a kernel-bypass stack). Default: none,
-     * the configuration chooses.
-     *
-     * @return this
-     */
-    public NodeContext media(Media media) {
-        this.media = Objects.requireNonNull(media, "media");
-        return this;
-    }
-
-    /** The media given in code, or null when the configuration chooses. */
-    public Media media() {
-        return media;
-    }
 
     /**
      * Whether the node keeps its counters and error log in its counters file ({@code
@@ -360,23 +177,6 @@ public final class NodeContext {
     NodeContext conclude() {
         Objects.requireNonNull(config, "NodeContext.config is required");
         config = config.conclude(ConcludeContext.system().withCodecNames(codecs().namesTopicsMayUse()));
-        Objects.requireNonNull(clock, "NodeContext.clock");
-        Objects.requireNonNull(sendLoss, "NodeContext.sendLoss");
-        Objects.requireNonNull(receiveLoss, "NodeContext.receiveLoss");
-        Objects.requireNonNull(nakTiming, "NodeContext.nakTiming");
-        Objects.requireNonNull(recoverySources, "NodeContext.recoverySources");
-        requireAtLeast("retransmitHoldOffNs", retransmitHoldOffNs, 0);
-        if (retransmitHoldOffNs >= nakTiming.retryMinNs()) {
-            throw new TransportException("NodeContext.retransmitHoldOffNs (" + retransmitHoldOffNs
-                + ") must be below nakTiming.retryMinNs (" + nakTiming.retryMinNs()
-                + "): a receiver's repeated NAK would be ignored");
-        }
         return this;
-    }
-
-    private static void requireAtLeast(String name, long value, long min) {
-        if (value < min) {
-            throw new TransportException("NodeContext." + name + " must be at least " + min + ", was " + value);
-        }
     }
 }

@@ -3,7 +3,7 @@ package org.nakcast.benchmarks.throughput;
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -30,7 +30,7 @@ public final class PublisherMain {
      */
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
-        try (Node node = run.launch(new NodeContext().config(run.nodeConfig()).seed(run.seed() + 1))) {
+        try (Node node = run.launch(run.nodeConfig(), new NodeHarness().seed(run.seed() + 1))) {
             final SequencedPublisher publisher = run.payload().publish(node, RunSettings.TOPIC);
             Thread.sleep(START_DELAY_MS);
             final Figures figures = CheckedPublisher.offerUntilStop(run, publisher).putAll(counters(node.counters()));

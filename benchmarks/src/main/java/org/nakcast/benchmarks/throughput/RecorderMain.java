@@ -19,7 +19,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.recorder.Recorder;
 import org.nakcast.recorder.RecorderSettings;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 
@@ -58,7 +58,7 @@ public final class RecorderMain {
 
     private static void record(RunSettings run, Path dir) throws IOException, InterruptedException {
         final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-        try (Node node = run.launch(new NodeContext().config(recorderConfig(run.nodeConfig())).seed(run.seed()))) {
+        try (Node node = run.launch(recorderConfig(run.nodeConfig()), new NodeHarness().seed(run.seed()))) {
             final SystemCounters counters = node.counters();
             final AtomicBoolean running = new AtomicBoolean(true);
             final Recorder recorder = Recorder.start(node, RecorderSettings.in(dir).withReplay(null),

@@ -18,6 +18,7 @@ import org.nakcast.rtt.KernelLoss;
 import org.nakcast.rtt.SecondLines;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
+import org.nakcast.transport.node.NodeHarness;
 
 /**
  * What one throughput run is: which system carries the messages, how long it measures, what the
@@ -181,15 +182,15 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     }
 
     /**
-     * Launches one side's node of this run.
+     * Launches one side's node of this run, with the seed and injected loss {@code harness} gives.
      *
      * @throws IllegalStateException if the node cannot have the run's media: a run measures the media
      *     it names or fails, it never measures another under that name
      */
-    Node launch(NodeContext context) {
-        final Node node = Node.launch(context);
-        if (node.media().fellBack()) {
-            final String reason = node.media().fallbackReason();
+    Node launch(NodeConfig config, NodeHarness harness) {
+        final Node node = Node.launch(new NodeContext().config(config), harness);
+        final String reason = node.mediaFallback();
+        if (reason != null) {
             node.close();
             throw new IllegalStateException("--media " + media.name().toLowerCase(Locale.ROOT)
                 + " is not available here: " + reason);

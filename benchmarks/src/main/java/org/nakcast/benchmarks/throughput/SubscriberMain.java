@@ -5,9 +5,9 @@ import java.util.EnumSet;
 import org.nakcast.benchmarks.child.ChildProtocol;
 import org.nakcast.benchmarks.child.Figures;
 import org.nakcast.transport.Node;
-import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.lossinjection.LossGenerator;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -30,9 +30,8 @@ public final class SubscriberMain {
     public static void main(String[] args) throws Exception {
         final RunSettings run = RunSettings.fromArgs(args);
         final CheckedSubscriber subscriber = new CheckedSubscriber(run);
-        final NodeContext context = new NodeContext().config(run.nodeConfig()).seed(run.seed())
-            .receiveLoss(receiveLoss(run));
-        try (Node node = run.launch(context)) {
+        try (Node node = run.launch(run.nodeConfig(),
+            new NodeHarness().seed(run.seed()).receiveLoss(receiveLoss(run)))) {
             run.payload().subscribe(node, RunSettings.TOPIC, subscriber.checker());
             final Figures figures = subscriber.awaitDelivery();
             ChildProtocol.say(ChildProtocol.RESULT, figures.putAll(counters(node.counters())).toLine());

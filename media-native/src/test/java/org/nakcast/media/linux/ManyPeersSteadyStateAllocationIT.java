@@ -20,14 +20,15 @@ import org.nakcast.config.MediaType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -61,15 +62,15 @@ class ManyPeersSteadyStateAllocationIT {
         final NodeConfig config = nativeInvoker();
         final List<OrderedCounter> counters = new ArrayList<>();
         for (int i = 0; i < SUBSCRIBERS; i++) {
-            final Node subscriber = launch(new NodeContext().config(config)
-                .receiveLoss(new RandomLossGenerator(7 + i, 0.01, EnumSet.of(FrameType.DATA))));
+            final Node subscriber = launch(config,
+                new NodeHarness().receiveLoss(new RandomLossGenerator(7 + i, 0.01, EnumSet.of(FrameType.DATA))));
             final OrderedCounter counter = new OrderedCounter();
             subscriber.newByteSubscription("prices", counter, StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD);
             counters.add(counter);
         }
         final BytePublication[] publications = new BytePublication[PUBLISHERS];
         for (int i = 0; i < PUBLISHERS; i++) {
-            publications[i] = launch(new NodeContext().config(config)).newBytePublication("prices");
+            publications[i] = launch(config, new NodeHarness()).newBytePublication("prices");
         }
         final Rounds rounds = new Rounds(publications);
 
@@ -100,10 +101,10 @@ class ManyPeersSteadyStateAllocationIT {
             transports, base.topics()).conclude();
     }
 
-    private Node launch(NodeContext context) {
-        final Node node = Node.launch(context);
+    private Node launch(NodeConfig config, NodeHarness harness) {
+        final Node node = Node.launch(new NodeContext().config(config), harness);
         nodes.add(node);
-        assertThat(node.media().media()).isInstanceOf(NativeMedia.class);
+        assertThat(node.mediaFallback()).as("the native media, as the config names").isNull();
         return node;
     }
 

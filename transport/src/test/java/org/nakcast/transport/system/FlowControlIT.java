@@ -27,6 +27,7 @@ import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.ReceiverOutrun;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.status.SystemCounter;
 
 /**
@@ -127,8 +128,8 @@ class FlowControlIT {
                         outrun.add(event);
                     }
                 }));
-            Node fastNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED));
-            Node slowNode = Node.launch(new NodeContext().config(config).seed(SUBSCRIBER_SEED))) {
+            Node fastNode = Node.launch(new NodeContext().config(config), new NodeHarness().seed(SUBSCRIBER_SEED));
+            Node slowNode = Node.launch(new NodeContext().config(config), new NodeHarness().seed(SUBSCRIBER_SEED))) {
             fastNode.newByteSubscription("prices", fast, fast, Delivery.ON_RECEIVING_THREAD);
             slowNode.newByteSubscription("prices", slow, slow, Delivery.ON_RECEIVING_THREAD);
             Thread.sleep(100);

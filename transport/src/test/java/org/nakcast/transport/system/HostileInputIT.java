@@ -35,6 +35,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
@@ -84,7 +85,7 @@ class HostileInputIT {
         final TransportConfig transport = config.lines(config.topic("prices")).get(0);
         final RealStream real = new RealStream();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config).seed(SEED));
+            Node subscriberNode = Node.launch(new NodeContext().config(config), new NodeHarness().seed(SEED));
             DatagramChannel hostile = TestChannels.sender(transport);
             DatagramChannel nakListener = TestChannels.listener(transport, transport.port() + 1)) {
             subscriberNode.newByteSubscription("prices", real, real, Delivery.ON_RECEIVING_THREAD);

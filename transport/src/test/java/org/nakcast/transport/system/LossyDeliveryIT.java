@@ -16,6 +16,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.LossGenerator;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
@@ -94,7 +95,8 @@ class LossyDeliveryIT {
         final List<Node> subscribers = new ArrayList<>();
         try (Node publisherNode = Node.launch(config)) {
             for (int i = 0; i < checkers.size(); i++) {
-                final Node node = Node.launch(new NodeContext().config(config).seed(1_000 + i)
+                final Node node = Node.launch(new NodeContext().config(config),
+                    new NodeHarness().seed(1_000 + i)
                     .receiveLoss(receiveLoss.create(42 + i)).sendLoss(sendLoss.create(4_242 + i)));
                 subscribers.add(node);
                 node.newByteSubscription("prices", checkers.get(i), new StreamEventListener() {

@@ -22,6 +22,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
@@ -61,7 +62,8 @@ class ManyPublishersManySubscribersIT {
             final List<Node> subscribers = new ArrayList<>();
             final List<List<Received>> received = new ArrayList<>();
             for (int s = 0; s < SUBSCRIBERS; s++) {
-                final Node subscriber = Node.launch(new NodeContext().config(config).seed(7_000 + s)
+                final Node subscriber = Node.launch(new NodeContext().config(config),
+                    new NodeHarness().seed(7_000 + s)
                     .receiveLoss(new RandomLossGenerator(70 + s, LOSS_RATE,
                         EnumSet.of(FrameType.DATA, FrameType.RETRANSMIT))));
                 nodes.add(subscriber);

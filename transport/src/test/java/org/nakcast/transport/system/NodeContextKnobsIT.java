@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -17,18 +18,24 @@ import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.config.TopicConfig;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherGone;
-import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
+import org.nakcast.transport.media.DatagramReceiver;
+import org.nakcast.transport.media.DatagramSender;
+import org.nakcast.transport.media.Media;
+import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.NioMedia;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
+import org.nakcast.transport.status.SystemCounters;
 
 /**
  * The knobs a node takes in code beside its configuration, on real sockets: a node-wide listener
@@ -51,8 +58,9 @@ class NodeContextKnobsIT {
         final SequenceChecker second = new SequenceChecker();
         try (Node publisherNode = Node.launch(config);
             Node subscriberNode = Node.launch(new NodeContext().config(config)
-                .receiveLoss(new SequenceRangeLossGenerator(10, 59, EnumSet.of(FrameType.DATA)))
-                .receiverEvents(recording(decided)))) {
+                .receiverEvents(recording(decided)),
+                new NodeHarness()
+                .receiveLoss(new SequenceRangeLossGenerator(10, 59, EnumSet.of(FrameType.DATA))))) {
             subscriberNode.newByteSubscription("prices", first, new StreamEventListener() {
                 @Override
                 public void onLoss(LossEvent event) {
@@ -110,11 +118,37 @@ class NodeContextKnobsIT {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void idsFromOneSeedRepeatAndAMediaGivenInCodeAndCountersInMemoryCarryTheStream() throws InterruptedException {
         final NodeConfig config = NodeConfig.embeddedDefault();
-        final NioMedia media = new NioMedia();
+        final AtomicInteger socketsOpened = new AtomicInteger();
+        final NioMedia nio = new NioMedia();
+        final Media media = new Media() {
+            @Override
+            public String name() {
+                return "nio, counted";
+            }
+
+            @Override
+            public String unavailableBecause() {
+                return null;
+            }
+
+            @Override
+            public DatagramReceiver openReceiver(MulticastAddress address, int port, SystemCounters counters) {
+                socketsOpened.incrementAndGet();
+                return nio.openReceiver(address, port, counters);
+            }
+
+            @Override
+            public DatagramSender openSender(MulticastAddress address, int port, SystemCounters counters) {
+                socketsOpened.incrementAndGet();
+                return nio.openSender(address, port, counters);
+            }
+        };
         final SequenceChecker checker = new SequenceChecker();
-        try (Node publisherNode = Node.launch(new NodeContext().config(config).ids(new SplittableRandom(7)));
-            Node again = Node.launch(new NodeContext().config(config).ids(new SplittableRandom(7)));
-            Node subscriberNode = Node.launch(new NodeContext().config(config).media(media).countersInFile(false))) {
+        try (Node publisherNode = Node.launch(new NodeContext().config(config),
+            new NodeHarness().ids(new SplittableRandom(7)));
+            Node again = Node.launch(new NodeContext().config(config), new NodeHarness().ids(new SplittableRandom(7)));
+            Node subscriberNode = Node.launch(new NodeContext().config(config).countersInFile(false),
+                new NodeHarness().media(media))) {
             subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);
             final BytePublication prices = publisherNode.newBytePublication("prices");
@@ -127,8 +161,8 @@ class NodeContextKnobsIT {
             final BytePublication pricesAgain = again.newBytePublication("prices");
             assertThat(pricesAgain.sessionId()).as("the same seed draws the same session id")
                 .isEqualTo(prices.sessionId());
-            assertThat(subscriberNode.media().media()).isSameAs(media);
-            assertThat(subscriberNode.media().fellBack()).isFalse();
+            assertThat(socketsOpened).as("the sockets came from the media given").hasPositiveValue();
+            assertThat(subscriberNode.mediaFallback()).isNull();
             assertThat(subscriberNode.countersFile()).isNull();
             assertThat(subscriberNode.counters().get(SystemCounter.DATAGRAMS_RECEIVED).get()).isPositive();
             assertThat(checker.count()).isEqualTo(COUNT);

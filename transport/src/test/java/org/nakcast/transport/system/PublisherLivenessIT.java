@@ -21,6 +21,7 @@ import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.LossGenerator;
 
 /**
@@ -41,8 +42,8 @@ class PublisherLivenessIT {
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofMillis(200)))) {
             subscriberNode.newByteSubscription("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int sessionId;
-            try (Node publisherNode = Node.launch(
-                new NodeContext().config(config("pricer", Duration.ofMillis(200))).sendLoss(silencer))) {
+            try (Node publisherNode = Node.launch(new NodeContext().config(config("pricer", Duration.ofMillis(200))),
+                new NodeHarness().sendLoss(silencer))) {
                 final BytePublication publication = publisherNode.newBytePublication("prices");
                 sessionId = publication.sessionId();
                 NumberedMessages.publish(publication, 1_000, 70);
@@ -71,7 +72,8 @@ class PublisherLivenessIT {
         try (Node subscriberNode = Node.launch(config("subscriber", Duration.ofSeconds(20)))) {
             subscriberNode.newByteSubscription("prices", recorder, recorder, Delivery.ON_RECEIVING_THREAD);
             final int firstSession;
-            try (Node first = Node.launch(new NodeContext().config(publisherConfig).sendLoss(crash))) {
+            try (Node first = Node.launch(new NodeContext().config(publisherConfig),
+                new NodeHarness().sendLoss(crash))) {
                 final BytePublication publication = first.newBytePublication("prices");
                 firstSession = publication.sessionId();
                 NumberedMessages.publish(publication, 500, 70);

@@ -17,6 +17,7 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.Delivery;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageClaim;
@@ -24,9 +25,9 @@ import org.nakcast.transport.MessageHandler;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
-import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.lossinjection.RandomLossGenerator;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
 
@@ -52,7 +53,7 @@ class SteadyStateAllocationIT {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void theDataPathAllocatesNothingPerMessageOnceWarm() {
         final NodeConfig config = invoker(TestConfigs.paced("40m"));
-        runAndMeasure(config, new NodeContext().config(config)
+        runAndMeasure(config, new NodeHarness()
             .receiveLoss(new RandomLossGenerator(7, 0.01, EnumSet.of(FrameType.DATA))));
     }
 
@@ -68,7 +69,7 @@ class SteadyStateAllocationIT {
         final List<TopicConfig> topics = base.topics().stream()
             .map(topic -> topic.name().equals("prices") ? topic.withLines(lineA.name(), LINE_B) : topic).toList();
         final NodeConfig config = invoker(new NodeConfig(base.node(), transports, topics));
-        runAndMeasure(config, new NodeContext().config(config)
+        runAndMeasure(config, new NodeHarness()
             .receiveLoss(lineA.name(), new RandomLossGenerator(7, 0.1, EnumSet.of(FrameType.DATA)))
             .receiveLoss(LINE_B, new RandomLossGenerator(11, 0.1, EnumSet.of(FrameType.DATA))));
     }
@@ -78,11 +79,11 @@ class SteadyStateAllocationIT {
             .conclude();
     }
 
-    private static void runAndMeasure(NodeConfig config, NodeContext subscriberContext) {
+    private static void runAndMeasure(NodeConfig config, NodeHarness subscriberHarness) {
         final CountingHandler handler = new CountingHandler();
         final CountingListener listener = new CountingListener();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(subscriberContext)) {
+            Node subscriberNode = Node.launch(new NodeContext().config(config), subscriberHarness)) {
             subscriberNode.newByteSubscription("prices", handler, listener, Delivery.ON_RECEIVING_THREAD);
             final Driver driver = new Driver(publisherNode, subscriberNode);
 

@@ -12,6 +12,7 @@ import org.nakcast.transport.Delivery;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
@@ -31,7 +32,8 @@ class TailLossIT {
         final NodeConfig config = NodeConfig.embeddedDefault();
         final SequenceChecker checker = new SequenceChecker();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config)
+            Node subscriberNode = Node.launch(new NodeContext().config(config),
+                new NodeHarness()
                 .receiveLoss(new SequenceRangeLossGenerator(COUNT - 1, COUNT - 1, EnumSet.of(FrameType.DATA))))) {
             subscriberNode.newByteSubscription("prices", checker, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);

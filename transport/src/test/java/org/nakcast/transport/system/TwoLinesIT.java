@@ -19,6 +19,7 @@ import org.nakcast.transport.LineUp;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
@@ -67,7 +68,8 @@ class TwoLinesIT {
         final SequenceChecker checker = new SequenceChecker();
         final LineEvents events = new LineEvents();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config).receiveLoss("line-a",
+            Node subscriberNode = Node.launch(new NodeContext().config(config),
+                new NodeHarness().receiveLoss("line-a",
                 new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA, FrameType.HEARTBEAT,
                     FrameType.RETRANSMIT, FrameType.UNRECOVERABLE))))) {
             subscriberNode.newByteSubscription("prices", checker, events, Delivery.ON_RECEIVING_THREAD);

@@ -20,6 +20,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.status.SystemCounter;
@@ -50,7 +51,8 @@ class UnrecoverableLossIT {
         final SequenceChecker checker = new SequenceChecker();
         final List<LossEvent> events = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config)
+            Node subscriberNode = Node.launch(new NodeContext().config(config),
+                new NodeHarness()
                 .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
             subscriberNode.newByteSubscription("prices", checker, new StreamEventListener() {
                 @Override

@@ -34,6 +34,7 @@ import org.nakcast.transport.Node;
 import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.node.NodeHarness;
 import org.nakcast.transport.lossinjection.SequenceRangeLossGenerator;
 import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.FrameType;
@@ -218,7 +219,8 @@ class WiresharkDissectorIT {
         final SequenceChecker orders = new SequenceChecker();
         final List<LossEvent> losses = new CopyOnWriteArrayList<>();
         try (Node publisherNode = Node.launch(config);
-            Node subscriberNode = Node.launch(new NodeContext().config(config)
+            Node subscriberNode = Node.launch(new NodeContext().config(config),
+                new NodeHarness()
                 .receiveLoss(new SequenceRangeLossGenerator(FIRST_LOST, LAST_LOST, EnumSet.of(FrameType.DATA))))) {
             subscriberNode.newByteSubscription("prices", prices, new StreamEventListener() {
                 @Override

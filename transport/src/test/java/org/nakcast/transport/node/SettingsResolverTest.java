@@ -1,4 +1,4 @@
-package org.nakcast.transport;
+package org.nakcast.transport.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +16,7 @@ class SettingsResolverTest {
 
     private static SettingsResolver resolverOf(TopicConfig topic) {
         final NodeConfig config = new NodeConfig(null, List.of(LO), List.of(topic)).conclude();
-        return new SettingsResolver(config, new NodeContext().config(config));
+        return new SettingsResolver(config, new NodeHarness());
     }
 
     private static TopicConfig topic(Duration heartbeat, Duration flowControlTimeout) {

@@ -1,4 +1,4 @@
-package org.nakcast.transport;
+package org.nakcast.transport.node;
 
 import java.net.NetworkInterface;
 import java.net.SocketException;
@@ -17,6 +17,7 @@ import org.nakcast.config.LossPolicy;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.publish.PublicationSettings;
@@ -25,24 +26,25 @@ import org.nakcast.transport.receive.InboundStreamSettings;
 import org.nakcast.transport.receive.SubscriptionSettings;
 
 /**
- * Turns a node's configuration and context into what each publisher stream and subscription needs:
- * the one place where YAML keys and context knobs become protocol settings, shared by a
- * {@link Node} and by anything else that drives the protocol classes (the simulation in the tests).
+ * Turns a node's configuration and harness into what each publisher stream and subscription needs:
+ * the one place where YAML keys and knobs set in code become protocol settings, shared by a
+ * {@link org.nakcast.transport.Node} and by anything else that drives the protocol classes (the
+ * simulation).
  */
 public final class SettingsResolver {
     private static final int MIN_REORDER_WINDOW = 256;
 
     private final NodeConfig config;
-    private final NodeContext context;
+    private final NodeHarness harness;
     private final Map<String, AuthKeys> keysByTransport = new ConcurrentHashMap<>();
 
     /**
      * @param config a concluded configuration
-     * @param context the node's other knobs
+     * @param harness the protocol's knobs set in code (the defaults for a service's node)
      */
-    public SettingsResolver(NodeConfig config, NodeContext context) {
+    public SettingsResolver(NodeConfig config, NodeHarness harness) {
         this.config = config;
-        this.context = context;
+        this.harness = harness;
     }
 
     /**
@@ -81,7 +83,7 @@ public final class SettingsResolver {
             transport.repairRateBytes(),
             transport.repairBurstBytes(),
             transport.repairPercentOfData(),
-            new StreamTiming(topic.heartbeat().toNanos(), topic.linger().toNanos(), context.retransmitHoldOffNs(),
+            new StreamTiming(topic.heartbeat().toNanos(), topic.linger().toNanos(), harness.retransmitHoldOffNs(),
                 topic.closeLinger().toNanos()),
             topic.flowControl() == FlowControlMode.MIN,
             topic.flowControlTimeout().toNanos());
@@ -100,12 +102,12 @@ public final class SettingsResolver {
             protocolDatagramBytes(transports.get(0)), // two lines agree on it
             (int) topic.maxMessage().bytes(),
             topic.lossPolicy() == LossPolicy.DROP,
-            context.nakTiming());
+            harness.nakTiming());
         return new SubscriptionSettings(
             topicName, topic.id(), linesOf(topic), topic.lineTimeout().toNanos(), streamSettings,
             topic.publisherTimeout().toNanos(), topic.lateJoin(), topic.heartbeat().toNanos(),
             topic.flowControl() == FlowControlMode.MIN ? statusKeepAliveNs(topic) : 0, topic.maxPublishers(),
-            topic.deliveryQueueTimeout().toNanos(), context.recoverySources().forTopic(topic), Map.of());
+            topic.deliveryQueueTimeout().toNanos(), harness.recoverySources().forTopic(topic), Map.of());
     }
 
     /**
