@@ -12,7 +12,7 @@ import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
 import org.agrona.concurrent.status.CountersReader;
 import org.junit.jupiter.api.Test;
-import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.junit.jupiter.api.Test;
-import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.LineCounter;
 import org.nakcast.transport.status.SystemCounter;
 

@@ -158,9 +158,8 @@ public final class LossAwareSubscriber {
                 dropping);
             Node publisherNode = Node.launch(config.withNodeName("paced-publisher"))) {
             final Book book = new Book();
-            subscriberNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
-                book),
-                book, Delivery.ON_RECEIVING_THREAD);
+            final FlyweightHandlers handlers = new FlyweightHandlers().on(PriceUpdateDecoder.class, book);
+            subscriberNode.newFlyweightSubscription("prices", handlers, book, Delivery.ON_RECEIVING_THREAD);
 
             publish(publisherNode, updates);
 

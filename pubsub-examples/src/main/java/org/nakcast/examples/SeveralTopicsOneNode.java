@@ -29,8 +29,8 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.Offers;
-import org.nakcast.transport.TypedPublication;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.TypedPublication;
 
 /**
  * Several topics, each with its own codec, in one node: {@code prices} as SBE flyweights,
@@ -126,10 +126,8 @@ public final class SeveralTopicsOneNode {
         try (Node riskNode = Node.launch(config.withNodeName("risk"));
             Node gatewayNode = Node.launch(config.withNodeName("gateway"))) {
             final Risk risk = new Risk();
-            riskNode.newFlyweightSubscription("prices", new FlyweightHandlers().on(PriceUpdateDecoder.class,
-                risk::onPrice),
-                risk,
-                Delivery.ON_RECEIVING_THREAD);
+            final FlyweightHandlers priceHandlers = new FlyweightHandlers().on(PriceUpdateDecoder.class, risk::onPrice);
+            riskNode.newFlyweightSubscription("prices", priceHandlers, risk, Delivery.ON_RECEIVING_THREAD);
             riskNode.newTypedSubscription("orders", Order.class, risk::onOrder, risk, Delivery.ON_RECEIVING_THREAD);
             riskNode.newTypedSubscription("trades", Trade.class, risk::onTrade, risk, Delivery.ON_RECEIVING_THREAD);
 

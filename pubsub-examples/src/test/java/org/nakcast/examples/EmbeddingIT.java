@@ -8,7 +8,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -30,6 +37,10 @@ import org.junit.jupiter.api.Timeout;
  * class path> com.example.quotes.QuoteService}, the class path as the project's build wrote it
  * ({@code target/classpath.txt}, by {@code dependency:build-classpath}). The service's JVM inherits
  * this test JVM's private network namespace, so its multicast stays on that namespace's lo.
+ *
+ * <p>The service is a module ({@code module-info.java}) and compiles on the module path: nakcast's
+ * API is all it reaches. A module of the same kind that imports a protocol package is refused by
+ * the compiler.
  */
 class EmbeddingIT {
     private static final String FLAG = "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED";
@@ -75,6 +86,71 @@ class EmbeddingIT {
             .noneMatch(name -> name.startsWith("fst-") || name.startsWith("kryo-") || name.startsWith("objenesis-")
                 || name.startsWith("javassist-") || name.startsWith("nakcast-codecs-fst")
                 || name.startsWith("nakcast-codecs-kryo") || name.startsWith("nakcast-codecs-samples"));
+    }
+
+    @Test
+    void aServiceModuleReachesNakcastsApiAndNoneOfItsProtocolPackages() throws IOException {
+        final String api = """
+            package probe;
+
+            import org.nakcast.config.NodeConfig;
+            import org.nakcast.transport.BytePublication;
+            import org.nakcast.transport.Node;
+            import org.nakcast.transport.status.SystemCounter;
+
+            public final class Probe {
+                public static long sent() {
+                    try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
+                        final BytePublication prices = node.newBytePublication("prices");
+                        return prices.position() + node.counters().get(SystemCounter.DATAGRAMS_SENT).get();
+                    }
+                }
+            }
+            """;
+        final String internal = """
+            package probe;
+
+            import org.nakcast.transport.node.NodeHarness;
+
+            public final class Probe {
+                public static Object harness() {
+                    return new NodeHarness();
+                }
+            }
+            """;
+
+        assertThat(compileAsModule(api)).as("only the API").isEmpty();
+        assertThat(compileAsModule(internal)).as("a protocol package")
+            .anyMatch(error -> error.contains("org.nakcast.transport.node") && error.contains("not visible"));
+    }
+
+    /**
+     * Compiles {@code source} as the class {@code probe.Probe} of a module that requires
+     * {@code org.nakcast.transport}, against the service's runtime class path as a module path.
+     *
+     * @return the compiler's errors; none if it compiled
+     */
+    private static List<String> compileAsModule(String source) throws IOException {
+        final Path dir = Files.createTempDirectory("nakcast-module-probe");
+        final Path sources = Files.createDirectories(dir.resolve("src/probe"));
+        Files.writeString(dir.resolve("src/module-info.java"), "module probe { requires org.nakcast.transport; }");
+        Files.writeString(sources.resolve("Probe.java"), source);
+        final JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        final DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager files =
+            compiler.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
+            final String modulePath = String.join(java.io.File.pathSeparator,
+                runtimeClassPath().stream().map(Path::toString).toList());
+            final boolean compiled = compiler.getTask(null, files, diagnostics,
+                List.of("--module-path", modulePath, "-d", dir.resolve("classes").toString()), null,
+                files.getJavaFileObjects(dir.resolve("src/module-info.java"), sources.resolve("Probe.java"))).call();
+            final List<String> errors = diagnostics.getDiagnostics().stream()
+                .filter(diagnostic -> diagnostic.getKind() == Diagnostic.Kind.ERROR)
+                .map(diagnostic -> diagnostic.getMessage(Locale.ROOT)).toList();
+            assertThat(compiled).as("compiled exactly when no error was reported: %s", errors)
+                .isEqualTo(errors.isEmpty());
+            return errors;
+        }
     }
 
     private static List<Path> runtimeClassPath() throws IOException {

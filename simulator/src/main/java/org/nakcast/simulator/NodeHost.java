@@ -20,11 +20,11 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.node.NodeHarness;
-import org.nakcast.transport.replay.RecoverySources;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.replay.RecoverySources;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 
 /**

@@ -8,7 +8,6 @@ import java.util.SplittableRandom;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -17,6 +16,7 @@ import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 
 /**
  * A stranger on the segment: it reads the live sessions off the wire, then, every interval until

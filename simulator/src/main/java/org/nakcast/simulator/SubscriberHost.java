@@ -18,11 +18,10 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.RecoveryStarted;
-import org.nakcast.transport.StreamPosition;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamPosition;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
@@ -30,6 +29,7 @@ import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
 import org.nakcast.transport.status.CounterTypeIds;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.StreamCounters;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
@@ -178,8 +178,7 @@ class SubscriberHost extends NodeHost {
                 probe.resumesAt(storedPositions.getOrDefault(plan.topicId(), Map.of()));
             }
             final Subscription subscription = node.newTypedSubscription(plan.topicName(), SimMessage.class, probe,
-                probe,
-                plan.kind() == SubscriptionProbe.Kind.QUEUED ? Delivery.ON_POLL : Delivery.ON_RECEIVING_THREAD);
+                probe, plan.kind() == SubscriptionProbe.Kind.QUEUED ? Delivery.ON_POLL : Delivery.ON_RECEIVING_THREAD);
             probes.add(probe);
             subscribed.add(new Subscribed(subscription, plan, probe));
         }

@@ -7,12 +7,12 @@ import java.util.Set;
 import org.agrona.DirectBuffer;
 import org.agrona.collections.IntHashSet;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.UnrecoverableFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 
 /**
  * The checker's view of the wire: every datagram any process sends, on any line, before the

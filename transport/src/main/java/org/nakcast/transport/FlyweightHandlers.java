@@ -28,6 +28,11 @@ import org.nakcast.transport.receive.MessageBytesHandler;
 public final class FlyweightHandlers {
     private final Map<Class<?>, MessageHandler<?>> byDecoder = new LinkedHashMap<>();
 
+    /** No handler yet: add one per message type with {@link #on}. */
+    public FlyweightHandlers() {
+        // handlers are added with on(..)
+    }
+
     /**
      * Handles the messages {@code decoderClass} reads.
      *

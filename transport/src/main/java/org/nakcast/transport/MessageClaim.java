@@ -14,6 +14,11 @@ public final class MessageClaim {
     private int index;
     private int length;
 
+    /** An empty claim, for {@link BytePublication#tryClaim} to fill. */
+    public MessageClaim() {
+        // filled by each claim
+    }
+
     void wrap(BytePublication publication, OfferBuffer offers, int index, int length) {
         this.publication = publication;
         this.offers = offers;

@@ -13,6 +13,11 @@ public final class MessageHeader {
     private long messageIndex;
     private long sequence;
 
+    /** An empty header; the receiving side fills one with {@link #set} before each delivery. */
+    public MessageHeader() {
+        // filled by set(..)
+    }
+
     /**
      * Sets all fields; used by the receiving side before each delivery.
      *

@@ -163,6 +163,7 @@ public final class Node implements AutoCloseable {
      * @throws TransportException naming the JVM flag nakcast needs, when the JVM lacks it, or the
      *     harness knob that is wrong
      */
+    @SuppressWarnings("exports") // the harness is not exported: a modular service launches with its defaults
     public static Node launch(NodeContext context, NodeHarness harness) {
         AgronaAccess.check();
         return new Node(context, harness);

@@ -27,6 +27,11 @@ public final class NodeContext {
     private ThreadFactory threadFactory = NodeContext::daemonThread;
     private ErrorHandler errorHandler = error -> { };
 
+    /** A context with every knob at its default; {@link #config} is required. */
+    public NodeContext() {
+        // knobs are set with the setters
+    }
+
     /**
      * The node's configuration (required).
      *

@@ -5,7 +5,7 @@ import org.nakcast.transport.receive.QueuedDelivery;
 import org.nakcast.transport.receive.ReceiverAgent;
 
 /**
- * A subscription to one topic, typed or raw, until {@link #close()}. Made with
+ * A subscription to one topic, of bytes, objects or flyweights, until {@link #close()}. Made with
  * {@link Delivery#ON_POLL} (the default), its messages and stream events wait in a bounded queue
  * until the application calls {@link #poll} on a thread of its choosing; made with
  * {@link Delivery#ON_RECEIVING_THREAD}, they reach its handler and listener on the node's

@@ -17,11 +17,11 @@ import java.util.concurrent.locks.LockSupport;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.config.AuthKeys;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 
 /**
  * A stranger on the segment who NAKs a live stream's whole history (sequences 0 to 2^62) every

@@ -16,11 +16,11 @@ import org.nakcast.config.ByteSize;
 import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.MediaType;
 import org.nakcast.config.TransportConfig;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 
 class StrangerNaksTest {
     private static final int SESSION = -1_234_567;

@@ -3,6 +3,7 @@ package org.nakcast.transport.protocol;
 import static org.nakcast.transport.protocol.HeaderFlyweight.BYTE_ORDER;
 
 import org.agrona.DirectBuffer;
+import org.nakcast.transport.status.DatagramCheck;
 
 /**
  * Checks every field of a received datagram before any other code reads it. Stateless,

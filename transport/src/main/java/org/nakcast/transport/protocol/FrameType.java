@@ -7,7 +7,7 @@ package org.nakcast.transport.protocol;
  * <p>DATA, RETRANSMIT, HEARTBEAT and UNRECOVERABLE travel from a publisher to the data port of a
  * transport; NAK and STATUS travel from a receiver to the control port, where the publisher and
  * every other receiver hear them. A datagram of a type that arrives on the other port is malformed
- * ({@link DatagramCheck#WRONG_PORT}).
+ * ({@link org.nakcast.transport.status.DatagramCheck#WRONG_PORT}).
  */
 public enum FrameType {
     /** Messages, first send. */

@@ -31,9 +31,10 @@ package org.nakcast.transport.protocol;
  *
  * <p>One NAK asks for at most {@link #MAX_DATAGRAMS_ASKED} datagrams in all its ranges, the lowest
  * missing first; a receiver missing more asks for the rest once those are repaired. A wider NAK is
- * malformed ({@link DatagramCheck#NAK_TOO_WIDE}): no receiver sends one, so the publisher ignores
- * it and no receiver holds back its own NAK for it. A stranger asking for the whole history in one
- * NAK costs nothing; one that asks in many narrow NAKs costs the stream its repair budget.
+ * malformed ({@link org.nakcast.transport.status.DatagramCheck#NAK_TOO_WIDE}): no receiver sends
+ * one, so the publisher ignores it and no receiver holds back its own NAK for it. A stranger asking
+ * for the whole history in one NAK costs nothing; one that asks in many narrow NAKs costs the
+ * stream its repair budget.
  */
 public final class NakFlyweight extends HeaderFlyweight {
     static final int RECEIVER_ID_OFFSET = HEADER_LENGTH;

@@ -8,7 +8,7 @@ import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.Line;
 import org.nakcast.transport.media.MulticastAddress;
-import org.nakcast.transport.protocol.DatagramCheck;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 

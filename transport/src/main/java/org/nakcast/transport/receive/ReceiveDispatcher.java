@@ -8,12 +8,12 @@ import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.MulticastAddress;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
 import org.nakcast.transport.protocol.StatusFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 

@@ -2,8 +2,8 @@ package org.nakcast.transport.receive;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 

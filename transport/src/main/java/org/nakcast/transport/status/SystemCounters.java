@@ -4,7 +4,6 @@ import java.util.EnumMap;
 
 import org.agrona.concurrent.status.AtomicCounter;
 import org.agrona.concurrent.status.CountersManager;
-import org.nakcast.transport.protocol.DatagramCheck;
 
 /**
  * One {@link AtomicCounter} per {@link SystemCounter} and per cause of malformed datagram,

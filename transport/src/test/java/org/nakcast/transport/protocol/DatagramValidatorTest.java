@@ -5,6 +5,7 @@ import static org.nakcast.transport.protocol.HeaderFlyweight.BYTE_ORDER;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.nakcast.transport.status.DatagramCheck;
 
 /**
  * Each check of {@link DatagramValidator} on its own: a well-formed datagram of every type passes,

@@ -6,10 +6,10 @@ import java.util.List;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.media.DatagramSink;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.HeaderFlyweight;
+import org.nakcast.transport.status.DatagramCheck;
 
 /** Keeps a copy of every datagram sent, checks each one, and can be told to refuse sends. */
 final class CapturingSink implements DatagramSink {

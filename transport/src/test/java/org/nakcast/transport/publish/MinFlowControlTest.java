@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.ReceiverDropped;
 import org.nakcast.transport.media.DatagramSource;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.receive.TestLines;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 import org.nakcast.transport.status.SystemCounters;
 

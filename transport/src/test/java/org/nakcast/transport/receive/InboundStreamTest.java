@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.FrameType;
 import org.nakcast.transport.protocol.MessageFrame;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -25,6 +24,7 @@ import org.nakcast.transport.receive.StreamHarness.Delivered;
 import org.nakcast.transport.receive.StreamHarness.Range;
 import org.nakcast.transport.receive.StreamHarness.SentNak;
 import org.nakcast.transport.receive.StreamHarness.Started;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.status.SystemCounter;
 
 class InboundStreamTest {

@@ -5,9 +5,9 @@ import java.util.List;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.nakcast.transport.protocol.DataFlyweight;
-import org.nakcast.transport.protocol.DatagramCheck;
 import org.nakcast.transport.protocol.DatagramValidator;
 import org.nakcast.transport.protocol.MessageFrame;
+import org.nakcast.transport.status.DatagramCheck;
 import org.nakcast.transport.testing.DataDatagramBuilder;
 
 /**

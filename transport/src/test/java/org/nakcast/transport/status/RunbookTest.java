@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.nakcast.transport.OfferResult;
 import org.nakcast.transport.PublisherEventListener;
 import org.nakcast.transport.StreamEventListener;
-import org.nakcast.transport.protocol.DatagramCheck;
 
 /**
  * {@code ops/RUNBOOK.md} tells an operator about everything a node reports: every counter by the

@@ -1,4 +1,4 @@
-package org.nakcast.transport.protocol;
+package org.nakcast.transport.status;
 
 /**
  * The verdict on a received datagram: {@link #VALID}, or the first thing found wrong with it.
@@ -24,10 +24,12 @@ public enum DatagramCheck {
     /** A sequence or message count that cannot occur (negative, or a range running backwards). */
     BAD_SEQUENCE("bad sequence"),
     /**
-     * A NAK asking for more than {@link NakFlyweight#MAX_DATAGRAMS_ASKED} datagrams in all its
+     * A NAK asking for more than
+     * {@link org.nakcast.transport.protocol.NakFlyweight#MAX_DATAGRAMS_ASKED} datagrams in all its
      * ranges, which no receiver sends (a stranger asking for a whole history, or a corrupt datagram).
      */
-    NAK_TOO_WIDE("NAK asking for more than " + NakFlyweight.MAX_DATAGRAMS_ASKED + " datagrams"),
+    NAK_TOO_WIDE("NAK asking for more than " + org.nakcast.transport.protocol.NakFlyweight.MAX_DATAGRAMS_ASKED
+        + " datagrams"),
     /**
      * A type that does not belong on the port it arrived on: a NAK or STATUS on a data port, a DATA,
      * RETRANSMIT, HEARTBEAT or UNRECOVERABLE on a control port.
