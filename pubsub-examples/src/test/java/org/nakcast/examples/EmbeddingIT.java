@@ -93,15 +93,28 @@ class EmbeddingIT {
         final String api = """
             package probe;
 
+            import org.agrona.concurrent.BackoffIdleStrategy;
             import org.nakcast.config.NodeConfig;
             import org.nakcast.transport.BytePublication;
             import org.nakcast.transport.Node;
+            import org.nakcast.transport.OfferResult;
+            import org.nakcast.transport.Offers;
+            import org.nakcast.transport.TypedPublication;
             import org.nakcast.transport.status.SystemCounter;
 
             public final class Probe {
+                public record Order(long id, long qty) {
+                }
+
                 public static long sent() {
                     try (Node node = Node.launch(NodeConfig.embeddedDefault())) {
                         final BytePublication prices = node.newBytePublication("prices");
+                        final TypedPublication<Order> orders = node.newTypedPublication("orders", Order.class);
+                        final long result = Offers.offer(() -> orders.offer(new Order(1, 100)),
+                            new BackoffIdleStrategy(), 1_000_000_000L);
+                        if (!OfferResult.isTaken(result)) {
+                            throw new IllegalStateException(orders.lastRefusal());
+                        }
                         return prices.position() + node.counters().get(SystemCounter.DATAGRAMS_SENT).get();
                     }
                 }
