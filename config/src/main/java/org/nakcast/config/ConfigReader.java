@@ -96,7 +96,9 @@ final class ConfigReader {
             RequiredKeys.check(bound, problems);
         }
         problems.throwIfAny();
-        return Conclusion.conclude(bound, context, problems);
+        final NodeConfig concluded = Conclusion.conclude(bound, context, problems);
+        return new NodeConfig(concluded.node(), concluded.transports(),
+            new LocatedTopics(concluded.topics(), source), concluded.recorder());
     }
 
     private static ConfigSource scan(String yaml, String sourceName) {

@@ -2,6 +2,8 @@ package org.nakcast.config;
 
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * What the loader learnt about a config file's layout before binding it: where each key and
@@ -34,6 +36,22 @@ final class ConfigSource {
 
     String name() {
         return name;
+    }
+
+    /**
+     * @return this source with the locations of {@code key} and what is under it alone: other
+     *     paths are located nowhere
+     */
+    ConfigSource under(String key) {
+        final Predicate<String> inside = path -> path.equals(key) || path.startsWith(key + "[")
+            || path.startsWith(key + ".");
+        return new ConfigSource(name, only(keys, inside), only(values, inside),
+            emptyValues.stream().filter(inside).collect(Collectors.toSet()), Map.of(), SourceLocation.UNKNOWN);
+    }
+
+    private static Map<String, SourceLocation> only(Map<String, SourceLocation> locations, Predicate<String> inside) {
+        return locations.entrySet().stream().filter(entry -> inside.test(entry.getKey()))
+            .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     }
 
     /** @return where the path's value is, else its key, else the nearest enclosing value that is known */

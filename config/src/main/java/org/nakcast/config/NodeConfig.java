@@ -181,10 +181,13 @@ public record NodeConfig(
      *
      * @param context the codec names and network interfaces to check against
      * @return the concluded config
-     * @throws ConfigException naming every problem by key path
+     * @throws ConfigException naming every problem by key path, and a problem in topics read from
+     *     YAML (and not replaced since) by its line and column too
      */
     public NodeConfig conclude(ConcludeContext context) {
-        return Conclusion.conclude(this, context, new ProblemList(ConfigSource.withoutLocations(CONCLUDED)));
+        final ConfigSource source = topics instanceof LocatedTopics located ? located.source()
+            : ConfigSource.withoutLocations(CONCLUDED);
+        return Conclusion.conclude(this, context, new ProblemList(source));
     }
 
     /**

@@ -135,6 +135,28 @@ class LoadErrorsTest {
     }
 
     @Test
+    void aCodecTheNodeDoesNotHaveIsNamedWithItsLineAndColumnWhenTheNodeChecksIt() {
+        String yaml = VALID.replace("    codec: fst", "    codec: fts");
+        // loaded where codecs are not known (as NodeConfig.load does), renamed, then checked as a node
+        // checks it when it launches, against the codecs it has
+        NodeConfig loaded = NodeConfig.parse(yaml, TestConfigs.SOURCE,
+            ConcludeContext.system().withNetworkInterfaces(TestConfigs.FAKE_MACHINE)).withNodeName("renamed");
+
+        ConfigException atLaunch = failure(() -> loaded.conclude(TestConfigs.FAKE_CONTEXT));
+
+        assertThat(atLaunch.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.describe()).startsWith("unknown codec 'fts' at topics[1].codec (line "
+                + TestConfigs.lineOf(yaml, "fts") + ", column " + TestConfigs.columnOf(yaml, "fts") + ")");
+            assertThat(problem.hint()).contains("did you mean 'fst'?");
+        });
+        NodeConfig builtInCode = new NodeConfig(loaded.node(), loaded.transports(),
+            loaded.topics().stream().map(topic -> topic).toList(), loaded.recorder());
+        assertThat(failure(() -> builtInCode.conclude(TestConfigs.FAKE_CONTEXT)).problems()).singleElement()
+            .satisfies(problem -> assertThat(problem.describe()).as("topics given in code: no place in the file")
+                .startsWith("unknown codec 'fts' at topics[1].codec").doesNotContain("line"));
+    }
+
+    @Test
     void anEmptyValueForAnOptionalKeyMeansItsDefault() {
         NodeConfig config =
             TestConfigs.parse(VALID.replace("    port: 40456", "    port: 40456\n    ttl:\n    send-rate:\n"

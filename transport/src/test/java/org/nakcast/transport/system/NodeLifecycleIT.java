@@ -132,7 +132,8 @@ class NodeLifecycleIT {
         assertThatThrownBy(() -> Node.launch(new NodeContext().config(config).codecs(CodecRegistry.builtIns())))
             .as("a node without it names the codec and the ones it has")
             .isInstanceOf(ConfigException.class)
-            .hasMessageContaining("unknown codec 'custom' at topics[0].codec; known codecs: ")
+            .hasMessageContaining("unknown codec 'custom' at topics[0].codec (line ")
+            .hasMessageContaining("; known codecs: ")
             .hasMessageContaining("flyweight");
     }
 
