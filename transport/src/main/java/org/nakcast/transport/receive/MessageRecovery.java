@@ -42,9 +42,8 @@ import org.nakcast.transport.status.SystemCounters;
  * recorder down (refusing, or unreachable) for a whole patience is not waited for again at every
  * gap of the stream while it stays down, which would hold the live stream a patience per gap: it is
  * asked, and its failure taken as a hole, until it answers again. A recorder that has no recording of
- * the session, or none holding the message asked for, while the session has not been heard for a
- * whole patience is taken at its word at once: it cannot record more of a publisher silent that long
- * (its recording lags no longer; it stopped, or its disk refused), and a stream whose publisher died
+ * the session at all while the session has not been heard for a whole patience is taken at its word
+ * at once: it cannot begin one of a publisher silent that long, and a stream whose publisher died
  * with many gaps would otherwise wait a patience at each.
  *
  * <p>A message the delivery gate cannot take yet (a queued subscription's full queue) is stashed
@@ -301,8 +300,9 @@ final class MessageRecovery implements ReplayHandler {
         answers[source] = refusal.reason() + " (" + sentence + ")";
         final boolean notHeld = refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD;
         (notHeld ? failingSinceNs : notHeldSinceNs)[source] = Long.MIN_VALUE;
-        final boolean notHeldOfASilentSession = notHeld && nowNs - life.lastHeardNs() >= patienceNs;
-        if (notHeldOfASilentSession || saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
+        final boolean noneOfASilentSession = refusal == ReplayRefusal.NO_RECORDING
+            && nowNs - life.lastHeardNs() >= patienceNs;
+        if (noneOfASilentSession || saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
             holesHere |= 1 << source;
         }
         closeFetch();

@@ -237,15 +237,13 @@ class RecoveryTest {
     }
 
     /**
-     * Seeds 911442 and 1023369: a publisher died with hundreds of gaps its stream had yet to recover,
-     * and each waited a patience for recorders that never had its session (911442), or whose disk had
-     * refused its recording from its first messages on (1023369).
+     * Seed 911442: a publisher died with hundreds of gaps its stream had yet to recover, and each
+     * waited a patience for recorders that never had its session.
      */
-    @ParameterizedTest
-    @EnumSource(value = ReplayRefusal.class, names = {"NO_RECORDING", "NOT_HELD"})
-    void aRecorderWithoutTheMessagesOfASessionSilentForAWholePatienceIsTakenAtItsWordAtOnce(ReplayRefusal answer) {
-        a.refusing = answer;
-        b.refusing = answer;
+    @Test
+    void aRecorderWithNoRecordingOfASessionSilentForAWholePatienceIsTakenAtItsWordAtOnce() {
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        b.refusing = ReplayRefusal.NO_RECORDING;
         lose1And2();
         h.data(4, 6, "m6").data(6, 8, "m8");
         h.stream.onUnrecoverable(5, 5, 8, h.nowNs);
