@@ -32,7 +32,7 @@ class RecordingsCommandTest {
     void listsEachRecordingWithWhatItHoldsAndAJsonLine() throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir)) {
             final long id = catalog.add(2, "orders", -77, 0, 100, 1_795_000_000_000L, SegmentGeometry.DEFAULT);
-            catalog.progress(id, 200, 12_345, 10);
+            catalog.progress(id, 200, 12_345, 10, false);
             catalog.stop(id, RecordingState.ENDED, 1_795_000_060_000L);
             catalog.add(2, "orders", 5, 0, 0, 1_795_000_000_000L, SegmentGeometry.DEFAULT);
         }

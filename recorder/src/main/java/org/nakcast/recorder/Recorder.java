@@ -213,7 +213,7 @@ public final class Recorder implements AutoCloseable {
             final RecordingEnd end = RecordingRecovery.recover(settings.dir(), recording.recordingId(),
                 recording.firstMessageIndex());
             catalog.progress(recording.recordingId(), end.nextMessageIndex(), recording.bytes(),
-                recording.holeMessages());
+                recording.holeMessages(), recording.refusing());
             catalog.stop(recording.recordingId(), end.ended() ? RecordingState.ENDED : RecordingState.STOPPED,
                 epochNs / 1_000_000);
             LOG.info("recording {} (topic {}, session {}) was being appended to when its recorder stopped: it holds"

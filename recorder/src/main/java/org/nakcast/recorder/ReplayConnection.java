@@ -43,6 +43,7 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
     private UnsafeBuffer outView = new UnsafeBuffer(out);
     private RecordingReader reader;
     private long requestId;
+    private long recordingId;
     private long first;
     private long next;
     private long last;
@@ -146,7 +147,12 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         final long heldFirst = recording.firstMessageIndex();
         final long heldLast = recording.nextMessageIndex() - 1;
         if (from > heldLast && from >= heldFirst) {
-            refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
+            if (recording.refusing()) {
+                refuse(id, ReplayRefusal.NOT_STORING, asked + ": its recording holds " + held(recording)
+                    + ", and its disk refuses what comes");
+            } else {
+                refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
+            }
             return;
         }
         if (to != ReplayFrame.TO_WHAT_IS_HELD && to < from) {
@@ -167,12 +173,17 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
                 refuse(id, ReplayRefusal.DAMAGED, asked + ": " + e.getMessage());
                 return;
             }
+            if (reader == null && recording.refusing()) {
+                refuse(id, ReplayRefusal.NOT_STORING, asked + ": its disk refused it, and refuses what comes");
+                return;
+            }
             if (reader == null) {
                 refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording no longer holds it (retention removed it)");
                 return;
             }
         }
         requestId = id;
+        recordingId = recording.recordingId();
         first = from;
         next = from;
         last = end;
@@ -189,13 +200,25 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         }
     }
 
-    /** Reads on in the recording while there is room to send; ends the replay at its last message. */
+    /**
+     * Reads on in the recording while there is room to send; ends the replay at its last message,
+     * or where the recording's stored frames end while its disk refuses what comes: the catalog
+     * counts what the disk refused among what the recording holds (a hole, once a segment can be
+     * made), and a replay does not wait for the disk.
+     */
     private int pump() throws IOException {
         int frames = 0;
         try {
             while (next <= last && frames < FRAMES_PER_CYCLE && out.remaining() >= ROOM) {
                 final int read = reader.poll(this, 1);
                 if (read == 0) {
+                    if (catalog.get(recordingId).refusing()) {
+                        final long at = next;
+                        closeReader();
+                        refuse(requestId, ReplayRefusal.NOT_STORING, "the disk refused message " + at + " and what"
+                            + " follows, and refuses what comes; the messages before " + at + " were sent");
+                        return frames;
+                    }
                     break;
                 }
                 frames += read;

@@ -154,12 +154,18 @@ final class SessionRecording {
         return recordingId;
     }
 
-    /** Saves the recording's progress in the catalog and adds what its writer did to the counters. */
+    /**
+     * Saves the recording's progress in the catalog and adds what its writer did to the counters.
+     * Without a writer (the disk refused its first segment), it holds nothing, and says its disk
+     * refuses: a replay asking what came since is told so.
+     */
     private void progress() {
         if (writer != null) {
             report.of(writer);
             catalog.progress(recordingId, writer.nextMessageIndex(), bytesBefore + writer.bytesStored(),
-                holesBefore + writer.holeMessages());
+                holesBefore + writer.holeMessages(), writer.isRefusing());
+        } else {
+            catalog.progress(recordingId, firstMessageIndex, bytesBefore, holesBefore, true);
         }
     }
 

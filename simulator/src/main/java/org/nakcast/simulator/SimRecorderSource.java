@@ -17,7 +17,8 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * A seed's recorder as its subscribers' nodes reach it for what their publishers no longer hold:
  * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock and
  * answers as a replay endpoint does, with the seed's recovery faults: an answer that comes late,
- * a slow disk (few messages per poll), a catalog that lags what was written (an answer ends short of
+ * a slow disk (few messages per poll), a full disk (what its recording could not store is refused
+ * as a recorder that cannot store answers), a catalog that lags what was written (an answer ends short of
  * the messages recorded in the last moments), refusals, and a recorder down or stopped
  * (unreachable, or silent). Remembers when it last failed an asker (refused for a fault, down, stopped; not a
  * recording that does not hold what was asked, or not yet), which the recovery guarantee is judged
@@ -76,6 +77,7 @@ final class SimRecorderSource implements RecoverySource {
         private final long readyAtNs;
         private final boolean refused;
         private final int incarnation;
+        private long recordingId;
         private long next;
         private RecordingReader reader;
         private ReplayHandler answers;
@@ -130,6 +132,10 @@ final class SimRecorderSource implements RecoverySource {
                 closeReader();
                 return handed;
             }
+            if (handed == 0 && !lagging && next <= to && refusing()) {
+                return refuse(ReplayRefusal.NOT_STORING, "its disk refused message " + next + " and refuses what"
+                    + " comes");
+            }
             if (next > to || handed == 0 || lagging) {
                 finished = true;
                 closeReader();
@@ -156,7 +162,12 @@ final class SimRecorderSource implements RecoverySource {
                     return false;
                 }
                 final long readFrom = Math.max(next, recording.firstMessageIndex());
-                reader = RecordingReader.openAt(host.directory(), recording.recordingId(), readFrom);
+                recordingId = recording.recordingId();
+                reader = RecordingReader.openAt(host.directory(), recordingId, readFrom);
+                if (reader == null && recording.refusing()) {
+                    refuse(ReplayRefusal.NOT_STORING, "its disk refuses message " + readFrom + " and what comes");
+                    return false;
+                }
                 if (reader == null) {
                     refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + readFrom);
                     return false;
@@ -170,6 +181,20 @@ final class SimRecorderSource implements RecoverySource {
                 onHole(next, recording.firstMessageIndex() - next, HoleCause.BEFORE_RECORDING);
             }
             return true;
+        }
+
+        /** Whether the recording read says its disk refuses what comes, as the catalog has it now. */
+        private boolean refusing() {
+            try {
+                for (RecordingDescriptor recording : host.recordings()) {
+                    if (recording.recordingId() == recordingId) {
+                        return recording.refusing();
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
 
         private int refuse(ReplayRefusal refusal, String sentence) {

@@ -108,7 +108,7 @@ public final class ReplayRate implements Callable<Integer> {
                 }
                 writer.end(startMs * 1_000_000);
                 final long ns = System.nanoTime() - startNs;
-                catalog.progress(id, messages, writer.bytesStored(), 0);
+                catalog.progress(id, messages, writer.bytesStored(), 0, false);
                 catalog.stop(id, RecordingState.ENDED, System.currentTimeMillis());
                 return ns;
             }

@@ -57,6 +57,8 @@ import org.nakcast.config.RecorderConfig;
  *  +-------------------------------+-------------------------------+
  *  |            topic name, UTF-8, at most 160 bytes ...           |  +88
  *  +---------------------------------------------------------------+
+ *  |  refusing: 1 while the disk refuses what comes, else 0        |  +248
+ *  +---------------------------------------------------------------+
  *  |          CRC32C of bytes 0..251 of the descriptor             |  +252
  *  +===============================================================+  512: descriptor 1 ...
  * </pre>
@@ -93,6 +95,7 @@ public final class Catalog implements AutoCloseable {
     private static final int INDEX_INTERVAL = 80;
     private static final int NAME_LENGTH = 84;
     private static final int NAME = 88;
+    private static final int REFUSING = 248;
     private static final int CHECKSUM = 252;
 
     private final Path path;
@@ -200,12 +203,17 @@ public final class Catalog implements AutoCloseable {
         return id;
     }
 
-    /** Notes how far a recording has come: what it holds up to, what it stored, its holes. */
-    public void progress(long recordingId, long nextMessageIndex, long bytes, long holeMessages) {
+    /**
+     * Notes how far a recording has come: what it holds up to, what it stored, its holes, and
+     * whether its disk refuses what comes (its stored frames then end before {@code nextMessageIndex},
+     * and nothing after them is stored until a segment can be made).
+     */
+    public void progress(long recordingId, long nextMessageIndex, long bytes, long holeMessages, boolean refusing) {
         final int at = offsetOf(checked(recordingId));
         buffer.putLong(at + NEXT_INDEX, nextMessageIndex, ORDER);
         buffer.putLong(at + BYTES, bytes, ORDER);
         buffer.putLong(at + HOLE_MESSAGES, holeMessages, ORDER);
+        buffer.putInt(at + REFUSING, refusing ? 1 : 0, ORDER);
         seal(at);
     }
 
@@ -220,11 +228,12 @@ public final class Catalog implements AutoCloseable {
         seal(at);
     }
 
-    /** Notes that a stopped recording is appended to again. */
+    /** Notes that a stopped recording is appended to again: its writer could make a segment. */
     public void resume(long recordingId) {
         final int at = offsetOf(checked(recordingId));
         buffer.putInt(at + STATE, RecordingState.RECORDING.code(), ORDER);
         buffer.putLong(at + STOP_MS, -1, ORDER);
+        buffer.putInt(at + REFUSING, 0, ORDER);
         seal(at);
     }
 
@@ -368,6 +377,6 @@ public final class Catalog implements AutoCloseable {
             view.getLong(at + PUBLISHER_ID, ORDER), view.getLong(at + FIRST_INDEX, ORDER),
             view.getLong(at + NEXT_INDEX, ORDER), view.getLong(at + START_MS, ORDER),
             view.getLong(at + STOP_MS, ORDER), view.getLong(at + BYTES, ORDER),
-            view.getLong(at + HOLE_MESSAGES, ORDER), state, geometry);
+            view.getLong(at + HOLE_MESSAGES, ORDER), state, view.getInt(at + REFUSING, ORDER) != 0, geometry);
     }
 }

@@ -18,11 +18,14 @@ import java.util.List;
  * @param bytes bytes of frames it stored
  * @param holeMessages messages it holds as holes
  * @param state where it stands
+ * @param refusing whether its disk refused what came, as of the catalog's last update: its stored
+ *     frames end before {@code nextMessageIndex} (or it holds nothing), and nothing after them is
+ *     stored until a segment can be made (if it stopped so, when it is resumed)
  * @param geometry its segments' shape
  */
 public record RecordingDescriptor(long recordingId, int topicId, String topicName, int sessionId, long publisherId,
     long firstMessageIndex, long nextMessageIndex, long startEpochMs, long stopEpochMs, long bytes,
-    long holeMessages, RecordingState state, SegmentGeometry geometry) {
+    long holeMessages, RecordingState state, boolean refusing, SegmentGeometry geometry) {
 
     /**
      * The recording of a topic's session to read from message {@code from}: of the session's

@@ -24,7 +24,7 @@ class CatalogTest {
     void aRecordingsLifeIsReadBackByItsRecorderAndByAToolWhileItRuns() throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir)) {
             final long id = catalog.add(3, "orders", 77, 0xABCDL, 100, 1_000, GEOMETRY);
-            catalog.progress(id, 250, 9_000, 12);
+            catalog.progress(id, 250, 9_000, 12, false);
 
             final RecordingDescriptor seen = Catalog.read(dir).get(0);
             assertThat(seen).isEqualTo(catalog.get(id));
@@ -62,7 +62,7 @@ class CatalogTest {
             for (int i = 0; i < 2_500; i++) {
                 assertThat(catalog.add(1, "t" + i, i, 0, i, i, GEOMETRY)).isEqualTo(i);
             }
-            catalog.progress(5, 99, 1, 0);
+            catalog.progress(5, 99, 1, 0, false);
             assertThat(catalog.list()).hasSize(2_500);
         }
         final List<RecordingDescriptor> read = Catalog.read(dir);

@@ -31,7 +31,7 @@ class RetentionTest {
             for (int i = 0; i < messages; i++) {
                 writer.appendMessage(message, 0, 1_000, i, i * SECOND);
             }
-            catalog.progress(id, messages, writer.bytesStored(), 0);
+            catalog.progress(id, messages, writer.bytesStored(), 0, false);
         }
         if (stop) {
             catalog.stop(id, RecordingState.STOPPED, messages * 1_000L);

@@ -29,6 +29,13 @@ public enum ReplayRefusal implements WireCode {
      * by a recorder, an asker's own answer for one it could not hear.
      */
     UNREACHABLE(8, "the recorder could not be reached"),
+    /**
+     * The recording does not hold the first message asked for, nor will it soon: its disk refuses
+     * what comes (a full disk), or did when the recording stopped. A failure of the recorder, not
+     * an answer about the stream: the recording goes on (with a hole for what was refused) once
+     * the disk takes segments again.
+     */
+    NOT_STORING(9, "the recorder's disk refuses what comes, so the recording does not hold it"),
     /** A reason this version does not know (sent by a newer recorder). */
     UNKNOWN(0, "a reason unknown to this version");
 
