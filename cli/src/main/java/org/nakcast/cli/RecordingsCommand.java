@@ -68,7 +68,8 @@ final class RecordingsCommand implements Callable<Integer> {
                 : recording.firstMessageIndex() + ".." + (recording.nextMessageIndex() - 1);
             final String state = recording.state().name().toLowerCase(Locale.ROOT);
             out.printf("%5d  %-20s %12d  %-9s %25s %,12d %,14d  %-24s  %s%n", recording.recordingId(),
-                recording.topicName() + " (" + recording.topicId() + ")", recording.sessionId(), state, held,
+                recording.topicName() + " (" + recording.topicId() + ")", recording.sessionId(),
+                recording.refusing() ? state + ", disk refusing" : state, held,
                 recording.holeMessages(), recording.bytes(), Instant.ofEpochMilli(recording.startEpochMs()),
                 recording.stopEpochMs() < 0 ? "-" : Instant.ofEpochMilli(recording.stopEpochMs()));
             final Map<String, Object> fields = new LinkedHashMap<>();
@@ -77,6 +78,7 @@ final class RecordingsCommand implements Callable<Integer> {
             fields.put("topicId", recording.topicId());
             fields.put("session", recording.sessionId());
             fields.put("state", state);
+            fields.put("diskRefusing", recording.refusing());
             fields.put("firstMessage", recording.firstMessageIndex());
             fields.put("nextMessage", recording.nextMessageIndex());
             fields.put("holeMessages", recording.holeMessages());

@@ -34,7 +34,8 @@ class RecordingsCommandTest {
             final long id = catalog.add(2, "orders", -77, 0, 100, 1_795_000_000_000L, SegmentGeometry.DEFAULT);
             catalog.progress(id, 200, 12_345, 10, false);
             catalog.stop(id, RecordingState.ENDED, 1_795_000_060_000L);
-            catalog.add(2, "orders", 5, 0, 0, 1_795_000_000_000L, SegmentGeometry.DEFAULT);
+            final long refusing = catalog.add(2, "orders", 5, 0, 0, 1_795_000_000_000L, SegmentGeometry.DEFAULT);
+            catalog.progress(refusing, 0, 0, 0, true);
         }
 
         assertThat(run("recordings", "--dir", dir.toString())).isZero();
@@ -42,9 +43,10 @@ class RecordingsCommandTest {
         final String[] lines = out.toString(StandardCharsets.UTF_8).split("\n");
         assertThat(lines).hasSize(5);
         assertThat(lines[2]).contains("orders (2)", "-77", "ended", "100..199", "10", "12,345");
-        assertThat(lines[3]).contains("recording", "none from 0", " -");
+        assertThat(lines[3]).contains("recording, disk refusing", "none from 0", " -");
         assertThat(lines[4]).startsWith("{\"command\":\"recordings\"").contains("\"session\":-77",
-            "\"firstMessage\":100", "\"nextMessage\":200", "\"holeMessages\":10", "\"state\":\"recording\"");
+            "\"firstMessage\":100", "\"nextMessage\":200", "\"holeMessages\":10", "\"state\":\"recording\"",
+            "\"diskRefusing\":true", "\"diskRefusing\":false");
     }
 
     @Test

@@ -148,8 +148,9 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         final long heldLast = recording.nextMessageIndex() - 1;
         if (from > heldLast && from >= heldFirst) {
             if (recording.refusing()) {
-                refuse(id, ReplayRefusal.NOT_STORING, asked + ": its recording holds " + held(recording)
-                    + ", and its disk refuses what comes");
+                refuse(id, ReplayRefusal.NOT_STORING, asked + ": its disk refuses what comes"
+                    + (heldLast >= heldFirst ? "; of messages " + heldFirst + ".." + heldLast + ", the recording"
+                    + " stored what the disk took" : ", and the recording holds nothing"));
             } else {
                 refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
             }

@@ -22,6 +22,9 @@ import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
 import org.nakcast.recorder.store.Catalog;
+import org.nakcast.recorder.store.RecordHandler;
+import org.nakcast.recorder.store.RecordingDescriptor;
+import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SegmentMaker;
 import org.nakcast.transport.Node;
@@ -123,6 +126,77 @@ class ReplayIT {
                 + " ask in parts");
             assertThat(refusal(recorder, client, SESSION, 120, 110)).endsWith("the range ends before it begins");
             assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(4);
+        }
+    }
+
+    /**
+     * Session 9: messages 100..4999 reach a recording whose disk takes its first segment and refuses
+     * the next; session 10: messages 0..99 reach one whose disk refuses even its first. Both stop
+     * so, as when their publishers closed.
+     *
+     * @return the first message of session 9 the disk refused
+     */
+    private long recordOnADiskThatFills() throws IOException {
+        final int[] made = {0};
+        final SegmentMaker disk = SegmentMaker.inline((segment, length) -> {
+            if (++made[0] > 1) {
+                throw new IOException("No space left on device");
+            }
+        });
+        try (Catalog catalog = Catalog.openForRecording(dir);
+             Node node = Node.launch(config())) {
+            final RecorderCounters counters = new RecorderCounters(node.counters());
+            final SessionRecording filling = SessionRecording.begin(catalog, settings(16, 1_000_000), disk, counters,
+                TOPIC, "orders", SESSION, 100, 0);
+            messages(filling, 100, 5_000);
+            filling.stop(0);
+            final SessionRecording refused = SessionRecording.begin(catalog, settings(16, 1_000_000), disk, counters,
+                TOPIC, "orders", SESSION + 1, 0, 0);
+            messages(refused, 0, 100);
+            refused.stop(0);
+            assertThat(catalog.list()).allMatch(RecordingDescriptor::refusing);
+        }
+        final long[] next = {100};
+        try (RecordingReader reader = RecordingReader.openAt(dir, 0, 100)) {
+            final RecordHandler stored = new RecordHandler() {
+                @Override
+                public void onMessage(long index, DirectBuffer buffer, int offset, int length, long recordedAtNs) {
+                    next[0] = index + 1;
+                }
+
+                @Override
+                public void onHole(long firstMessage, long count, HoleCause cause) {
+                    throw new AssertionError("no hole stored: " + firstMessage + "+" + count + " " + cause);
+                }
+            };
+            while (reader.poll(stored, 100) > 0) {
+                // to what the first segment holds
+            }
+        }
+        assertThat(next[0]).as("the first segment holds some of them, not all").isBetween(101L, 4_999L);
+        return next[0];
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void whatARecordingsDiskRefusedIsRefusedAsNotStoringAndAReplayReachingItEndsThere() throws IOException {
+        final long firstRefused = recordOnADiskThatFills();
+        try (Node node = Node.launch(config());
+             Recorder recorder = serve(node, 16, 1_000_000);
+             ReplayClient client = ReplayClient.connect(recorder.replayEndpoint(), 2_000)) {
+            assertThat(refusal(recorder, client, SESSION, 5_000, ReplayFrame.TO_WHAT_IS_HELD)).isEqualTo("NOT_STORING"
+                + " topic 1, session 9, messages 5000..(what is held): its disk refuses what comes; of messages"
+                + " 100..4999, the recording stored what the disk took");
+            assertThat(refusal(recorder, client, SESSION + 1, 0, 50)).isEqualTo("NOT_STORING topic 1, session 10,"
+                + " messages 0..50: its disk refuses what comes, and the recording holds nothing");
+
+            final Answers reaching = ask(recorder, client, firstRefused - 2, 4_999);
+            assertThat(reaching.events).hasSize(4).startsWith("accepted " + (firstRefused - 2) + "..4999",
+                "message " + (firstRefused - 2), "message " + (firstRefused - 1));
+            assertThat(reaching.refusal).isEqualTo(ReplayRefusal.NOT_STORING);
+            assertThat(reaching.sentences).containsExactly("the disk refused message " + firstRefused + " and what"
+                + " follows, and refuses what comes; the messages before " + firstRefused + " were sent");
+            assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(3);
         }
     }
 

@@ -41,8 +41,13 @@ class CatalogTest {
             assertThat(seen.stopEpochMs()).isEqualTo(-1);
             assertThat(seen.geometry()).isEqualTo(GEOMETRY);
 
+            assertThat(seen.refusing()).isFalse();
+
+            catalog.progress(id, 260, 9_000, 12, true);
             catalog.stop(id, RecordingState.STOPPED, 2_000);
+            assertThat(Catalog.read(dir).get(0).refusing()).as("a recording stopped while its disk refused").isTrue();
             catalog.resume(id);
+            assertThat(catalog.get(id).refusing()).as("resumed: its writer could make a segment").isFalse();
             catalog.trimmed(id, 150);
             catalog.stop(id, RecordingState.ENDED, 3_000);
         }

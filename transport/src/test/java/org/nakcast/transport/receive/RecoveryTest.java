@@ -210,11 +210,15 @@ class RecoveryTest {
             .containsExactly(3L, 1L);
     }
 
-    /** Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it crawled. */
-    @Test
-    void recordersDownForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap() {
-        a.refusing = ReplayRefusal.UNREACHABLE;
-        b.refusing = ReplayRefusal.UNREACHABLE;
+    /**
+     * Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it
+     * crawled. Seed 1023369: so did a recorder whose full disk refused what came.
+     */
+    @ParameterizedTest
+    @EnumSource(value = ReplayRefusal.class, names = {"UNREACHABLE", "NOT_STORING", "TOO_MANY_CLIENTS"})
+    void recordersFailingForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap(ReplayRefusal failure) {
+        a.refusing = failure;
+        b.refusing = failure;
         lose1And2();
         pollFor(h, PATIENCE_NS + PATIENCE_NS / 4);
         assertThat(h.losses()).as("the first gap waits a patience").extracting(LossEvent::firstMessage)
