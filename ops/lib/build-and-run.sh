@@ -8,7 +8,8 @@
 #     Builds ARTIFACT (a path under the repository) with ./mvnw -pl MODULE -am GOALS_AND_FLAGS,
 #     unless it is there and newer than every pom.xml, every file under a module's src/main,
 #     MODULE's src/test and config/*.yaml (any module's: a change anywhere rebuilds, never a stale
-#     jar). One build at a time per working tree: a caller that finds another building waits for it
+#     jar), and built by this same java (ARTIFACT.jdk names the JDK that built it: a jar built on
+#     JDK 17 lacks the native media, which needs 22+, so a change of JDK rebuilds). One build at a time per working tree: a caller that finds another building waits for it
 #     (flock on target/ops-build.lock), then checks again, so two scripts started together (sub,
 #     then pub) build once. Maven's output goes to stderr; nothing is printed on stdout. MAVEN_ARGS
 #     in the environment reaches Maven as usual (./mvnw reads it).
@@ -40,10 +41,16 @@ nakcast_java=("$nakcast_java_cmd" "@$nakcast_root/ops/jvm.options" "@$nakcast_ro
     "@$nakcast_root/ops/jvm-kryo.options" "@$nakcast_root/ops/jvm-peers.options"
     "@$nakcast_root/ops/jvm-native.options" ${JAVA_OPTS:-})
 
-# nakcast_stale ARTIFACT MODULE: true if ARTIFACT is missing or older than what it is built from.
+# The JDK this script runs, as the path of its java with every link resolved: what a built artifact
+# records in ARTIFACT.jdk.
+nakcast_jdk=$(readlink -f "$nakcast_java_cmd")
+
+# nakcast_stale ARTIFACT MODULE: true if ARTIFACT is missing, built by another JDK, or older than
+# what it is built from.
 nakcast_stale() {
     local artifact=$1 module=$2
     [ -f "$artifact" ] || return 0
+    [ "$(cat "$artifact.jdk" 2>/dev/null)" = "$nakcast_jdk" ] || return 0
     [ -n "$(find "$nakcast_root" \( -name target -o -name .git \) -prune -o -type f \
         \( -name pom.xml -o -path '*/src/main/*' -o -path "$nakcast_root/$module/src/test/*" \
         -o -path "$nakcast_root/config/*.yaml" \) -newer "$artifact" -print -quit)" ]
@@ -62,8 +69,10 @@ nakcast_build() {
         [ "${CI:-}" = "true" ] && maven_flags+=(-Dstyle.color=never)
         echo "== building $module (./mvnw -pl $module -am $*)" >&2
         (cd "$nakcast_root" && ./mvnw "${maven_flags[@]}" -pl "$module" -am "$@") >&2 || exit
-        # Maven may leave an up-to-date artifact as it was: mark it built from what is there now.
+        # Maven may leave an up-to-date artifact as it was: mark it built from what is there now,
+        # by this JDK.
         touch "$artifact"
+        echo "$nakcast_jdk" > "$artifact.jdk"
     ) 9>"$nakcast_root/target/ops-build.lock"
 }
 

@@ -18,9 +18,22 @@ import org.nakcast.transport.status.SystemCounters;
  * read from there into the {@link DatagramSource}: nothing is allocated whatever number of senders
  * the socket hears. Each datagram has a slot of {@value #SLOT_BYTES}
  * bytes, more than any IPv4 UDP datagram carries (65,507), so none is ever cut short.
+ *
+ * <p><b>UDP GRO.</b> The socket asks the kernel to coalesce (UDP_GRO): datagrams of one sender of
+ * one length in a row (and one shorter after them) may come as one train in one slot, with a
+ * UDP_GRO control message giving the length of each. {@link #receive()} hands out each datagram of
+ * a train in turn, as it would have come alone, with the train's sender; a train is never longer
+ * than a slot, as the kernel coalesces no more than one UDP datagram may carry. Any sender, with
+ * GSO or without, reaches it the same way; without GRO from the kernel (refused, or a path that
+ * does not coalesce) every datagram simply comes alone.
+ *
+ * <pre>
+ *   slot     [ 1376 | 1376 | 1376 | 900 ]   msg_len 5028, UDP_GRO 1376
+ *   receive()  -> 1376, 1376, 1376, 900, then the next slot
+ * </pre>
  */
 final class BatchingReceiver implements DatagramReceiver {
-    /** Datagrams per system call at most. */
+    /** Datagrams (or trains of them) per system call at most. */
     static final int BATCH = 16;
     static final int SLOT_BYTES = 65_536;
 
@@ -28,47 +41,104 @@ final class BatchingReceiver implements DatagramReceiver {
     private final MemorySegment vector;
     private final long slotsAddress;
     private final MemorySegment names;
+    private final MemorySegment controls;
+    private final boolean gro;
     private final UnsafeBuffer buffer = new UnsafeBuffer(0, 0);
     private final DatagramSource source = new DatagramSource();
     private final AtomicCounter datagramsReceived;
     private final AtomicCounter bytesReceived;
+    private final AtomicCounter trainsReceived;
     private final AtomicCounter errors;
     private int batched;
     private int next;
+    /** The slot being handed out: its address, its bytes, how long each of its datagrams is, how far it is read. */
+    private long slotAddress;
+    private int slotLength;
+    private int segmentLength;
+    private int slotOffset;
 
     BatchingReceiver(MulticastAddress address, int port, SystemCounters counters) {
         this.datagramsReceived = counters.get(SystemCounter.DATAGRAMS_RECEIVED);
         this.bytesReceived = counters.get(SystemCounter.BYTES_RECEIVED);
+        this.trainsReceived = counters.get(SystemCounter.GRO_TRAINS_RECEIVED);
         this.errors = counters.get(SystemCounter.ERRORS);
         this.socket = UdpSocket.listening(address, port);
+        this.gro = socket.trySetInt(Libc.SOL_UDP, Libc.UDP_GRO, 1);
         final MemorySegment slots = socket.arena().allocate((long) SLOT_BYTES * BATCH, 64);
         this.slotsAddress = slots.address();
         this.vector = socket.messageVector(slots, BATCH, SLOT_BYTES);
         this.names = socket.arena().allocate((long) UdpSocket.SOCKADDR_IN_BYTES * BATCH, 8);
+        this.controls = socket.arena().allocate((long) UdpSocket.CMSG_SPACE_8 * BATCH, 8);
         UdpSocket.nameSlots(vector, names, BATCH);
+        if (gro) {
+            for (int i = 0; i < BATCH; i++) {
+                vector.set(ValueLayout.JAVA_LONG, (long) UdpSocket.MMSGHDR_BYTES * i + UdpSocket.MSG_CONTROL,
+                    controls.address() + (long) UdpSocket.CMSG_SPACE_8 * i);
+            }
+            resetControls();
+        }
     }
 
     @Override
     public int receive() {
-        if (next == batched) {
-            UdpSocket.resetNames(vector, batched);
-            final int received = socket.receiveBatch(vector, BATCH);
-            next = 0;
-            batched = Math.max(received, 0);
-            if (received <= 0) {
-                if (received < 0) {
-                    errors.increment();
+        if (slotOffset >= slotLength) {
+            if (next == batched) {
+                final int received = receiveBatch();
+                if (received <= 0) {
+                    return received;
                 }
-                return received;
             }
+            openSlot(next++);
         }
-        final int slot = next++;
-        final int length = vector.get(ValueLayout.JAVA_INT, (long) UdpSocket.MMSGHDR_BYTES * slot + UdpSocket.MSG_LEN);
-        buffer.wrap(slotsAddress + (long) SLOT_BYTES * slot, length);
-        UdpSocket.readName(names, (long) UdpSocket.SOCKADDR_IN_BYTES * slot, source);
+        final int length = Math.min(segmentLength, slotLength - slotOffset);
+        buffer.wrap(slotAddress + slotOffset, length);
+        slotOffset += Math.max(length, 1);
         datagramsReceived.increment();
         bytesReceived.getAndAdd(length);
         return length;
+    }
+
+    /** One {@code recvmmsg}: the number of slots filled, 0 if nothing waited, -1 (counted) on an error. */
+    private int receiveBatch() {
+        UdpSocket.resetNames(vector, batched);
+        if (gro) {
+            resetControls();
+        }
+        final int received = socket.receiveBatch(vector, BATCH);
+        next = 0;
+        batched = Math.max(received, 0);
+        if (received < 0) {
+            errors.increment();
+        }
+        return received;
+    }
+
+    /**
+     * Gives each entry back the room of its control message: the kernel writes the length it used,
+     * and a train without room for its UDP_GRO message would read as one datagram.
+     */
+    private void resetControls() {
+        for (int i = 0; i < BATCH; i++) {
+            vector.set(ValueLayout.JAVA_LONG, (long) UdpSocket.MMSGHDR_BYTES * i + UdpSocket.MSG_CONTROLLEN,
+                UdpSocket.CMSG_SPACE_8);
+        }
+    }
+
+    /** Makes {@code slot} the one handed out: its sender, its length, and its datagrams' if it is a train. */
+    private void openSlot(int slot) {
+        final long entry = (long) UdpSocket.MMSGHDR_BYTES * slot;
+        slotAddress = slotsAddress + (long) SLOT_BYTES * slot;
+        slotLength = vector.get(ValueLayout.JAVA_INT, entry + UdpSocket.MSG_LEN);
+        slotOffset = 0;
+        final int trainSegment = gro ? UdpSocket.groSegmentSize(controls, (long) UdpSocket.CMSG_SPACE_8 * slot,
+            vector.get(ValueLayout.JAVA_LONG, entry + UdpSocket.MSG_CONTROLLEN)) : 0;
+        if (trainSegment > 0 && trainSegment < slotLength) {
+            segmentLength = trainSegment;
+            trainsReceived.increment();
+        } else {
+            segmentLength = slotLength;
+        }
+        UdpSocket.readName(names, (long) UdpSocket.SOCKADDR_IN_BYTES * slot, source);
     }
 
     @Override

@@ -14,7 +14,8 @@ import org.nakcast.transport.status.SystemCounters;
  * The {@code native} media ({@code node.media: native}): Linux's {@code sendmmsg} and
  * {@code recvmmsg} through the foreign function API, so one system call moves up to 32 datagrams
  * out ({@link BatchingSender}) or 16 in ({@link BatchingReceiver}), where {@code nio} makes one per
- * datagram, and no sender address is decoded on receive. Found by {@link java.util.ServiceLoader};
+ * datagram, runs of equal datagrams go through the kernel's stack once as UDP GSO and GRO trains,
+ * and no sender address is decoded on receive. Found by {@link java.util.ServiceLoader};
  * unavailable off Linux or off a 64-bit x86 or ARM JVM (the struct layouts are those of LP64
  * Linux). A transport on an IPv6 group runs on {@code nio}: the native sockets are IPv4.
  */

@@ -107,22 +107,6 @@ final class SyscallBatching {
     /** Room for one GRO train: a whole 64 KiB UDP payload. */
     static final int GRO_SLOT_BYTES = 65_536;
 
-    // ---------------------------------------------------------------------------------------------
-    // struct cmsghdr, then its data, padded to 8: CMSG_LEN(n) = 16 + n, CMSG_SPACE(n) = 16 + align8(n)
-    // (the other structs, sockaddr_in, iovec, msghdr and mmsghdr, are drawn in UdpSocket)
-    //   0              8            12           16
-    //   +--------------+------------+------------+----------------------+
-    //   | cmsg_len u64 | level i32  | type i32   | data                 |
-    //   +--------------+------------+------------+----------------------+
-    //   UDP_SEGMENT (sent):     level SOL_UDP, type UDP_SEGMENT, data u16 segment size: len 18, space 24
-    //   UDP_GRO     (received): level SOL_UDP, type UDP_GRO,     data i32 segment size: len 20, space 24
-    // ---------------------------------------------------------------------------------------------
-    static final int CMSG_LEN = 0;
-    static final int CMSG_LEVEL = 8;
-    static final int CMSG_TYPE = 12;
-    static final int CMSG_DATA = 16;
-    /** CMSG_SPACE(n) for any n up to 8: room for one UDP_SEGMENT or UDP_GRO control message. */
-    static final int CMSG_SPACE_8 = 24;
 
     /**
      * A socket that receives on {@code route}'s address and port, with SO_RCVBUF asked for: on the
@@ -246,11 +230,11 @@ final class SyscallBatching {
             this.iovec = socket.arena().allocate(UdpSocket.IOVEC_BYTES, 8);
             iovec.set(ValueLayout.ADDRESS, 0, train);
             iovec.set(ValueLayout.JAVA_LONG, UdpSocket.IOVEC_LENGTH, train.byteSize());
-            final MemorySegment control = socket.arena().allocate(CMSG_SPACE_8, 8);
-            control.set(ValueLayout.JAVA_LONG, CMSG_LEN, CMSG_DATA + 2);
-            control.set(ValueLayout.JAVA_INT, CMSG_LEVEL, Libc.SOL_UDP);
-            control.set(ValueLayout.JAVA_INT, CMSG_TYPE, Libc.UDP_SEGMENT);
-            control.set(ValueLayout.JAVA_SHORT, CMSG_DATA, (short) DatagramRun.DATAGRAM_BYTES);
+            final MemorySegment control = socket.arena().allocate(UdpSocket.CMSG_SPACE_8, 8);
+            control.set(ValueLayout.JAVA_LONG, UdpSocket.CMSG_LEN, UdpSocket.CMSG_DATA + 2);
+            control.set(ValueLayout.JAVA_INT, UdpSocket.CMSG_LEVEL, Libc.SOL_UDP);
+            control.set(ValueLayout.JAVA_INT, UdpSocket.CMSG_TYPE, Libc.UDP_SEGMENT);
+            control.set(ValueLayout.JAVA_SHORT, UdpSocket.CMSG_DATA, (short) DatagramRun.DATAGRAM_BYTES);
             this.message = socket.arena().allocate(UdpSocket.MSGHDR_BYTES, 8);
             message.set(ValueLayout.ADDRESS, UdpSocket.MSG_IOV, iovec);
             message.set(ValueLayout.JAVA_LONG, UdpSocket.MSG_IOVLEN, 1);
@@ -295,7 +279,7 @@ final class SyscallBatching {
             final int slotBytes = gro ? GRO_SLOT_BYTES : DatagramRun.RECEIVE_SLOT_BYTES;
             final MemorySegment slots = socket.arena().allocate((long) slotBytes * batch);
             final MemorySegment names = socket.arena().allocate((long) UdpSocket.SOCKADDR_IN_BYTES * batch, 8);
-            this.controls = socket.arena().allocate((long) CMSG_SPACE_8 * batch, 8);
+            this.controls = socket.arena().allocate((long) UdpSocket.CMSG_SPACE_8 * batch, 8);
             this.vector = socket.messageVector(slots, batch, slotBytes);
             for (int i = 0; i < batch; i++) {
                 final long entry = (long) UdpSocket.MMSGHDR_BYTES * i;
@@ -303,7 +287,7 @@ final class SyscallBatching {
                     names.asSlice((long) UdpSocket.SOCKADDR_IN_BYTES * i, UdpSocket.SOCKADDR_IN_BYTES));
                 if (gro) {
                     vector.set(ValueLayout.ADDRESS, entry + UdpSocket.MSG_CONTROL,
-                        controls.asSlice((long) CMSG_SPACE_8 * i, CMSG_SPACE_8));
+                        controls.asSlice((long) UdpSocket.CMSG_SPACE_8 * i, UdpSocket.CMSG_SPACE_8));
                 }
             }
         }
@@ -321,7 +305,7 @@ final class SyscallBatching {
                 final long entry = (long) UdpSocket.MMSGHDR_BYTES * i;
                 vector.set(ValueLayout.JAVA_INT, entry + UdpSocket.MSG_NAMELEN, UdpSocket.SOCKADDR_IN_BYTES);
                 if (gro) {
-                    vector.set(ValueLayout.JAVA_LONG, entry + UdpSocket.MSG_CONTROLLEN, CMSG_SPACE_8);
+                    vector.set(ValueLayout.JAVA_LONG, entry + UdpSocket.MSG_CONTROLLEN, UdpSocket.CMSG_SPACE_8);
                 }
             }
         }
@@ -333,22 +317,13 @@ final class SyscallBatching {
                 final long entry = (long) UdpSocket.MMSGHDR_BYTES * i;
                 final int length = vector.get(ValueLayout.JAVA_INT, entry + UdpSocket.MSG_LEN);
                 final int segmentSize =
-                    groSegmentSize(i, vector.get(ValueLayout.JAVA_LONG, entry + UdpSocket.MSG_CONTROLLEN));
+                    UdpSocket.groSegmentSize(controls, (long) UdpSocket.CMSG_SPACE_8 * i,
+                        vector.get(ValueLayout.JAVA_LONG, entry + UdpSocket.MSG_CONTROLLEN));
                 segments += segmentSize > 0 ? (length + segmentSize - 1) / segmentSize : 1;
             }
             return segments;
         }
 
-        /** The segment size of entry {@code i}'s UDP_GRO control message; 0 if it has none (a lone datagram). */
-        private int groSegmentSize(int i, long controlLength) {
-            final long control = (long) CMSG_SPACE_8 * i;
-            if (controlLength < CMSG_DATA + 4
-                || controls.get(ValueLayout.JAVA_INT, control + CMSG_LEVEL) != Libc.SOL_UDP
-                || controls.get(ValueLayout.JAVA_INT, control + CMSG_TYPE) != Libc.UDP_GRO) {
-                return 0;
-            }
-            return controls.get(ValueLayout.JAVA_INT, control + CMSG_DATA);
-        }
 
         @Override
         public void close() {

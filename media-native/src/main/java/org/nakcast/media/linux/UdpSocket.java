@@ -16,8 +16,10 @@ import org.nakcast.transport.media.MulticastAddress;
  * then moving datagrams in batches with {@code recvmmsg} and {@code sendmmsg}. Its native memory
  * (the batch vectors and buffers its owners allocate from {@link #arena()}) is freed when it
  * closes. Setup runs on one thread, the batch calls on another (the agent's), never at once.
- * {@link SyscallBatching} also opens unicast ones, and moves datagrams one per {@code sendto} or
- * {@code recvfrom} and in UDP GSO trains through {@code sendmsg}, to measure those calls.
+ * The media's sender cuts its batch into UDP GSO trains and its receiver takes UDP GRO trains
+ * (control messages, below). {@link SyscallBatching} also opens unicast ones, and moves datagrams
+ * one per {@code sendto} or {@code recvfrom} and in UDP GSO trains through {@code sendmsg}, to
+ * measure those calls.
  *
  * <pre>
  *   struct sockaddr_in (16 bytes)               struct ip_mreqn (12 bytes)
@@ -35,7 +37,15 @@ import org.nakcast.transport.media.MulticastAddress;
  *                                    +--------+-------+--------+-----------+------+--------+------+-------+---+
  *                                     a sender leaves name NULL (the socket is connected); a receiver
  *                                     points it at a sockaddr_in per slot, where the kernel writes the
- *                                     sender's address; control stays NULL
+ *                                     sender's address; control points at one cmsghdr (below) or is NULL
+ *
+ *   struct cmsghdr, then its data, padded to 8: CMSG_LEN(n) = 16 + n, CMSG_SPACE(n) = 16 + align8(n)
+ *   0              8            12           16
+ *   +--------------+------------+------------+----------------------+
+ *   | cmsg_len u64 | level i32  | type i32   | data                 |
+ *   +--------------+------------+------------+----------------------+
+ *   UDP_SEGMENT (sent):     level SOL_UDP, type UDP_SEGMENT, data u16 segment size: len 18, space 24
+ *   UDP_GRO     (received): level SOL_UDP, type UDP_GRO,     data i32 segment size: len 20, space 24
  * </pre>
  */
 final class UdpSocket implements AutoCloseable {
@@ -56,6 +66,12 @@ final class UdpSocket implements AutoCloseable {
     static final int MSG_CONTROL = 32;
     static final int MSG_CONTROLLEN = 40;
     static final int MSG_LEN = 56;
+    static final int CMSG_LEN = 0;
+    static final int CMSG_LEVEL = 8;
+    static final int CMSG_TYPE = 12;
+    static final int CMSG_DATA = 16;
+    /** CMSG_SPACE(n) for any n up to 8: room for one UDP_SEGMENT or UDP_GRO control message. */
+    static final int CMSG_SPACE_8 = 24;
 
     private final Arena arena = Arena.ofShared();
     private final MemorySegment errno = arena.allocate(Libc.ERRNO_STATE_BYTES);
@@ -337,6 +353,39 @@ final class UdpSocket implements AutoCloseable {
     /** setsockopt of an int option; {@code name} names it if the kernel refuses. */
     void setInt(int level, int option, int value, String name) throws IOException {
         set(level, option, arena.allocateFrom(ValueLayout.JAVA_INT, value), name);
+    }
+
+    /** Whether the kernel knows an int option of this socket's kind (getsockopt of it succeeds). */
+    boolean supports(int level, int option) {
+        try {
+            getInt(level, option, "");
+            return true;
+        } catch (IOException ex) {
+            return false;
+        }
+    }
+
+    /**
+     * The segment size of the UDP_GRO control message at {@code offset} of {@code controls}, whose
+     * length the kernel wrote as {@code controlLength}; 0 if there is none there (a datagram alone).
+     */
+    static int groSegmentSize(MemorySegment controls, long offset, long controlLength) {
+        if (controlLength < CMSG_DATA + Integer.BYTES
+            || controls.get(ValueLayout.JAVA_INT, offset + CMSG_LEVEL) != Libc.SOL_UDP
+            || controls.get(ValueLayout.JAVA_INT, offset + CMSG_TYPE) != Libc.UDP_GRO) {
+            return 0;
+        }
+        return controls.get(ValueLayout.JAVA_INT, offset + CMSG_DATA);
+    }
+
+    /** setsockopt of an int option; false if the kernel refuses it (an option it does not know). */
+    boolean trySetInt(int level, int option, int value) {
+        try {
+            setInt(level, option, value, "");
+            return true;
+        } catch (IOException ex) {
+            return false;
+        }
     }
 
     /** getsockopt of an int option: what the kernel made of what was asked. */

@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.status.CountersManager;
@@ -25,6 +26,8 @@ import org.nakcast.transport.status.SystemCounters;
 
 /** The native media's sockets on lo, in the test JVM's private network namespace. */
 class NativeMediaTest {
+    /** Datagrams each sender sends per flush in the allocation test: one UDP GSO train. */
+    private static final int TRAIN = 8;
     private final SystemCounters counters = new SystemCounters(new CountersManager(
         new UnsafeBuffer(ByteBuffer.allocateDirect(64 * 1024)),
         new UnsafeBuffer(ByteBuffer.allocateDirect(16 * 1024))));
@@ -89,6 +92,78 @@ class NativeMediaTest {
                 assertThat(receiver.buffer().getInt(0)).isEqualTo(i);
             }
         }
+    }
+
+    /**
+     * Held datagrams of one length in a row, and one shorter after them, go as one UDP GSO train:
+     * a native receiver takes it as one UDP GRO train and hands out each datagram, an nio receiver
+     * gets the datagrams as the kernel cut them; both in order, with their lengths, bytes and sender.
+     */
+    @Test
+    void equalDatagramsGoAsOneTrainAndComeApartInOrderOnAnyReceiver() throws Exception {
+        final MulticastAddress address = address(41_160);
+        try (DatagramReceiver gro = media.openReceiver(address, 41_160, counters);
+            DatagramReceiver plain = new NioMedia().openReceiver(address, 41_160, counters);
+            DatagramSender sender = media.openSender(address, 41_160, counters)) {
+            final int[] lengths = new int[21];
+            Arrays.fill(lengths, 1_376);
+            lengths[20] = 900;
+
+            send(sender, lengths);
+
+            expect(gro, lengths);
+            expect(plain, lengths);
+            assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).isOne();
+            assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("the native receiver's").isOne();
+            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(21);
+            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED).get()).isEqualTo(42);
+        }
+    }
+
+    /**
+     * Only a run of one length, with at most one shorter datagram closing it, makes a train; a
+     * datagram longer than the one before it begins a new run, and one whose neighbours differ
+     * goes alone.
+     */
+    @Test
+    void datagramsOfVariedLengthsGoAsTrainsWhereTheyRunEqualAndAloneElsewhere() throws Exception {
+        final MulticastAddress address = address(41_170);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_170, counters);
+            DatagramSender sender = media.openSender(address, 41_170, counters)) {
+            final int[] lengths = {100, 100, 100, 50, 200, 300, 300, 10, 8, 8};
+
+            send(sender, lengths);
+
+            expect(receiver, lengths);
+            assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).as("100x3+50, 300x2+10, 8x2").isEqualTo(3);
+            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(lengths.length);
+        }
+    }
+
+    /** Datagrams of the given lengths, each holding its index at its start, and a flush. */
+    private static void send(DatagramSender sender, int[] lengths) {
+        final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(2_000));
+        for (int i = 0; i < lengths.length; i++) {
+            datagram.setMemory(0, lengths[i], (byte) i);
+            datagram.putInt(0, i);
+            assertThat(sender.send(datagram, 0, lengths[i])).isTrue();
+        }
+        sender.flush();
+    }
+
+    /** Each datagram {@link #send} sent, in order, whole, from one sender, then nothing. */
+    private static void expect(DatagramReceiver receiver, int[] lengths) throws InterruptedException {
+        final DatagramSource first = new DatagramSource();
+        for (int i = 0; i < lengths.length; i++) {
+            assertThat(receiveWithin(receiver, 2_000)).as("datagram %d", i).isEqualTo(lengths[i]);
+            assertThat(receiver.buffer().getInt(0)).isEqualTo(i);
+            assertThat(receiver.buffer().getByte(lengths[i] - 1)).isEqualTo((byte) (lengths[i] > 4 ? i : 0));
+            if (i == 0) {
+                first.copy(receiver.source());
+            }
+            assertThat(receiver.source().sameAs(first)).isTrue();
+        }
+        assertThat(receiver.receive()).isZero();
     }
 
     @Test
@@ -158,7 +233,8 @@ class NativeMediaTest {
     /**
      * Two senders taking turns, as two publishers on one data port or several receivers' NAKs on one
      * control port: Java's DatagramChannel allocates the sender's address for each such datagram;
-     * the native receiver reads the address the kernel writes and allocates nothing.
+     * the native receiver reads the address the kernel writes and allocates nothing, with trains of
+     * datagrams (UDP GSO and GRO) both ways.
      */
     @Test
     void receivingFromSendersTakingTurnsAllocatesNothing() throws Exception {
@@ -182,18 +258,25 @@ class NativeMediaTest {
             assertThat(received).isEqualTo(20_000);
             assertThat(allocated).as("bytes allocated sending and receiving %d datagrams from two senders in turn",
                 received).isZero();
+            assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).as("trains sent").isPositive();
+            assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("trains received").isPositive();
         }
     }
 
-    /** Sends {@code datagrams}, one from each sender in turn, and receives them; answers how many came. */
+    /**
+     * Sends {@code datagrams}, a train of {@value #TRAIN} from each sender in turn, and receives
+     * them; answers how many came.
+     */
     private static long exchange(DatagramSender one, DatagramSender other, DatagramReceiver receiver,
                                  UnsafeBuffer datagram, int datagrams) {
         long received = 0;
         for (int i = 0; i < datagrams; i++) {
-            final DatagramSender sender = (i & 1) == 0 ? one : other;
+            final DatagramSender sender = (i / TRAIN & 1) == 0 ? one : other;
             datagram.putInt(0, i);
             sender.send(datagram, 0, datagram.capacity());
-            sender.flush();
+            if (i % TRAIN == TRAIN - 1) {
+                sender.flush();
+            }
             while (receiver.receive() > 0) {
                 received++;
             }

@@ -193,7 +193,19 @@ public enum SystemCounter {
      * Datagrams an authenticated transport dropped because their nonce was accepted before, or is
      * too old to tell: a replay.
      */
-    AUTH_REPLAYED(66, "datagrams replayed");
+    AUTH_REPLAYED(66, "datagrams replayed"),
+    /**
+     * Trains of datagrams the {@code native} media handed to the kernel as one UDP GSO message,
+     * cut into datagrams on the way out: {@code datagrams sent} over this is how many datagrams a
+     * train carried on average. 0 on {@code nio}.
+     */
+    GSO_TRAINS_SENT(67, "UDP GSO trains sent"),
+    /**
+     * Trains of datagrams of one sender the {@code native} media read from the kernel at once, with
+     * UDP GRO, and cut back into datagrams: {@code datagrams received} over this is how many a train
+     * carried on average. 0 on {@code nio}.
+     */
+    GRO_TRAINS_RECEIVED(68, "UDP GRO trains received");
 
     private final int typeId;
     private final String label;
