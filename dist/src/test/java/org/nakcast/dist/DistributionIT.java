@@ -63,6 +63,12 @@ class DistributionIT {
         assertThat(home.resolve("config/jvm-fst.options")).content().contains("--add-opens=java.base/java.lang");
         assertThat(home.resolve("config/jvm-kryo.options")).content().contains("-Dkryo.unsafe=false");
         assertThat(home.resolve("config/jvm-peers.options")).content().contains("--add-opens=java.base/java.nio");
+        assertThat(home.resolve("config/jvm-native.options")).content().contains("--enable-native-access");
+        try (Stream<Path> jars = Files.list(home.resolve("lib"))) {
+            assertThat(jars.anyMatch(jar -> jar.getFileName().toString().startsWith("nakcast-media-native-")))
+                .as("the native media in lib/ exactly when the archive was built on JDK 22 or later (this JDK)")
+                .isEqualTo(Runtime.version().feature() >= 22);
+        }
         assertThat(home.resolve("config/nakcast.yaml")).exists();
         assertThat(home.resolve("config/lan-example.yaml")).exists();
         assertThat(home.resolve("docs/ops/RUNBOOK.md")).exists();
