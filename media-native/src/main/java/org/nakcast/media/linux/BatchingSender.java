@@ -32,8 +32,9 @@ import org.slf4j.LoggerFactory;
  * waits for a train to fill. A train holds at most {@value #MAX_TRAIN_SEGMENTS} datagrams and
  * {@value #MAX_TRAIN_BYTES} bytes (the kernel's limits), and only datagrams that fit the
  * interface's MTU unfragmented (the kernel refuses to cut a train into fragments). If the kernel
- * refuses a train all the same (an old kernel without {@code UDP_SEGMENT}), the socket says so once
- * and sends each datagram by itself from then on.
+ * refuses a train all the same (a device that cannot checksum it, an IPsec path, a socket without
+ * UDP checksums), the socket says so once, with the reason, and sends each datagram by itself from
+ * then on.
  *
  * <pre>
  *   slots (lengths)   1376 1376 1376 1376  900  1376 1376   64
@@ -138,7 +139,7 @@ final class BatchingSender implements DatagramSender {
         while (firstHeld < held) {
             final int built = build();
             final int sent = socket.sendBatch(messages, built);
-            if (sent < 0 && trainSegmentLimit > 0 && messageEnd[0] - firstHeld > 1) {
+            if (sent < 0 && messageEnd[0] - firstHeld > 1 && socket.lastCallRefusedTrain()) {
                 refusedTrains();
                 continue;
             }
@@ -219,6 +220,11 @@ final class BatchingSender implements DatagramSender {
         trainSegmentLimit = 0;
         LOG.warn("the kernel refused a UDP GSO train to {} ({}): this socket sends each datagram by itself from now"
             + " on", describedAs, socket.lastError());
+    }
+
+    /** Its socket, for a test to set an option the media does not. */
+    UdpSocket socket() {
+        return socket;
     }
 
     @Override

@@ -35,6 +35,10 @@ final class Libc {
     static final int EAGAIN = 11;
     static final int ENOBUFS = 105;
     static final int EINTR = 4;
+    static final int EIO = 5;
+    static final int EINVAL = 22;
+    static final int EOPNOTSUPP = 95;
+    static final int SO_NO_CHECK = 11;
 
     /** Bytes of the state a call leaves errno in. */
     static final long ERRNO_STATE_BYTES;

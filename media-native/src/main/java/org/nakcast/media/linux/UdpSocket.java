@@ -321,6 +321,16 @@ final class UdpSocket implements AutoCloseable {
         return sent >= 0 ? sent : retryableOrFailed();
     }
 
+    /**
+     * Whether the last call failed as a kernel fails a UDP GSO train it will not send: EINVAL (no
+     * UDP_SEGMENT, or the socket sends without checksums), EIO (the device cannot checksum it, or an
+     * IPsec path) or EOPNOTSUPP.
+     */
+    boolean lastCallRefusedTrain() {
+        final int code = Libc.errno(errno);
+        return code == Libc.EINVAL || code == Libc.EIO || code == Libc.EOPNOTSUPP;
+    }
+
     /** The errno of the last call that failed, in words. */
     String lastError() {
         return Libc.describe(Libc.errno(errno));

@@ -140,6 +140,29 @@ class NativeMediaTest {
         }
     }
 
+    /**
+     * A socket sending without UDP checksums (SO_NO_CHECK) is refused every train (EINVAL), as a
+     * device without checksum offload is (EIO): the socket goes on sending each datagram alone, and
+     * nothing is lost or reordered.
+     */
+    @Test
+    void aSocketTheKernelRefusesTrainsSendsEachDatagramAloneAndLosesNothing() throws Exception {
+        final MulticastAddress address = address(41_180);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_180, counters);
+            BatchingSender sender = (BatchingSender) media.openSender(address, 41_180, counters)) {
+            sender.socket().setInt(Libc.SOL_SOCKET, Libc.SO_NO_CHECK, 1, "SO_NO_CHECK");
+            final int[] lengths = {500, 500, 500, 120, 64, 300, 300};
+
+            send(sender, lengths);
+            expect(receiver, lengths);
+            send(sender, new int[] {200, 200});
+            expect(receiver, new int[] {200, 200});
+
+            assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).isZero();
+            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(lengths.length + 2);
+        }
+    }
+
     /** Datagrams of the given lengths, each holding its index at its start, and a flush. */
     private static void send(DatagramSender sender, int[] lengths) {
         final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(2_000));
