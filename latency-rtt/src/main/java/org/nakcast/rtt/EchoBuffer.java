@@ -7,7 +7,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 /**
  * The pong side's receiver: keeps a copy of the latest message until it has been echoed, and notes
- * the END of a phase.
+ * the END of a phase. After the END it keeps nothing but a repeated END: a pong that lingers past
+ * its phase must leave the next phase's probes and pings alone, for they may travel the same groups
+ * and ports (nakcast's phases do) and are for the next phase's pong, which subscribes later and
+ * would never see a ping the lingering one had taken.
  */
 final class EchoBuffer implements RttLink.Receiver {
     private static final int CAPACITY = 65_536;
@@ -19,11 +22,13 @@ final class EchoBuffer implements RttLink.Receiver {
 
     @Override
     public void onMessage(DirectBuffer buffer, int offset, int messageLength) {
-        if (messageLength <= CAPACITY) {
+        final boolean end =
+            messageLength >= PingMessage.LENGTH && PingMessage.sequence(buffer, offset) == PingMessage.END;
+        if (messageLength <= CAPACITY && (end || !ended)) {
             copy.putBytes(0, buffer, offset, messageLength);
             length = messageLength;
             pending = true;
-            ended |= messageLength >= PingMessage.LENGTH && PingMessage.sequence(buffer, offset) == PingMessage.END;
+            ended |= end;
         }
     }
 

@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Measures round trips over nakcast: ping sends a message, pong echoes it, ping records the round trip "
             + "(HdrHistogram, 1 ns to 10 s, 3 significant digits). Start pong first, then ping, with the same "
-            + "--config, topics, --size, --baseline and --peer; or run `local` for both in one process.",
+            + "--config, topics, --size, --baseline, --peer, --media and --auth; or run `local` for both in one "
+            + "process.",
         "",
         "Each side is one thread that drives its own node (threading invoker) and waits with --idle: with spin, "
             + "give each side a core.",
@@ -42,6 +43,7 @@ import picocli.CommandLine.Spec;
     footer = {"", "Examples:",
         "  latency-rtt local --baseline raw-udp --idle spin",
         "  latency-rtt local --baseline raw-udp --peer aeron --idle spin    (with the peers' jar: ops/latency-peers)",
+        "  latency-rtt local --media nio,native    nakcast on nio, then on native (JDK 22+), and the ratio",
         "  hostA$ latency-rtt pong --config lan.yaml",
         "  hostB$ latency-rtt ping --config lan.yaml --rate 10000 --duration 30"})
 public final class LatencyRtt implements Callable<Integer> {

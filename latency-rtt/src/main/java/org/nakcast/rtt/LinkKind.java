@@ -1,11 +1,10 @@
 package org.nakcast.rtt;
 
-/** The paths built into the tool: nakcast itself, and the bare UDP baseline. */
+/**
+ * The path built into the tool beside nakcast's ({@link NakcastPath}): the bare UDP baseline
+ * ({@code --baseline raw-udp}).
+ */
 enum LinkKind implements RttPath {
-    /** A nakcast node, byte publication and subscription ({@link NakcastLink}). */
-    NAKCAST("nakcast"),
-    /** A nakcast node whose every transport authenticates its datagrams ({@code --auth}). */
-    NAKCAST_AUTHENTICATED("nakcast+auth"),
     /** Two bare datagram channels ({@link UdpLink}). */
     RAW_UDP("raw-udp");
 
@@ -22,12 +21,6 @@ enum LinkKind implements RttPath {
 
     @Override
     public RttLink open(LinkSetup setup, RttLink.Receiver receiver) {
-        return switch (this) {
-            case NAKCAST -> new NakcastLink(setup.config(), "latency-rtt-" + setup.side(), setup.sendTopic(),
-                setup.receiveTopic(), receiver);
-            case NAKCAST_AUTHENTICATED -> new NakcastLink(setup.authenticatedConfig(), "latency-rtt-" + setup.side(),
-                setup.sendTopic(), setup.receiveTopic(), receiver);
-            case RAW_UDP -> new UdpLink(setup.sendTransport(), setup.receiveTransport(), receiver);
-        };
+        return new UdpLink(setup.sendTransport(), setup.receiveTransport(), receiver);
     }
 }

@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.ServiceLoader;
@@ -14,15 +16,19 @@ import org.agrona.concurrent.IdleStrategy;
 import org.nakcast.config.AuthKeyFile;
 import org.nakcast.config.AuthKeys;
 import org.nakcast.config.IdleStrategyType;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.MediaChoice;
 
 import picocli.CommandLine.Option;
 
 /**
- * The options both sides must agree on: config, topics, message size, baseline, peers; and how each
- * side's thread waits. Opens the links of a run, in the order both sides go through them: the
- * {@code raw-udp} baseline first when asked for, then the peers in the order named, then nakcast.
+ * The options both sides must agree on: config, topics, message size, baseline, peers, nakcast's
+ * media and authentication; and how each side's thread waits. Opens the links of a run, in the
+ * order both sides go through them: the {@code raw-udp} baseline first when asked for, then the
+ * peers in the order named, then nakcast once per media (nio first), each without and then with
+ * authenticated datagrams when {@code --auth} asks for them.
  */
 final class LinkOptions {
     /** The classpath resource of the embedded default config. */
@@ -84,6 +90,15 @@ final class LinkOptions {
             + "file to both ping and pong; local needs none: it writes a fresh key file for the run."})
     String auth;
 
+    @Option(names = "--media", paramLabel = "MEDIA", split = ",", defaultValue = "nio",
+        description = {"how nakcast's nodes move datagrams to and from the kernel (node.media, in place of the "
+            + "config's): nio, Java's DatagramChannel, one system call per datagram; native, sendmmsg/recvmmsg with "
+            + "UDP GSO/GRO (module nakcast-media-native: JDK 22 or later, Linux). Both (nio,native) measure nakcast on "
+            + "each in turn, nio first, and report the ratio native / nio. A media this JVM cannot have stops the run "
+            + "at start with the reason (exit 3): nio's figures are never reported as another media's. Give it to "
+            + "both ping and pong; default ${DEFAULT-VALUE}"})
+    List<String> media;
+
     /** The key file of the authenticated phase, once {@link #check} resolved it; null without {@code --auth}. */
     private Path authKeyFile;
 
@@ -106,6 +121,14 @@ final class LinkOptions {
             throw new IllegalArgumentException("--baseline knows only " + RAW_UDP + " (was " + baseline + ")");
         }
         phases();
+        for (MediaType type : mediaTypes()) {
+            final MediaChoice choice = MediaChoice.of(type.name());
+            if (choice.fellBack()) {
+                throw new IllegalArgumentException("--media " + NakcastPath.mediaName(type)
+                    + " is not available here: " + choice.fallbackReason() + "; its nodes would run on "
+                    + choice.media().name() + ", and a run measures only the media it names");
+            }
+        }
     }
 
     /** The key file of the authenticated phase; null without {@code --auth} or before {@link #check}. */
@@ -156,9 +179,11 @@ final class LinkOptions {
     }
 
     /**
-     * The paths of a run, in order: the baseline, the peers, nakcast.
+     * The paths of a run, in order: the baseline, the peers, then nakcast on each {@code --media},
+     * nio first, each without and then with {@code --auth}.
      *
-     * @throws IllegalArgumentException if a {@code --peer} is not on the class path, or named twice
+     * @throws IllegalArgumentException if a {@code --peer} is not on the class path, or named twice; if
+     *     a {@code --media} is not one, or named twice
      */
     List<RttPath> phases() {
         final List<RttPath> phases = new ArrayList<>();
@@ -179,11 +204,45 @@ final class LinkOptions {
                 phases.add(path);
             }
         }
-        phases.add(LinkKind.NAKCAST);
-        if (auth != null) {
-            phases.add(LinkKind.NAKCAST_AUTHENTICATED);
+        for (MediaType type : mediaTypes()) {
+            phases.add(new NakcastPath(type, false));
+            if (auth != null) {
+                phases.add(new NakcastPath(type, true));
+            }
         }
         return phases;
+    }
+
+    /**
+     * The media named by {@code --media}, {@code nio} first whatever the order named.
+     *
+     * @throws IllegalArgumentException naming the media known, for a name that is not one, or a name
+     *     given twice
+     */
+    private List<MediaType> mediaTypes() {
+        final EnumSet<MediaType> types = EnumSet.noneOf(MediaType.class);
+        for (String name : media) {
+            final MediaType type;
+            try {
+                type = MediaType.valueOf(name.toUpperCase(Locale.ROOT));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException(notAMedia(name), ex);
+            }
+            if (!types.add(type)) {
+                throw new IllegalArgumentException("--media names " + NakcastPath.mediaName(type) + " twice");
+            }
+        }
+        if (types.isEmpty()) {
+            throw new IllegalArgumentException(notAMedia(String.join(",", media)));
+        }
+        return List.copyOf(types);
+    }
+
+    /** What {@code --media} takes, and what it was given instead. */
+    private static String notAMedia(String given) {
+        final List<String> known = Arrays.stream(MediaType.values()).map(NakcastPath::mediaName).toList();
+        return "--media takes " + String.join(" or ", known) + ", or several: " + String.join(",", known) + " (was "
+            + given + ")";
     }
 
     /**

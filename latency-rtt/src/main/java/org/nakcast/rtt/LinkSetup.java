@@ -25,7 +25,7 @@ import org.nakcast.config.TransportConfig;
  * @param messageSize bytes per message ({@code --size})
  * @param idle how each side's thread waits between polls ({@code --idle}); a path that runs
  *     threads of its own waits the same way on them
- * @param authKeyFile the key file of the authenticated nakcast phase ({@code --auth}); null without it
+ * @param authKeyFile the key file of the authenticated nakcast phases ({@code --auth}); null without it
  */
 public record LinkSetup(boolean ping, NodeConfig config, String sendTopic, String receiveTopic, int messageSize,
     IdleStrategyType idle, Path authKeyFile) {

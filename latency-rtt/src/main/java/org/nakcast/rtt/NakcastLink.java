@@ -2,6 +2,7 @@ package org.nakcast.rtt;
 
 import org.agrona.CloseHelper;
 import org.agrona.DirectBuffer;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.ThreadingMode;
 import org.nakcast.transport.Delivery;
@@ -16,7 +17,8 @@ import org.nakcast.transport.status.SystemCounter;
 /**
  * The measured path: a nakcast node in threading mode {@code invoker}, so the side's own thread
  * runs the node's send and receive work in {@link #poll()}; a byte publication out and a byte
- * subscription in.
+ * subscription in. The node runs on the media asked for or not at all: one that fell back to
+ * {@code nio} would have {@code nio}'s round trips reported under the other media's name.
  */
 final class NakcastLink implements RttLink {
     private final Node node;
@@ -27,20 +29,29 @@ final class NakcastLink implements RttLink {
      * Launches the node, opens the publication and subscribes.
      *
      * @param config the concluded config; its node section's threading is replaced by {@code invoker}
+     * @param media the node's media, in place of the config's {@code node.media}
      * @param nodeName the node's name (logs, counters file)
      * @param sendTopic the topic this side publishes
      * @param receiveTopic the topic this side subscribes to
      * @param receiver gets the messages of {@code receiveTopic}
+     * @throws IllegalArgumentException if the node cannot have {@code media} (it would run on
+     *     {@code nio}): the message says why
      */
-    NakcastLink(NodeConfig config, String nodeName, String sendTopic, String receiveTopic, Receiver receiver) {
-        final NodeConfig invoked = new NodeConfig(
-            config.node().withThreading(ThreadingMode.INVOKER).withName(nodeName).withCountersFile(null),
-            config.transports(), config.topics()).conclude();
+    NakcastLink(NodeConfig config, MediaType media, String nodeName, String sendTopic, String receiveTopic,
+        Receiver receiver) {
+        final NodeConfig invoked = new NodeConfig(config.node().withThreading(ThreadingMode.INVOKER)
+            .withMedia(media).withName(nodeName).withCountersFile(null), config.transports(), config.topics())
+            .conclude();
         final MessageHandler<DirectBuffer> handler = (message, header) -> receiver.onMessage(message, 0,
             message.capacity());
         Node launched = null;
         try {
             launched = Node.launch(invoked);
+            final String fallback = launched.mediaFallback();
+            if (fallback != null) {
+                throw new IllegalArgumentException("node " + nodeName + " asked for media "
+                    + NakcastPath.mediaName(media) + " and got nio instead: " + fallback);
+            }
             this.publication = launched.newBytePublication(sendTopic);
             this.subscription = launched.newByteSubscription(receiveTopic, handler, StreamEventListener.NONE,
                 Delivery.ON_RECEIVING_THREAD);

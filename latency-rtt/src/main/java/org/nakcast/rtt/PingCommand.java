@@ -16,16 +16,19 @@ import picocli.CommandLine.Spec;
 @Command(name = "ping", sortOptions = false, mixinStandardHelpOptions = true,
     description = {
         "Sends pings on --ping-topic, waits for each echo on --pong-topic and records the round trip. Start "
-            + "`pong` first, with the same --config, topics, --size, --baseline and --peer. With --baseline raw-udp "
-            + "the bare UDP ping-pong runs first, then each --peer, then nakcast.",
+            + "`pong` first, with the same --config, topics, --size, --baseline, --peer, --media and --auth. With "
+            + "--baseline raw-udp the bare UDP ping-pong runs first, then each --peer, then nakcast on each --media "
+            + "(nio first), each without and then with --auth.",
         "",
         "Writes PREFIX-<path>.hlog (interval log, 1 s intervals, nanoseconds), PREFIX-<path>.hgrm (percentile "
             + "distribution, microseconds) and PREFIX.png (percentile plot, every path on one chart) into --output. "
             + "Prints the percentiles (p50, p90, p99, p99.9, p99.99, max, in microseconds); the last line of "
-            + "stdout is one JSON object: size, mode, idle, lines, loss, count, p50Us .. p9999Us, maxUs, gcCount, "
-            + "naksSent (NAKs over the phase, warm-up included), and with a "
-            + "baseline the same figures prefixed `baseline` and ratioP50, ratioP99 (nakcast / raw-udp); with peers, "
-            + "`peers`: an object per peer with the same figures and its ratioP50, ratioP99 (nakcast / peer)."},
+            + "stdout is one JSON object: size, mode, idle, lines, loss, then the last nakcast phase's count, "
+            + "p50Us .. p9999Us, maxUs, gcCount, naksSent (NAKs over the phase, warm-up included) and media; with a "
+            + "baseline the same figures prefixed `baseline` and ratioP50 .. ratioP9999, ratioMax (nakcast / "
+            + "raw-udp); with peers, `peers`: an object per peer with the same figures and ratios (nakcast / peer); "
+            + "nakcast's other phases, an object each named for what sets it apart from the last: `nio` (with "
+            + "--media nio,native: the ratios are native / nio), `unauthenticated` (--auth), `nioUnauthenticated`."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:measured and reported",

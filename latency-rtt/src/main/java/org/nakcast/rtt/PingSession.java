@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 import org.nakcast.config.NodeConfig;
 
 /**
- * The ping side of a run: for each path in turn (the baseline, the peers, then nakcast) it connects,
- * warms up, measures into a {@link LatencyLog} and ends the phase, so the pong side moves on too.
+ * The ping side of a run: for each path in turn (the baseline, the peers, then nakcast's phases) it
+ * connects, warms up, measures into a {@link LatencyLog} and ends the phase, so the pong side moves
+ * on too.
  */
 final class PingSession {
     private static final long HLOG_INTERVAL_NS = TimeUnit.SECONDS.toNanos(1);
@@ -63,7 +64,7 @@ final class PingSession {
                 final long collections = collections() - collectionsBefore;
                 pinger.finish();
                 printWireCounts(err, "ping", label, link);
-                results.add(new RttResult(label, log.total(), roundTrips, collections, hlog, link.naksSent()));
+                results.add(new RttResult(path, log.total(), roundTrips, collections, hlog, link.naksSent()));
             }
         }
         return results;

@@ -56,7 +56,7 @@ final class Pinger {
         if (!exchange(PingMessage.PROBE, nowNs, PROBE_INTERVAL_NS, nowNs + timeoutNs)) {
             throw new IllegalStateException("no echo on " + path + " within "
                 + TimeUnit.NANOSECONDS.toMillis(timeoutNs) + " ms: is pong running, with the same config, topics, "
-                + "--baseline and --peer?");
+                + "--baseline, --peer, --media and --auth?");
         }
     }
 

@@ -12,8 +12,8 @@ import picocli.CommandLine.Spec;
     description = {
         "Echoes every message of --ping-topic back on --pong-topic, byte for byte, until the ping side ends its "
             + "run (then exits 0), or until interrupted. Start it before `ping`, with the same --config, topics, "
-            + "--size, --baseline and --peer (with --baseline raw-udp it echoes over bare UDP first, then over each "
-            + "--peer, then over nakcast)."},
+            + "--size, --baseline, --peer, --media and --auth (with --baseline raw-udp it echoes over bare UDP first, "
+            + "then over each --peer, then over nakcast on each --media, each without and then with --auth)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
         "0:the ping side ended its run",

@@ -7,9 +7,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.nakcast.config.NodeConfig;
 
 /**
- * The pong side of a run: for each path in turn (the baseline, the peers, then nakcast) it opens the
- * link and echoes until the ping side ends the phase. Runs on one thread; {@link #stop()} from
- * another ends it early.
+ * The pong side of a run: for each path in turn (the baseline, the peers, then nakcast's phases) it
+ * opens the link and echoes until the ping side ends the phase. Runs on one thread; {@link #stop()}
+ * from another ends it early.
  */
 final class PongSession implements Runnable {
     private final LinkOptions links;

@@ -1,9 +1,10 @@
 package org.nakcast.rtt;
 
 /**
- * One path a run measures: nakcast itself, the {@code raw-udp} baseline ({@link LinkKind}), or
- * another messaging system. Both sides of a run open each path in turn, ping's side and pong's, in
- * one process ({@code local}) or two.
+ * One path a run measures: nakcast itself (on a media, with or without authenticated datagrams:
+ * {@code NakcastPath}), the {@code raw-udp} baseline ({@code LinkKind}), or another messaging
+ * system. Both sides of a run open each path in turn, ping's side and pong's, in one process
+ * ({@code local}) or two.
  *
  * <p>Other systems plug in through {@link java.util.ServiceLoader}: a jar that names an
  * implementation (public, with a public no-argument constructor) in

@@ -10,7 +10,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The figures of a run as a human reads them (a table of percentiles in microseconds, one row per
  * path, and the ratios of nakcast to each other path) and as a script reads them (one JSON object
- * on one line).
+ * on one line). The nakcast phase measured last is the one every other path is compared with: with
+ * {@code --media nio,native} nakcast on native, so the ratios to nakcast on nio are native / nio; with
+ * {@code --auth} nakcast with authenticated datagrams, so the ratios to nakcast without are auth's cost.
  */
 final class RttReport {
     /** The percentiles reported, in percent. */
@@ -33,7 +35,8 @@ final class RttReport {
      * @param idle the idle strategy
      * @param lines the lines nakcast's topics travel on, 1 or 2
      * @param loss the kernel's loss on each of nakcast's transports, 0 for none
-     * @param results in the order measured: nakcast last, the raw-udp baseline and the peers before it
+     * @param results in the order measured: a nakcast phase last, the raw-udp baseline, the peers and
+     *     nakcast's other phases before it
      */
     RttReport(int size, String mode, String idle, int lines, double loss, List<RttResult> results) {
         this.size = size;
@@ -83,17 +86,19 @@ final class RttReport {
             for (double percentile : PERCENTILES) {
                 text.append(String.format(Locale.ROOT, "%9.2fx", ratio(other, percentile)));
             }
-            text.append(String.format(Locale.ROOT, "%9.2fx%n", nakcast().maxMicros() / other.maxMicros()));
+            text.append(String.format(Locale.ROOT, "%9.2fx%n", maxRatio(other)));
         }
         return text.toString();
     }
 
     /**
-     * The JSON line: size, mode, idle, lines, loss, nakcast's count, percentiles and NAKs sent; with
-     * the raw-udp baseline its figures prefixed {@code baseline} and the ratios of p50 and p99; with peers, under
-     * {@code peers}, an object per peer with the same figures and ratios. With {@code --auth} the top
-     * level is nakcast with authenticated datagrams, and {@code unauthenticated} holds nakcast without,
-     * with the ratios of the first to it.
+     * The JSON line: size, mode, idle, lines, loss, then the last nakcast phase's count, percentiles,
+     * max, GCs, NAKs sent and media; with the raw-udp baseline its figures prefixed {@code baseline} and
+     * the ratios of the last nakcast phase to it, percentile by percentile ({@code ratioP50} ..
+     * {@code ratioP9999}, {@code ratioMax}); with peers, under {@code peers}, an object per peer with
+     * the same figures and ratios. nakcast's other phases each get an object with the same figures and
+     * ratios, named for what sets them apart from the last one: {@code nio} (the last ran on native),
+     * {@code unauthenticated} (the last authenticated its datagrams), or both: {@code nioUnauthenticated}.
      *
      * @param plot the PNG's path, or null
      */
@@ -107,20 +112,19 @@ final class RttReport {
         putFigures(fields, "", nakcast());
         final Map<String, Object> peers = new LinkedHashMap<>();
         for (RttResult other : others()) {
-            if (other.link().equals(LinkKind.RAW_UDP.label())) {
+            if (other.path() == LinkKind.RAW_UDP) {
                 fields.put("baseline", other.link());
                 putFigures(fields, "baseline", other);
                 putRatios(fields, other);
-            } else if (other.link().equals(LinkKind.NAKCAST.label())) {
-                final Map<String, Object> unauthenticated = new LinkedHashMap<>();
-                putFigures(unauthenticated, "", other);
-                putRatios(unauthenticated, other);
-                fields.put("unauthenticated", unauthenticated);
             } else {
-                final Map<String, Object> peer = new LinkedHashMap<>();
-                putFigures(peer, "", other);
-                putRatios(peer, other);
-                peers.put(other.link(), peer);
+                final Map<String, Object> figures = new LinkedHashMap<>();
+                putFigures(figures, "", other);
+                putRatios(figures, other);
+                if (other.path() instanceof NakcastPath phase) {
+                    fields.put(difference(phase, (NakcastPath) nakcast().path()), figures);
+                } else {
+                    peers.put(other.link(), figures);
+                }
             }
         }
         if (!peers.isEmpty()) {
@@ -137,11 +141,17 @@ final class RttReport {
         return nakcast().micros(percentile) / other.micros(percentile);
     }
 
+    /** nakcast's largest round trip over another path's. */
+    private double maxRatio(RttResult other) {
+        return nakcast().maxMicros() / other.maxMicros();
+    }
+
+    /** The phase every other path is compared with: nakcast's last. */
     private RttResult nakcast() {
         return results.get(results.size() - 1);
     }
 
-    /** Every path but nakcast, in the order measured. */
+    /** Every path but nakcast's last phase, in the order measured. */
     private List<RttResult> others() {
         return results.subList(0, results.size() - 1);
     }
@@ -150,9 +160,23 @@ final class RttReport {
         return nakcast().link() + " / " + other.link();
     }
 
+    /** The ratios of nakcast's last phase to {@code other}: each percentile's, then the max's. */
     private void putRatios(Map<String, Object> fields, RttResult other) {
-        fields.put("ratioP50", round(ratio(other, 50)));
-        fields.put("ratioP99", round(ratio(other, 99)));
+        for (int i = 0; i < PERCENTILES.length; i++) {
+            fields.put(name("ratio", PERCENTILE_NAMES[i].replace(".", "")), round(ratio(other, PERCENTILES[i])));
+        }
+        fields.put("ratioMax", round(maxRatio(other)));
+    }
+
+    /**
+     * What sets a nakcast phase apart from the last one, as the name of its object in the JSON: its
+     * media if that differs ({@code nio}), then {@code unauthenticated} (or {@code authenticated}) if
+     * that differs: {@code nio}, {@code unauthenticated}, {@code nioUnauthenticated}.
+     */
+    private static String difference(NakcastPath phase, NakcastPath last) {
+        final String media = phase.media() == last.media() ? "" : NakcastPath.mediaName(phase.media());
+        return phase.authenticated() == last.authenticated() ? media
+            : name(media, phase.authenticated() ? "authenticated" : "unauthenticated");
     }
 
     private static void putFigures(Map<String, Object> fields, String prefix, RttResult result) {
@@ -164,6 +188,9 @@ final class RttReport {
         fields.put(name(prefix, "gcCount"), result.collections());
         if (result.naksSent() != RttLink.NOT_COUNTED) {
             fields.put(name(prefix, "naksSent"), result.naksSent());
+        }
+        if (result.path() instanceof NakcastPath phase) {
+            fields.put(name(prefix, "media"), NakcastPath.mediaName(phase.media()));
         }
     }
 

@@ -7,7 +7,7 @@ import org.HdrHistogram.Histogram;
 /**
  * What one path measured.
  *
- * @param link {@code nakcast} or {@code raw-udp}
+ * @param path the path measured: nakcast in one of its variants, the {@code raw-udp} baseline or a peer
  * @param histogram every round trip, in nanoseconds (with the coordinated-omission fill at a fixed rate)
  * @param roundTrips round trips done while measuring
  * @param collections garbage collections while measuring
@@ -15,11 +15,16 @@ import org.HdrHistogram.Histogram;
  * @param naksSent NAKs sent over the phase, warm-up included: by the ping side, and in {@code local}
  *     by the pong side too; {@link RttLink#NOT_COUNTED} for a path that does not count them
  */
-record RttResult(String link, Histogram histogram, long roundTrips, long collections, Path hlog, long naksSent) {
+record RttResult(RttPath path, Histogram histogram, long roundTrips, long collections, Path hlog, long naksSent) {
     /** This result with {@code more} NAKs, sent by the other side; unchanged if either is not counted. */
     RttResult plusNaks(long more) {
         return naksSent == RttLink.NOT_COUNTED || more == RttLink.NOT_COUNTED ? this
-            : new RttResult(link, histogram, roundTrips, collections, hlog, naksSent + more);
+            : new RttResult(path, histogram, roundTrips, collections, hlog, naksSent + more);
+    }
+
+    /** The path's label: its row in the table, its files' names. */
+    String link() {
+        return path.label();
     }
 
     /** A percentile in microseconds. */

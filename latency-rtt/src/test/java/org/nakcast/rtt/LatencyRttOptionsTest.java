@@ -2,6 +2,7 @@ package org.nakcast.rtt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -14,13 +15,16 @@ import org.agrona.concurrent.YieldingIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.nakcast.config.AuthKeyFile;
 import org.nakcast.config.IdleStrategyType;
+import org.nakcast.config.MediaType;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TransportConfig;
+import org.nakcast.transport.media.MediaChoice;
 
 import picocli.CommandLine;
 
 /** The command line: defaults, parsing, checks, exit codes and a help that explains every option. */
 class LatencyRttOptionsTest {
+    private static final NakcastPath NAKCAST = new NakcastPath(MediaType.NIO, false);
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
     private final CommandLine commandLine = LatencyRtt.commandLine(
@@ -34,7 +38,7 @@ class LatencyRttOptionsTest {
         assertThat(ping.links.pongTopic).isEqualTo("pong");
         assertThat(ping.links.size).isEqualTo(32);
         assertThat(ping.links.newIdleStrategy()).isInstanceOf(BusySpinIdleStrategy.class);
-        assertThat(ping.links.phases()).containsExactly(LinkKind.NAKCAST);
+        assertThat(ping.links.phases()).containsExactly(NAKCAST);
         assertThat(ping.run.warmup).isEqualTo(200_000);
         assertThat(ping.run.measuredCount()).isEqualTo(100_000);
         assertThat(ping.run.durationNs()).isZero();
@@ -56,7 +60,7 @@ class LatencyRttOptionsTest {
         assertThat(ping.links.pongTopic).isEqualTo("b");
         assertThat(ping.links.size).isEqualTo(64);
         assertThat(ping.links.newIdleStrategy()).isInstanceOf(YieldingIdleStrategy.class);
-        assertThat(ping.links.phases()).containsExactly(LinkKind.RAW_UDP, LinkKind.NAKCAST);
+        assertThat(ping.links.phases()).containsExactly(LinkKind.RAW_UDP, NAKCAST);
         assertThat(ping.run.warmup).isEqualTo(10);
         assertThat(ping.run.measuredCount()).as("--duration replaces --count").isEqualTo(Long.MAX_VALUE);
         assertThat(ping.run.durationNs()).isEqualTo(1_500_000_000L);
@@ -71,7 +75,7 @@ class LatencyRttOptionsTest {
         final LocalCommand local = parse("local", "--auth");
         local.links.check(true);
 
-        assertThat(local.links.phases()).containsExactly(LinkKind.NAKCAST, LinkKind.NAKCAST_AUTHENTICATED);
+        assertThat(local.links.phases()).containsExactly(NAKCAST, new NakcastPath(MediaType.NIO, true));
         final Path keyFile = local.links.authKeyFile();
         assertThat(AuthKeyFile.read(keyFile).keys()).hasSize(1);
         final LinkSetup setup =
@@ -87,6 +91,45 @@ class LatencyRttOptionsTest {
 
         assertThatThrownBy(() -> ping.links.check(false)).isInstanceOf(IllegalArgumentException.class)
             .hasMessage("--auth needs the key file ping and pong share (nakcast keygen --out FILE writes one)");
+    }
+
+    @Test
+    void mediaRunsNakcastOncePerMediaNioFirstEachWithoutThenWithAuthentication() {
+        final LocalCommand local = parse("local", "--baseline", "raw-udp", "--media", "NATIVE,nio", "--auth");
+
+        assertThat(local.links.phases()).extracting(RttPath::label)
+            .containsExactly("raw-udp", "nakcast", "nakcast+auth", "nakcast-native", "nakcast-native+auth");
+        assertThat(this.<PongCommand>parse("pong", "--media", "native").links.phases())
+            .containsExactly(new NakcastPath(MediaType.NATIVE, false));
+    }
+
+    @Test
+    void aMediaThatIsNotOneOrIsNamedTwiceIsRefusedNamingTheMediaKnown() {
+        for (String command : List.of("ping", "pong", "local")) {
+            assertThat(exitCode(command, "--media", "nio,dpdk")).isEqualTo(LatencyRtt.CANNOT_START);
+            assertThat(err()).contains("latency-rtt " + command + ": cannot start: --media takes nio or native, or"
+                + " several: nio,native (was dpdk)");
+        }
+        assertThat(exitCode("local", "--media", "nio,NIO")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--media names nio twice");
+        for (String none : List.of("", ",")) {
+            assertThat(exitCode("local", "--media", none)).isEqualTo(LatencyRtt.CANNOT_START);
+            assertThat(err()).contains("--media takes nio or native, or several: nio,native (was ");
+        }
+    }
+
+    @Test
+    void aMediaThisJvmCannotHaveStopsTheRunAtStartWithTheReason() {
+        final MediaChoice nativeMedia = MediaChoice.of("native");
+        assumeTrue(nativeMedia.fellBack(), "this JVM has the native media: LocalCommandIT measures it");
+
+        assertThat(exitCode("local", "--media", "nio,native", "--output", "never-written"))
+            .isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("latency-rtt local: cannot start: --media native is not available here: "
+            + nativeMedia.fallbackReason() + "; its nodes would run on nio, and a run measures only the media it"
+            + " names");
+        assertThat(out.toString(StandardCharsets.UTF_8)).as("nothing measured, nothing reported").isEmpty();
+        assertThat(Path.of("never-written")).doesNotExist();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.nakcast.rtt;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -13,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.transport.media.MediaChoice;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,7 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code latency-rtt local} end to end, briefly, in this test JVM's private network namespace:
  * pong on a thread, ping on this one, over the embedded config on lo; with the raw-udp baseline,
- * and on two lines that each lose 1% in the kernel (an iptables rule per transport in the namespace).
+ * on two lines that each lose 1% in the kernel (an iptables rule per transport in the namespace),
+ * and on the nio media then the native one (where the build has it: JDK 22 or later).
  * Both sides back off to parking when idle: on a loaded host a yielding side waits out other
  * processes' time slices, and 7,000 round trips could then outlast the test's minute.
  */
@@ -61,6 +64,39 @@ class LocalCommandIT {
         assertThat(stderr).contains("pong nakcast: the ping side ended this phase");
         assertThat(json.get("lines").asInt()).isEqualTo(1);
         assertThat(json.get("naksSent").asLong()).as("nothing lost on lo, nothing asked again").isZero();
+        assertThat(json.get("media").asString()).isEqualTo("nio");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void localMeasuresNakcastOnNioThenOnNativeAndReportsNativeOverNio() throws Exception {
+        assumeFalse(MediaChoice.of("native").fellBack(), "no native media in this JVM (JDK 22+ and its module)");
+        System.setProperty("java.awt.headless", "true");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--media", "nio,native", "--idle", "backoff",
+            "--warmup", "2000", "--count", "5000", "--output", dir.toString());
+
+        final String stderr = err.toString(StandardCharsets.UTF_8);
+        assertThat(exitCode).as(stderr).isZero();
+        assertThat(stderr).contains("pong nakcast: the ping side ended this phase",
+            "pong nakcast-native: the ping side ended this phase").doesNotContain("is not available here");
+        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(lines).anyMatch(line -> line.startsWith("nakcast "))
+            .anyMatch(line -> line.startsWith("nakcast-native "))
+            .anyMatch(line -> line.startsWith("nakcast-native / nakcast "));
+        final JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+        assertThat(json.get("media").asString()).isEqualTo("native");
+        assertThat(json.get("count").asLong()).isEqualTo(5000);
+        assertThat(json.get("nio").get("media").asString()).isEqualTo("nio");
+        assertThat(json.get("nio").get("count").asLong()).isEqualTo(5000);
+        assertThat(json.get("nio").get("ratioP50").asDouble()).isPositive();
+        assertThat(json.get("nio").get("ratioP99").asDouble()).isPositive();
+        for (String file : List.of("rtt-nakcast.hgrm", "rtt-nakcast-native.hgrm", "rtt-nakcast-native.hlog")) {
+            assertThat(dir.resolve(file)).as(file).isNotEmptyFile();
+        }
     }
 
     @Test

@@ -1,9 +1,11 @@
 package org.nakcast.rtt;
 
-/** The path contract for nakcast itself. */
+import org.nakcast.config.MediaType;
+
+/** The path contract for nakcast itself, on the nio media. */
 final class NakcastPathContractIT extends RttPathContractIT {
     @Override
     protected RttPath path() {
-        return LinkKind.NAKCAST;
+        return new NakcastPath(MediaType.NIO, false);
     }
 }

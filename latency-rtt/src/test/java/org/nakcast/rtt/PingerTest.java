@@ -36,8 +36,8 @@ class PingerTest {
             32, TimeUnit.MILLISECONDS.toNanos(20));
 
         assertThatThrownBy(pinger::connect).isInstanceOf(IllegalStateException.class)
-            .hasMessage("no echo on never within 20 ms: is pong running, with the same config, topics, --baseline "
-                + "and --peer?");
+            .hasMessage("no echo on never within 20 ms: is pong running, with the same config, topics, --baseline, "
+                + "--peer, --media and --auth?");
     }
 
     @Test

@@ -16,6 +16,7 @@ import org.HdrHistogram.HistogramLogReader;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.MediaType;
 
 import picocli.CommandLine;
 import tools.jackson.databind.JsonNode;
@@ -23,6 +24,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /** The report's files and lines: .hlog, .hgrm, PNG, the table and the JSON, each written and read back. */
 class ReportWritersTest {
+    private static final NakcastPath NAKCAST = new NakcastPath(MediaType.NIO, false);
+    private static final NakcastPath NAKCAST_AUTH = new NakcastPath(MediaType.NIO, true);
+    private static final NakcastPath NAKCAST_NATIVE = new NakcastPath(MediaType.NATIVE, false);
+    private static final NakcastPath NAKCAST_NATIVE_AUTH = new NakcastPath(MediaType.NATIVE, true);
+
     @TempDir
     Path dir;
 
@@ -62,7 +68,7 @@ class ReportWritersTest {
     @Test
     void theHgrmPngTableAndJsonAreWrittenAndReadable() throws IOException {
         final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0,
-            List.of(result("raw-udp", 4_000), result("nakcast", 5_000)));
+            List.of(result(LinkKind.RAW_UDP, 4_000), result(NAKCAST, 5_000)));
         final RunOptions options = options("--output", dir.toString(), "--name", "t");
 
         final Path png = ReportFiles.write(report, options, "test");
@@ -100,13 +106,17 @@ class ReportWritersTest {
         assertThat(json.get("baseline").asString()).isEqualTo("raw-udp");
         assertThat(json.get("ratioP50").asDouble()).isBetween(1.24, 1.26);
         assertThat(json.get("ratioP99").asDouble()).isBetween(1.24, 1.26);
+        assertThat(json.get("ratioMax").asDouble()).isBetween(1.24, 1.26);
+        assertThat(json.get("media").asString()).isEqualTo("nio");
+        assertThat(json.has("baselineMedia")).as("raw UDP has no media").isFalse();
         assertThat(json.get("plot").asString()).isEqualTo(png.toString());
     }
 
     @Test
     void peersGetARowARatioRowAndAnObjectInTheJson() {
-        final RttReport report = new RttReport(32, "back-to-back", "yield", 1, 0, List.of(result("raw-udp", 4_000),
-            result("aeron", 10_000), result("aeron-shared", 2_500), result("nakcast", 5_000)));
+        final RttReport report = new RttReport(32, "back-to-back", "yield", 1, 0, List.of(
+            result(LinkKind.RAW_UDP, 4_000), result(peer("aeron"), 10_000), result(peer("aeron-shared"), 2_500),
+            result(NAKCAST, 5_000)));
 
         final List<String> table = report.table().lines().toList();
         assertThat(table).hasSize(9);
@@ -132,12 +142,59 @@ class ReportWritersTest {
         for (String field : List.of("p90Us", "p99Us", "p999Us", "p9999Us", "maxUs", "gcCount")) {
             assertThat(peers.get("aeron").has(field)).as(field).isTrue();
         }
+        assertThat(peers.get("aeron").has("media")).as("a peer has no nakcast media").isFalse();
+    }
+
+    @Test
+    void nakcastOnNioThenNativeGetsARatioRowNativeOverNioAndAnObjectNioWithEveryPercentilesRatio() {
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0,
+            List.of(result(NAKCAST, 5_000), result(NAKCAST_NATIVE, 4_000)));
+
+        final List<String> table = report.table().lines().toList();
+        assertThat(table).hasSize(5);
+        assertThat(table.subList(2, 4)).extracting(line -> line.split(" +")[0])
+            .containsExactly("nakcast", "nakcast-native");
+        assertThat(table.get(4)).isEqualTo(
+            "nakcast-native / nakcast      0.80x     0.80x     0.80x     0.80x     0.80x     0.80x");
+
+        final JsonNode json = JsonMapper.builder().build().readTree(report.json(null));
+        assertThat(json.get("media").asString()).as("the top level is the phase measured last").isEqualTo("native");
+        assertThat(json.get("p50Us").asDouble()).isBetween(3.99, 4.01);
+        final JsonNode nio = json.get("nio");
+        assertThat(nio.get("media").asString()).isEqualTo("nio");
+        assertThat(nio.get("count").asLong()).isEqualTo(10_000);
+        assertThat(nio.get("p50Us").asDouble()).isBetween(4.99, 5.01);
+        for (String ratio : List.of("ratioP50", "ratioP90", "ratioP99", "ratioP999", "ratioP9999", "ratioMax")) {
+            assertThat(nio.get(ratio).asDouble()).as(ratio + ": native / nio").isBetween(0.79, 0.81);
+        }
+        assertThat(json.has("ratioP50")).as("no baseline, no top-level ratio").isFalse();
+        assertThat(json.has("unauthenticated")).isFalse();
+    }
+
+    @Test
+    void withTwoMediaAndAuthEveryOtherNakcastPhaseIsNamedForWhatSetsItApartFromTheLast() {
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, List.of(result(NAKCAST, 5_000),
+            result(NAKCAST_AUTH, 5_500), result(NAKCAST_NATIVE, 4_000), result(NAKCAST_NATIVE_AUTH, 4_400)));
+
+        assertThat(report.table().lines().skip(6)).extracting(line -> line.split(" {2,}")[0])
+            .containsExactly("nakcast-native+auth / nakcast", "nakcast-native+auth / nakcast+auth",
+                "nakcast-native+auth / nakcast-native");
+        final JsonNode json = JsonMapper.builder().build().readTree(report.json(null));
+        assertThat(json.get("media").asString()).isEqualTo("native");
+        assertThat(json.propertyNames()).contains("nioUnauthenticated", "nio", "unauthenticated");
+        assertThat(json.get("nioUnauthenticated").get("ratioP50").asDouble()).isBetween(0.87, 0.89);
+        assertThat(json.get("nio").get("ratioP50").asDouble()).as("native / nio, both authenticated")
+            .isBetween(0.79, 0.81);
+        assertThat(json.get("nio").get("media").asString()).isEqualTo("nio");
+        assertThat(json.get("unauthenticated").get("ratioP50").asDouble()).as("auth's cost on native")
+            .isBetween(1.09, 1.11);
+        assertThat(json.get("unauthenticated").get("media").asString()).isEqualTo("native");
     }
 
     @Test
     void withoutABaselineThereAreNoRatios() {
         final RttReport report = new RttReport(32, "rate 1000/s", "yield", 1, 0,
-            List.of(result("nakcast", 5_000)));
+            List.of(result(NAKCAST, 5_000)));
         assertThat(report.table()).doesNotContain("/ raw-udp");
         assertThat(report.json(null)).doesNotContain("ratio", "baseline", "peers", "plot")
             .contains("\"mode\":\"rate 1000/s\"");
@@ -146,7 +203,7 @@ class ReportWritersTest {
     @Test
     void twoLinesAndKernelLossAreNamedInTheTableAndTheJson() {
         final RttReport report = new RttReport(32, "back-to-back", "spin", 2, 0.01,
-            List.of(result("nakcast", 5_000)));
+            List.of(result(NAKCAST, 5_000)));
 
         assertThat(report.table().lines().findFirst()).hasValue("round trip in microseconds: 32-byte messages,"
             + " back-to-back, idle spin, nakcast on 2 lines, kernel loss 1.00% on each of nakcast's transports");
@@ -165,13 +222,28 @@ class ReportWritersTest {
     }
 
     /** 10,000 round trips spread from 0.9 to 1.1 times {@code medianNs}; nakcast sent 7 NAKs, the others count none. */
-    private RttResult result(String link, long medianNs) {
+    private RttResult result(RttPath path, long medianNs) {
         final Histogram histogram = LatencyLog.newHistogram();
         for (int i = 0; i < 10_000; i++) {
             histogram.recordValue(medianNs * 9 / 10 + medianNs * i / 50_000);
         }
-        return new RttResult(link, histogram, 10_000, 0, dir.resolve(link + ".hlog"),
-            "nakcast".equals(link) ? 7 : RttLink.NOT_COUNTED);
+        return new RttResult(path, histogram, 10_000, 0, dir.resolve(path.label() + ".hlog"),
+            path instanceof NakcastPath ? 7 : RttLink.NOT_COUNTED);
+    }
+
+    /** A peer's path, as far as a report sees it: its label. */
+    private static RttPath peer(String label) {
+        return new RttPath() {
+            @Override
+            public String label() {
+                return label;
+            }
+
+            @Override
+            public RttLink open(LinkSetup setup, RttLink.Receiver receiver) {
+                throw new UnsupportedOperationException("a report opens no link");
+            }
+        };
     }
 
     private static RunOptions options(String... args) {
