@@ -213,7 +213,7 @@ final class Swarm {
         }
         Scenario.RecoveryFaults recovery = null;
         if (!recorders.isEmpty() && recorderDraws.nextInt(100) < 70) {
-            recovery = recoveryFaults(recorderDraws, heartbeatNs);
+            recovery = recoveryFaults(recorderDraws, heartbeatNs, publisherTimeoutNs);
             if (recovery.sources() == 2) {
                 recorders.add(recorder(recorderDraws, kinds, timing));
             }
@@ -249,11 +249,20 @@ final class Swarm {
             slowPercent, slowMaxNs, draws.nextLong());
     }
 
-    /** How the seed's recorders answer fetches: A alone, or A and B (a second recorder); slow, late, refusing. */
-    private static Scenario.RecoveryFaults recoveryFaults(SplittableRandom draws, long heartbeatNs) {
+    /**
+     * How the seed's recorders answer fetches: A alone, or A and B (a second recorder); slow, late,
+     * refusing. An answer comes at most a heartbeat late, and at most a quarter of the patience (the
+     * publisher timeout), so that a recorder that holds the messages, asked again after a lagging
+     * "not yet" (a heartbeat at most) and a pause, answers within the one patience a recovery gives
+     * it: the recovery guarantee is owed by recorders that answer in time (seed 1166433 drew answers
+     * a heartbeat late against a patience of two heartbeats, and its recovery gave up with the second
+     * answer still on its way).
+     */
+    private static Scenario.RecoveryFaults recoveryFaults(SplittableRandom draws, long heartbeatNs,
+        long publisherTimeoutNs) {
         return new Scenario.RecoveryFaults(1 + draws.nextInt(2),
             draws.nextInt(3) == 0 ? draws.nextDouble() * 0.3 : 0,
-            draws.nextBoolean() ? draws.nextLong(1, heartbeatNs) : 0,
+            draws.nextBoolean() ? draws.nextLong(1, Math.min(heartbeatNs, publisherTimeoutNs / 4)) : 0,
             draws.nextInt(3) == 0 ? 1 + draws.nextInt(8) : 256,
             draws.nextInt(3) == 0 ? draws.nextLong(1, heartbeatNs) : 0);
     }
