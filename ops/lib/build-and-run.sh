@@ -9,7 +9,8 @@
 #     unless it is there and newer than every pom.xml, every file under a module's src/main,
 #     MODULE's src/test and config/*.yaml (any module's: a change anywhere rebuilds, never a stale
 #     jar), and built by this same java (ARTIFACT.jdk names the JDK that built it: a jar built on
-#     JDK 17 lacks the native media, which needs 22+, so a change of JDK rebuilds). One build at a time per working tree: a caller that finds another building waits for it
+#     JDK 17 lacks the native media, which needs 22+, so a change of JDK rebuilds; so does a jar
+#     newer than its ARTIFACT.jdk, built by hand since). One build at a time per working tree: a caller that finds another building waits for it
 #     (flock on target/ops-build.lock), then checks again, so two scripts started together (sub,
 #     then pub) build once. Maven's output goes to stderr; nothing is printed on stdout. MAVEN_ARGS
 #     in the environment reaches Maven as usual (./mvnw reads it).
@@ -51,6 +52,8 @@ nakcast_stale() {
     local artifact=$1 module=$2
     [ -f "$artifact" ] || return 0
     [ "$(cat "$artifact.jdk" 2>/dev/null)" = "$nakcast_jdk" ] || return 0
+    # built again since (./mvnw run by hand, maybe on another JDK): the record no longer says by what
+    [ ! "$artifact" -nt "$artifact.jdk" ] || return 0
     [ -n "$(find "$nakcast_root" \( -name target -o -name .git \) -prune -o -type f \
         \( -name pom.xml -o -path '*/src/main/*' -o -path "$nakcast_root/$module/src/test/*" \
         -o -path "$nakcast_root/config/*.yaml" \) -newer "$artifact" -print -quit)" ]
