@@ -34,17 +34,11 @@ class LocalCommandIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void localMeasuresNakcastAndTheBaselineAndWritesTheReport() throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--baseline", "raw-udp", "--idle", "backoff",
+        final Run run = local("--baseline", "raw-udp", "--idle", "backoff",
             "--warmup", "2000", "--count", "5000", "--output", dir.toString());
 
-        final String stderr = err.toString(StandardCharsets.UTF_8);
-        assertThat(exitCode).as(stderr).isZero();
-        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        final String stderr = run.stderr();
+        final List<String> lines = run.stdout().lines().toList();
         assertThat(lines.get(0)).contains("32-byte messages, back-to-back, idle backoff");
         assertThat(lines).anyMatch(line -> line.startsWith("raw-udp "))
             .anyMatch(line -> line.startsWith("nakcast "))
@@ -71,19 +65,13 @@ class LocalCommandIT {
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void localMeasuresNakcastOnNioThenOnNativeAndReportsNativeOverNio() throws Exception {
         assumeFalse(MediaChoice.of("native").fellBack(), "no native media in this JVM (JDK 22+ and its module)");
-        System.setProperty("java.awt.headless", "true");
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--media", "nio,native", "--idle", "backoff",
+        final Run run = local("--media", "nio,native", "--idle", "backoff",
             "--warmup", "2000", "--count", "5000", "--output", dir.toString());
 
-        final String stderr = err.toString(StandardCharsets.UTF_8);
-        assertThat(exitCode).as(stderr).isZero();
+        final String stderr = run.stderr();
         assertThat(stderr).contains("pong nakcast: the ping side ended this phase",
             "pong nakcast-native: the ping side ended this phase").doesNotContain("is not available here");
-        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        final List<String> lines = run.stdout().lines().toList();
         assertThat(lines).anyMatch(line -> line.startsWith("nakcast "))
             .anyMatch(line -> line.startsWith("nakcast-native "))
             .anyMatch(line -> line.startsWith("nakcast-native / nakcast "));
@@ -102,17 +90,11 @@ class LocalCommandIT {
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
     void onTwoLinesEachLosingOnePercentEveryEchoComes() throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-
-        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8), "local", "--lines", "2", "--loss", "0.01", "--idle",
+        final Run run = local("--lines", "2", "--loss", "0.01", "--idle",
             "backoff", "--warmup", "2000", "--count", "5000", "--output", dir.toString());
 
-        final String stderr = err.toString(StandardCharsets.UTF_8);
-        assertThat(exitCode).as(stderr).isZero();
-        final List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
+        final String stderr = run.stderr();
+        final List<String> lines = run.stdout().lines().toList();
         assertThat(lines.get(0)).endsWith("nakcast on 2 lines, kernel loss 1.00% on each of nakcast's transports");
         final JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
         assertThat(json.get("count").asLong()).isEqualTo(5000);
@@ -121,5 +103,24 @@ class LocalCommandIT {
         assertThat(json.has("naksSent")).isTrue();
         assertThat(stderr).containsPattern("local: the kernel dropped [1-9][0-9]* datagrams \\(1\\.00% on each of 4"
             + " transports\\)");
+    }
+
+    /** What {@code latency-rtt local} printed, on stdout and stderr. */
+    private record Run(String stdout, String stderr) {
+    }
+
+    /** Runs {@code latency-rtt local} with {@code options}; it must exit 0 (stderr says why not). */
+    private static Run local(String... options) {
+        System.setProperty("java.awt.headless", "true");
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final String[] args = new String[options.length + 1];
+        args[0] = "local";
+        System.arraycopy(options, 0, args, 1, options.length);
+        final int exitCode = LatencyRtt.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8), args);
+        final Run run = new Run(out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        assertThat(exitCode).as(run.stderr()).isZero();
+        return run;
     }
 }
