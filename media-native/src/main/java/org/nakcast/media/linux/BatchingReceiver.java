@@ -16,8 +16,14 @@ import org.nakcast.transport.status.SystemCounters;
  * datagrams, which {@link #receive()} then hands out one by one; the next call to the kernel comes
  * when they are used up. The kernel writes each sender's address into a sockaddr_in of the batch,
  * read from there into the {@link DatagramSource}: nothing is allocated whatever number of senders
- * the socket hears. Each datagram has a slot of {@value #SLOT_BYTES}
- * bytes, more than any IPv4 UDP datagram carries (65,507), so none is ever cut short.
+ * the socket hears. Each datagram has a slot of {@value #SLOT_BYTES} bytes, more than any IPv4 UDP
+ * datagram carries (65,507), so none is ever cut short.
+ *
+ * <p><b>A quiet socket</b> (the last {@code recvmmsg} found at most one datagram, or the last
+ * {@code recvmsg} none) is asked with {@code recvmsg} for one instead: {@code recvmmsg} costs the
+ * kernel more per call, and looks for a second datagram after the first, which a quiet socket
+ * rarely has: a round trip is faster for it. A {@code recvmsg} that finds one makes the next call
+ * a {@code recvmmsg} again, so a stream that picks up is taken in batches from its second call on.
  *
  * <p><b>UDP GRO.</b> The socket asks the kernel to coalesce (UDP_GRO): datagrams of one sender of
  * one length in a row (and one shorter after them) may come as one train in one slot, with a
@@ -51,6 +57,8 @@ final class BatchingReceiver implements DatagramReceiver {
     private final AtomicCounter errors;
     private int batched;
     private int next;
+    /** Whether the next call to the kernel asks for one datagram ({@code recvmsg}): the socket looked quiet. */
+    private boolean quiet = true;
     /** The slot being handed out: its address, its bytes, how long each of its datagrams is, how far it is read. */
     private long slotAddress;
     private int slotLength;
@@ -75,7 +83,7 @@ final class BatchingReceiver implements DatagramReceiver {
                 vector.set(ValueLayout.JAVA_LONG, (long) UdpSocket.MMSGHDR_BYTES * i + UdpSocket.MSG_CONTROL,
                     controls.address() + (long) UdpSocket.CMSG_SPACE_8 * i);
             }
-            resetControls();
+            resetControls(BATCH);
         }
     }
 
@@ -98,13 +106,23 @@ final class BatchingReceiver implements DatagramReceiver {
         return length;
     }
 
-    /** One {@code recvmmsg}: the number of slots filled, 0 if nothing waited, -1 (counted) on an error. */
+    /**
+     * One call to the kernel, {@code recvmsg} on a quiet socket, {@code recvmmsg} otherwise: the
+     * number of slots filled, 0 if nothing waited, -1 (counted) on an error.
+     */
     private int receiveBatch() {
         UdpSocket.resetNames(vector, batched);
         if (gro) {
-            resetControls();
+            resetControls(batched);
         }
-        final int received = socket.receiveBatch(vector, BATCH);
+        final int received;
+        if (quiet) {
+            received = socket.receiveMessage(vector);
+            quiet = received <= 0;
+        } else {
+            received = socket.receiveBatch(vector, BATCH);
+            quiet = received <= 1;
+        }
         next = 0;
         batched = Math.max(received, 0);
         if (received < 0) {
@@ -114,11 +132,12 @@ final class BatchingReceiver implements DatagramReceiver {
     }
 
     /**
-     * Gives each entry back the room of its control message: the kernel writes the length it used,
-     * and a train without room for its UDP_GRO message would read as one datagram.
+     * Gives the first {@code count} entries (those the last call filled) back the room of their
+     * control message: the kernel writes the length it used, and a train without room for its
+     * UDP_GRO message would read as one datagram.
      */
-    private void resetControls() {
-        for (int i = 0; i < BATCH; i++) {
+    private void resetControls(int count) {
+        for (int i = 0; i < count; i++) {
             vector.set(ValueLayout.JAVA_LONG, (long) UdpSocket.MMSGHDR_BYTES * i + UdpSocket.MSG_CONTROLLEN,
                 UdpSocket.CMSG_SPACE_8);
         }

@@ -55,6 +55,8 @@ final class Libc {
     static final MethodHandle RECVFROM;
     /** ssize_t sendmsg(int fd, const struct msghdr *msg, int flags). */
     static final MethodHandle SENDMSG;
+    /** ssize_t recvmsg(int fd, struct msghdr *msg, int flags). */
+    static final MethodHandle RECVMSG;
     /** int sendmmsg(int fd, struct mmsghdr *vec, unsigned vlen, int flags). */
     static final MethodHandle SENDMMSG;
     /** int recvmmsg(int fd, struct mmsghdr *vec, unsigned vlen, int flags, struct timespec *timeout). */
@@ -78,6 +80,7 @@ final class Libc {
         SENDTO = downcall(linker, errno, "sendto", FunctionDescriptor.of(i64, i32, ptr, i64, i32, ptr, i32));
         RECVFROM = downcall(linker, errno, "recvfrom", FunctionDescriptor.of(i64, i32, ptr, i64, i32, ptr, ptr));
         SENDMSG = downcall(linker, errno, "sendmsg", FunctionDescriptor.of(i64, i32, ptr, i32));
+        RECVMSG = downcall(linker, errno, "recvmsg", FunctionDescriptor.of(i64, i32, ptr, i32));
         SENDMMSG = downcall(linker, errno, "sendmmsg", FunctionDescriptor.of(i32, i32, ptr, i32, i32));
         RECVMMSG = downcall(linker, errno, "recvmmsg", FunctionDescriptor.of(i32, i32, ptr, i32, i32, ptr));
         STRERROR = linker.downcallHandle(linker.defaultLookup().find("strerror").orElseThrow(),

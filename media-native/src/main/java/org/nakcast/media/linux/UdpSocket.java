@@ -258,6 +258,28 @@ final class UdpSocket implements AutoCloseable {
     }
 
     /**
+     * {@code recvmsg} of one waiting datagram into the first entry of {@code vector} (an mmsghdr
+     * begins with its msghdr), its length written into that entry's msg_len as {@code recvmmsg}
+     * writes it, without waiting: for one datagram this costs the kernel less than
+     * {@code recvmmsg}, which looks for a second one even when asked for one.
+     *
+     * @return 1 if a datagram came; 0 if none was waiting; -1 on another error
+     */
+    int receiveMessage(MemorySegment vector) {
+        final long received;
+        try {
+            received = (long) Libc.RECVMSG.invokeExact(errno, fd, vector, Libc.MSG_DONTWAIT);
+        } catch (Throwable ex) {
+            return -1;
+        }
+        if (received < 0) {
+            return retryableOrFailed();
+        }
+        vector.set(ValueLayout.JAVA_INT, MSG_LEN, (int) received);
+        return 1;
+    }
+
+    /**
      * {@code recvmmsg} of up to {@code count} waiting datagrams into {@code vector}'s buffers, without waiting.
      *
      * @return how many came (each one's length in its msg_len); 0 if none was waiting; -1 on another error
