@@ -10,18 +10,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The JIT directives the native media's system calls need to allocate nothing, and the check that
- * this JVM was started with them ({@code ops/jvm-native.options}). Each {@code sendmmsg} and
- * {@code recvmmsg}, and {@code recvmsg} for one datagram, captures errno, and the JDK slices the
- * capture segment on every call; the JIT removes that object only when the call is compiled in one
- * small unit. Inlined deep into a large agent loop it may not be, and then every call allocates for
- * as long as the loop runs; nor is a call on a branch the JIT finds cold. Each call in a method of
- * its own, compiled on its own ({@code dontinline}), never allocates once warm.
+ * this JVM was started with them ({@code ops/jvm-native.options}). Each {@code sendmsg},
+ * {@code recvmsg} and {@code recvmmsg} (and {@code sendmmsg}, which {@link SyscallBatching}
+ * measures) captures errno, and the JDK slices the capture segment on every call; the JIT removes
+ * that object only when the call is compiled in one small unit. Inlined deep into a large agent
+ * loop it may not be, and then every call allocates for as long as the loop runs; nor is a call on
+ * a branch the JIT finds cold. Each call in a method of its own, compiled on its own
+ * ({@code dontinline}), never allocates once warm.
  */
 final class JitDirectives {
     /** What {@code -XX:CompileCommand} must hold, one entry per line of the flag. */
     static final List<String> NEEDED = List.of(
         "dontinline,org.nakcast.media.linux.UdpSocket::sendBatch",
         "dontinline,org.nakcast.media.linux.UdpSocket::receiveBatch",
+        "dontinline,org.nakcast.media.linux.UdpSocket::sendMessage",
         "dontinline,org.nakcast.media.linux.UdpSocket::receiveMessage");
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeMedia.class);

@@ -329,18 +329,19 @@ final class UdpSocket implements AutoCloseable {
     }
 
     /**
-     * {@code sendmsg} of {@code message} (a struct msghdr) on this connected socket, without waiting.
+     * {@code sendmsg} of {@code message} (a struct msghdr, such as an entry of an mmsghdr vector:
+     * one datagram, or a UDP GSO train) on this connected socket, without waiting.
      *
-     * @return the bytes sent; 0 if the kernel's buffer is full; -1 on another error
+     * @return 1 if the kernel took it; 0 if its buffer is full; -1 on another error ({@link #lastError})
      */
-    long sendMessage(MemorySegment message) {
+    int sendMessage(MemorySegment message) {
         final long sent;
         try {
             sent = (long) Libc.SENDMSG.invokeExact(errno, fd, message, Libc.MSG_DONTWAIT);
         } catch (Throwable ex) {
             return -1;
         }
-        return sent >= 0 ? sent : retryableOrFailed();
+        return sent >= 0 ? 1 : retryableOrFailed();
     }
 
     /**
