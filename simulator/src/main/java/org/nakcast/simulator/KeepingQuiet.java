@@ -67,6 +67,7 @@ final class KeepingQuiet {
     private int heardSize;
     private long suppressedSeen;
     private long droppedSeen;
+    private long queueFullSeen;
     private long goneUnstartedSeen;
     private final IntHashSet receiving = new IntHashSet();
     private int pendingSession;
@@ -91,6 +92,7 @@ final class KeepingQuiet {
         heardSize = 0;
         suppressedSeen = 0;
         droppedSeen = 0;
+        queueFullSeen = 0;
         goneUnstartedSeen = 0;
         pendingSequence = NONE;
         pendingGoneTo = NONE;
@@ -106,8 +108,15 @@ final class KeepingQuiet {
      * The node's count of datagrams it dropped or ignored while reading them (every cause): the
      * datagram read last, if a DATA or RETRANSMIT, was taken unless it moved, and an UNRECOVERABLE
      * acted on (a forged one reaching past what the stream has seen, or from a wrong source, is not).
+     * And its count of datagrams held for a full delivery queue: if it moved, the datagram read last
+     * was the next one needed, stored instead of delivered, and its stream may store the next ones
+     * too (see {@link Stream}).
      */
-    void settle(long dropped) {
+    void settle(long dropped, long queueFull) {
+        if (pendingSequence != NONE && queueFull != queueFullSeen) {
+            stream(pendingSession).mayStoreTheNext();
+        }
+        queueFullSeen = queueFull;
         if (pendingSequence != NONE && dropped == droppedSeen) {
             stream(pendingSession).take(pendingSequence);
         }
@@ -252,13 +261,16 @@ final class KeepingQuiet {
      * lies within the window from the next datagram it needs, and a datagram stored there takes the
      * slot of whatever was held in it (one held before the start from further on): that one is
      * gone, uncounted, as the receiver's window loses it. The next datagram needed is delivered at
-     * once and stored nowhere (a full delivery queue that makes the receiver store it is not
-     * modelled: it can only make the model count one more datagram held than the receiver has).
+     * once and stored nowhere, unless the receiver cannot deliver it.
      *
-     * <p>Once a recovery has begun the model cannot tell whether the receiver is still paused for it,
-     * storing the next datagram too, in the slot of one held before the start from further on. Such
-     * a one is kept as in doubt: held, as far as the model knows, or gone, until it is taken again or
-     * given up; a NAK that asked for the lowest in doubt justifies as well.
+     * <p>A receiver paused for a recovery, or whose delivery queue is full (a slow handler, a
+     * recorder's slow disk), stores the next datagram too, and every one after it until it delivers
+     * again, each in the slot of one held before the start from further on. The model sees a
+     * recovery begin, and a full queue at the datagram that found it full (the node's count of
+     * datagrams held for a full delivery queue moves as it is read), but not when either ends. From
+     * then on, a datagram held in the slot the next one needed takes is kept as in doubt: held, as
+     * far as the model knows, or gone, until it is taken again or given up; a NAK that asked for the
+     * lowest in doubt justifies as well.
      */
     private static final class Stream {
         private final int sessionId;
@@ -273,6 +285,8 @@ final class KeepingQuiet {
         /** The furthest an UNRECOVERABLE read said was gone, and whether a recovery has begun. */
         private long goneRead = NONE;
         private boolean recovering;
+        /** Since a recovery began or its delivery queue was seen full: it may store the next datagram. */
+        private boolean mayStore;
         /** Since its first recovery: what it no longer asks for, gone by an UNRECOVERABLE it read. */
         private long goneFloor = NONE;
 
@@ -292,7 +306,7 @@ final class KeepingQuiet {
             if (started) {
                 // The next one needed is delivered, not stored: it takes no slot, unless paused for a recovery.
                 if (sequence == contiguous + 1) {
-                    if (recovering && slots[slot] > sequence) {
+                    if (mayStore && slots[slot] > sequence) {
                         inDoubt[slot] = slots[slot];
                     }
                     contiguous++;
@@ -319,7 +333,12 @@ final class KeepingQuiet {
 
         void recoveryStarted() {
             recovering = true;
+            mayStore = true;
             goneFloor = goneRead;
+        }
+
+        void mayStoreTheNext() {
+            mayStore = true;
         }
 
         /**
@@ -382,6 +401,7 @@ final class KeepingQuiet {
             firstHeld = NONE;
             goneRead = NONE;
             recovering = false;
+            mayStore = false;
             goneFloor = NONE;
             Arrays.fill(slots, NONE);
             Arrays.fill(inDoubt, NONE);

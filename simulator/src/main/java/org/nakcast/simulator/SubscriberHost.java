@@ -315,7 +315,8 @@ class SubscriberHost extends NodeHost {
                 + counters.get(SystemCounter.WRONG_SOURCE).get()
                 + counters.malformed(DatagramCheck.GONE_BEYOND_SEEN).get()
                 + counters.malformed(DatagramCheck.OUT_OF_REACH).get()
-                + counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get());
+                + counters.malformed(DatagramCheck.IMPLAUSIBLE_LOSS).get(),
+                counters.get(SystemCounter.DELIVERY_QUEUE_FULL).get());
             quiet.forgetGoneUnstarted(counters.get(SystemCounter.STREAMS_GONE_UNSTARTED).get(), counters.streams());
         }
         final String unjustified = quiet.judge(counters.get(SystemCounter.NAKS_SUPPRESSED).get(), scheduler.nowNs());

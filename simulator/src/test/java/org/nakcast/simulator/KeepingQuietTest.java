@@ -21,6 +21,7 @@ class KeepingQuietTest {
     private final KeepingQuiet quiet = new KeepingQuiet(WINDOW_NS, 64);
     private final NakFlyweight nak = new NakFlyweight();
     private long dropped;
+    private long queueFull;
     private long suppressed;
 
     @Test
@@ -52,7 +53,7 @@ class KeepingQuietTest {
         startAndTake(0, 1);
         quiet.reading(SESSION, 2);
         dropped++;
-        quiet.settle(dropped);
+        quiet.settle(dropped, queueFull);
         take(3);
         hear(0, 3, 3);
 
@@ -82,7 +83,7 @@ class KeepingQuietTest {
     void aStreamHoldingBeforeItsStartAsksForNothingSoOnlyTheStartedOnesAreJudged() {
         startAndTake(0, 1);
         quiet.reading(SESSION + 1, 40);
-        quiet.settle(dropped);
+        quiet.settle(dropped, queueFull);
 
         assertThat(suppressAt(10)).contains("session 7: 2").doesNotContain("session 8");
         hear(10, 2, 2);
@@ -205,6 +206,34 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).contains("session 7: 352");
     }
 
+    /**
+     * Seed 1203514: a restarted recorder held 424..551 before its stream started at 356; its delivery
+     * queue was full, so it stored 356..423 as they came, each in the slot of one held from further
+     * on (window 128), and missed those again.
+     */
+    @Test
+    void aFullDeliveryQueueStoresTheNextDatagramsInTheSlotsOfOnesHeldFromFurtherOn() {
+        take(70, 71, 72, 73);
+        quiet.started(SESSION, 0);
+        quiet.reading(SESSION, 0);
+        queueFull++;
+        quiet.settle(dropped, queueFull);
+        take(1, 2, 3, 4, 5, 6, 7, 8, 9);
+        hear(0, 70, 75);
+
+        assertThat(suppressAt(10)).as("6 and 7 took the slots of 70 and 71").isNull();
+    }
+
+    @Test
+    void aQueueNeverSeenFullDeliversTheNextDatagramWithoutTakingASlot() {
+        take(70, 71, 72, 73);
+        quiet.started(SESSION, 0);
+        take(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        hear(0, 70, 75);
+
+        assertThat(suppressAt(10)).contains("session 7: 10");
+    }
+
     @Test
     void withoutAKnownReorderWindowNothingIsJudged() {
         final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
@@ -227,7 +256,7 @@ class KeepingQuietTest {
         recoveringPast20();
         quiet.goneRead(SESSION, 1_000_000);
         dropped++;
-        quiet.settle(dropped);
+        quiet.settle(dropped, queueFull);
         hear(0, 21, 29);
 
         assertThat(suppressAt(10)).isNull();
@@ -248,7 +277,7 @@ class KeepingQuietTest {
         quiet.goneRead(SESSION, 10);
         quiet.recoveryStarted(SESSION, 10);
         quiet.goneRead(SESSION, 20);
-        quiet.settle(dropped);
+        quiet.settle(dropped, queueFull);
     }
 
     /** Starts the stream at the first of {@code sequences} and takes them all. */
@@ -261,7 +290,7 @@ class KeepingQuietTest {
     private void take(long... sequences) {
         for (long sequence : sequences) {
             quiet.reading(SESSION, sequence);
-            quiet.settle(dropped);
+            quiet.settle(dropped, queueFull);
         }
     }
 
