@@ -88,7 +88,13 @@ enum FaultKind {
      * replays to a socket that took it before ({@link Invariant#AUTHENTICATED}). Drawn from a stream
      * of its own.
      */
-    AUTHENTICATION;
+    AUTHENTICATION,
+    /**
+     * Whole UDP GRO trains lost at a receiver: a run of up to 64 consecutive data datagrams of one
+     * link, as many as the kernel coalesces into one train, dropped at once as a full socket queue
+     * drops a train (line A only). Drawn from a stream of its own.
+     */
+    TRAIN_LOSS;
 
     /** The kind's name on the command line: {@code shared-loss}. */
     String label() {

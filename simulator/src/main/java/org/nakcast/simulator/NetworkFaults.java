@@ -6,7 +6,7 @@ import java.util.SplittableRandom;
 
 /**
  * What the simulated network does wrong until it heals: loss (per receiver copy, shared by every
- * copy of a datagram, and in bursts), duplication, delay with reordering, one-way partitions and
+ * copy of a datagram, in bursts, and in whole GRO trains), duplication, delay with reordering, one-way partitions and
  * stalled links. Data (publisher to receivers) and control (NAK, STATUS) traffic are lossy apart.
  * After {@link #healAtNs} nothing is lost, duplicated, partitioned or stalled; delays stay (a
  * healthy network reorders too).
@@ -28,6 +28,9 @@ final class NetworkFaults {
     double sharedDataLoss;
     double burstStart;
     int burstLength;
+    /** The chance a data datagram's copy begins a lost GRO train, and the most datagrams a train takes. */
+    double trainStart;
+    int trainDatagrams;
     double duplicate;
     /** The chance a send is refused while faults last. */
     double sendRefusal;

@@ -65,10 +65,10 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeHarne
 
     /** The fault kinds a seed repairable by construction may draw: see {@link #repairableByConstruction}. */
     private static final Set<FaultKind> REPAIRABLE_KINDS = EnumSet.of(FaultKind.LOSS, FaultKind.BURST,
-        FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.OVERFLOW, FaultKind.PARTITION,
-        FaultKind.STALL, FaultKind.SEND_REFUSAL, FaultKind.PUBLISHER_PAUSE, FaultKind.SUBSCRIBER_PAUSE,
-        FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID, FaultKind.REDUNDANT_LINES, FaultKind.RECORDER,
-        FaultKind.AUTHENTICATION);
+        FaultKind.TRAIN_LOSS, FaultKind.SHARED_LOSS, FaultKind.DUPLICATION, FaultKind.REORDER, FaultKind.OVERFLOW,
+        FaultKind.PARTITION, FaultKind.STALL, FaultKind.SEND_REFUSAL, FaultKind.PUBLISHER_PAUSE,
+        FaultKind.SUBSCRIBER_PAUSE, FaultKind.THROWING_HANDLER, FaultKind.SHARED_PUBLISHER_ID,
+        FaultKind.REDUNDANT_LINES, FaultKind.RECORDER, FaultKind.AUTHENTICATION);
 
     /** Whether the seed's transports authenticate their datagrams ({@link FaultKind#AUTHENTICATION}). */
     boolean authenticated() {

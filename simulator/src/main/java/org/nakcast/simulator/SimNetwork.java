@@ -31,6 +31,7 @@ final class SimNetwork {
         long lost;
         long sharedLost;
         long burstLost;
+        long trainLost;
         long duplicated;
         long partitioned;
         long stalled;
@@ -52,6 +53,8 @@ final class SimNetwork {
     private final RepairDemand demand;
     /** Per (from, to) link: data datagrams still to lose in the current burst. */
     private int[][] burstLeft = new int[0][0];
+    /** Per (from, to) link: data datagrams still to lose of the GRO train being lost. */
+    private int[][] trainLeft = new int[0][0];
     /** Per (from, to) link: copies sent, and the latest of them (by when sent) that arrived. */
     private long[][] sentOnLink = new long[0][0];
     private long[][] arrivedOnLink = new long[0][0];
@@ -73,14 +76,17 @@ final class SimNetwork {
         hosts.add(host);
         final int size = hosts.size();
         final int[][] grown = new int[size][size];
+        final int[][] grownTrains = new int[size][size];
         final long[][] grownSent = new long[size][size];
         final long[][] grownArrived = new long[size][size];
         for (int i = 0; i < burstLeft.length; i++) {
             System.arraycopy(burstLeft[i], 0, grown[i], 0, burstLeft[i].length);
+            System.arraycopy(trainLeft[i], 0, grownTrains[i], 0, trainLeft[i].length);
             System.arraycopy(sentOnLink[i], 0, grownSent[i], 0, sentOnLink[i].length);
             System.arraycopy(arrivedOnLink[i], 0, grownArrived[i], 0, arrivedOnLink[i].length);
         }
         burstLeft = grown;
+        trainLeft = grownTrains;
         sentOnLink = grownSent;
         arrivedOnLink = grownArrived;
         return size - 1;
@@ -233,6 +239,16 @@ final class SimNetwork {
             if (faults.burstStart > 0 && chance(faults.burstStart)) {
                 burstLeft[from][to] = 1 + random.nextInt(Math.max(1, faults.burstLength));
                 tally.burstLost++;
+                return true;
+            }
+            if (trainLeft[from][to] > 0) {
+                trainLeft[from][to]--;
+                tally.trainLost++;
+                return true;
+            }
+            if (faults.trainStart > 0 && chance(faults.trainStart)) {
+                trainLeft[from][to] = random.nextInt(faults.trainDatagrams);
+                tally.trainLost++;
                 return true;
             }
         }

@@ -623,6 +623,7 @@ final class Simulation {
         final Map<FaultKind, Long> injected = new EnumMap<>(FaultKind.class);
         injected.put(FaultKind.LOSS, network(net -> net.lost));
         injected.put(FaultKind.BURST, network(net -> net.burstLost));
+        injected.put(FaultKind.TRAIN_LOSS, network(net -> net.trainLost));
         injected.put(FaultKind.SHARED_LOSS, network(net -> net.sharedLost));
         injected.put(FaultKind.DUPLICATION, network(net -> net.duplicated));
         injected.put(FaultKind.REORDER, network(net -> net.reordered));

@@ -18,6 +18,7 @@ final class SimulationReport {
     private static final Map<FaultKind, String> UNITS = new EnumMap<>(Map.ofEntries(
         Map.entry(FaultKind.LOSS, "copies lost at random"),
         Map.entry(FaultKind.BURST, "copies lost in bursts"),
+        Map.entry(FaultKind.TRAIN_LOSS, "copies lost in GRO trains"),
         Map.entry(FaultKind.SHARED_LOSS, "datagrams lost before fanning out"),
         Map.entry(FaultKind.DUPLICATION, "copies delivered twice"),
         Map.entry(FaultKind.REORDER, "copies overtaken by one sent after"),

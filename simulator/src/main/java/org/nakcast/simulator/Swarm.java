@@ -52,6 +52,10 @@ final class Swarm {
     private static final long RECORDER_DRAWS = 0x5E0C_04DE_5EEDL;
     /** Salts the seed's seventh stream: whether its transports authenticate their datagrams. */
     private static final long AUTHENTICATION_DRAWS = 0x6A07_4E71_5EEDL;
+    /** Salts the seed's eighth stream: whether its receivers lose whole GRO trains, and how often. */
+    private static final long TRAIN_DRAWS = 0x7C0A_1105_5EEDL;
+    /** The most datagrams one lost train takes: a UDP GRO train, as many as the kernel coalesces. */
+    private static final int TRAIN_DATAGRAMS = 64;
     /** The share of seeds (allowed authentication) whose transports authenticate their datagrams. */
     private static final int AUTHENTICATED_PERCENT = 30;
     /**
@@ -88,7 +92,7 @@ final class Swarm {
         for (FaultKind kind : allowed) {
             final SplittableRandom draws = CLOSES.contains(kind) ? closes : ADDED_LATER.contains(kind) ? later : random;
             if (kind != FaultKind.REDUNDANT_LINES && kind != FaultKind.RECORDER && kind != FaultKind.DISK
-                && kind != FaultKind.AUTHENTICATION && draws.nextInt(100) < 35) {
+                && kind != FaultKind.AUTHENTICATION && kind != FaultKind.TRAIN_LOSS && draws.nextInt(100) < 35) {
                 kinds.add(kind);
             }
         }
@@ -113,6 +117,12 @@ final class Swarm {
             && new SplittableRandom(seed ^ AUTHENTICATION_DRAWS).nextInt(100) < AUTHENTICATED_PERCENT;
         if (authenticated) {
             kinds.add(FaultKind.AUTHENTICATION);
+        }
+        final SplittableRandom trainDraws = new SplittableRandom(seed ^ TRAIN_DRAWS);
+        final boolean trainsLost = !sharedLossGroup && !healthyLineB && allowed.contains(FaultKind.TRAIN_LOSS)
+            && trainDraws.nextInt(100) < 35;
+        if (trainsLost) {
+            kinds.add(FaultKind.TRAIN_LOSS);
         }
         final String keyFile = authenticated ? SimKeyFile.path() : null;
         final int datagramSize = DATAGRAM_SIZES[random.nextInt(DATAGRAM_SIZES.length)];
@@ -183,6 +193,10 @@ final class Swarm {
         }
         final NetworkFaults faults = drawFaults(random, kinds, publishers.size(), subscribers.size(), faultPhaseNs,
             publisherTimeoutNs);
+        if (trainsLost) {
+            faults.trainStart = 0.0005 + trainDraws.nextDouble() * 0.005;
+            faults.trainDatagrams = TRAIN_DATAGRAMS;
+        }
         final long strangerIntervalNs = kinds.contains(FaultKind.STRANGER) ? 20_000 + random.nextInt(1_000_000) : 0;
         faults.sendRefusal = kinds.contains(FaultKind.SEND_REFUSAL) ? 0.001 + random.nextDouble() * 0.05 : 0;
         final Scenario.SecondLine secondLine;
