@@ -31,9 +31,9 @@ import org.nakcast.transport.status.StreamCounters;
  * means inside a loss event the receiver raised. A stream that ends forgets what it held ahead; one
  * that starts (or resumes) begins at its first sequence; one the node ended before its start (seen
  * as its {@code streams gone before their start} counter moving on, and the stream's counters gone)
- * is forgotten whole. NAKs heard are kept with the time they were
- * read, any receiver's and any range, for the longest retry interval: more than the receiver itself
- * counts, so a violation is one the receiver could not have justified by any rule of its own.
+ * is forgotten whole. NAKs heard are kept per session with the time they were read, any
+ * receiver's and any range, for the longest retry interval: more than the receiver itself counts,
+ * so a violation is one the receiver could not have justified by any rule of its own.
  *
  * <p>A suppression is seen as the node's {@code NAKs suppressed} counter moving on, looked at before
  * each datagram the node reads and after each round, so the model is as the receiver saw it then.
@@ -52,19 +52,18 @@ import org.nakcast.transport.status.StreamCounters;
  * the stream has seen, or from a wrong source) moves a counter, and counts for nothing.
  */
 final class KeepingQuiet {
-    /** The NAK ranges remembered at most, of every session: far more than a receiver keeps. */
-    private static final int HEARD_CAPACITY = 8192;
+    /**
+     * The NAK ranges remembered at most per session: far more than a receiver keeps per stream (16).
+     * Per session, not across them: a stalled link let go at once can hand a receiver more than ten
+     * thousand ranges of other sessions within a retry interval (seed 1225071).
+     */
+    private static final int HEARD_PER_SESSION = 1024;
     private static final long NONE = Long.MIN_VALUE;
 
     private final long windowNs;
     private final int reorderWindow;
     private final Int2ObjectHashMap<Stream> streams = new Int2ObjectHashMap<>();
-    private final int[] heardSession = new int[HEARD_CAPACITY];
-    private final long[] heardFrom = new long[HEARD_CAPACITY];
-    private final long[] heardTo = new long[HEARD_CAPACITY];
-    private final long[] heardNs = new long[HEARD_CAPACITY];
-    private int heardNext;
-    private int heardSize;
+    private final Int2ObjectHashMap<HeardRanges> heard = new Int2ObjectHashMap<>();
     private long suppressedSeen;
     private long droppedSeen;
     private long queueFullSeen;
@@ -88,8 +87,7 @@ final class KeepingQuiet {
     /** A new incarnation of the process: a new node, knowing nothing, its counters at zero. */
     void restart() {
         streams.clear();
-        heardNext = 0;
-        heardSize = 0;
+        heard.clear();
         suppressedSeen = 0;
         droppedSeen = 0;
         queueFullSeen = 0;
@@ -181,13 +179,9 @@ final class KeepingQuiet {
 
     /** A NAK was read on the control port, at {@code nowNs}. */
     void heard(NakFlyweight nak, long nowNs) {
+        final HeardRanges ranges = heard.computeIfAbsent(nak.sessionId(), session -> new HeardRanges());
         for (int i = 0, count = nak.rangeCount(); i < count; i++) {
-            heardSession[heardNext] = nak.sessionId();
-            heardFrom[heardNext] = nak.rangeFrom(i);
-            heardTo[heardNext] = nak.rangeTo(i);
-            heardNs[heardNext] = nowNs;
-            heardNext = (heardNext + 1) % HEARD_CAPACITY;
-            heardSize = Math.min(heardSize + 1, HEARD_CAPACITY);
+            ranges.add(nak.rangeFrom(i), nak.rangeTo(i), nowNs);
         }
     }
 
@@ -231,18 +225,41 @@ final class KeepingQuiet {
             && covered(stream.sessionId, stream.lowestMissingTaking(pendingSequence, pastGone), nowNs);
     }
 
-    /** Whether a NAK heard within the window asked for {@code sequence}: the newest first, back to the edge. */
+    /** Whether a NAK of {@code sessionId} heard within the window asked for {@code sequence}. */
     private boolean covered(int sessionId, long sequence, long nowNs) {
-        for (int back = 1; back <= heardSize; back++) {
-            final int i = (heardNext - back + HEARD_CAPACITY) % HEARD_CAPACITY;
-            if (nowNs - heardNs[i] > windowNs) {
-                return false;
-            }
-            if (heardSession[i] == sessionId && heardFrom[i] <= sequence && heardTo[i] >= sequence) {
-                return true;
-            }
+        final HeardRanges ranges = heard.get(sessionId);
+        return ranges != null && ranges.cover(sequence, nowNs - windowNs);
+    }
+
+    /** The NAK ranges heard of one session, the last {@link #HEARD_PER_SESSION} of them, with when each was. */
+    private static final class HeardRanges {
+        private final long[] from = new long[HEARD_PER_SESSION];
+        private final long[] to = new long[HEARD_PER_SESSION];
+        private final long[] heardNs = new long[HEARD_PER_SESSION];
+        private int next;
+        private int size;
+
+        void add(long rangeFrom, long rangeTo, long nowNs) {
+            from[next] = rangeFrom;
+            to[next] = rangeTo;
+            heardNs[next] = nowNs;
+            next = (next + 1) % HEARD_PER_SESSION;
+            size = Math.min(size + 1, HEARD_PER_SESSION);
         }
-        return false;
+
+        /** Whether a range heard at {@code sinceNs} or later holds {@code sequence}: the newest first. */
+        boolean cover(long sequence, long sinceNs) {
+            for (int back = 1; back <= size; back++) {
+                final int i = (next - back + HEARD_PER_SESSION) % HEARD_PER_SESSION;
+                if (heardNs[i] < sinceNs) {
+                    return false;
+                }
+                if (from[i] <= sequence && to[i] >= sequence) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     private Stream stream(int sessionId) {

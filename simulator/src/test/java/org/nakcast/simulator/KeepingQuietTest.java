@@ -234,6 +234,22 @@ class KeepingQuietTest {
         assertThat(suppressAt(10)).contains("session 7: 10");
     }
 
+    /** Seed 1225071: a flood of other sessions' NAKs pushed the one that justified out of the model. */
+    @Test
+    void nakRangesOfOtherSessionsDoNotPushASessionsOwnOut() {
+        startAndTake(0, 1, 3);
+        hear(0, 2, 2);
+        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(NakFlyweight.lengthFor(1)));
+        nak.wrap(buffer, 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION + 1, 1, 0);
+        for (int i = 0; i < 20_000; i++) {
+            nak.receiverId(99).rangeCount(1).range(0, i, i);
+            quiet.heard(nak, 5);
+        }
+
+        assertThat(suppressAt(10)).isNull();
+    }
+
     @Test
     void withoutAKnownReorderWindowNothingIsJudged() {
         final KeepingQuiet unknown = new KeepingQuiet(WINDOW_NS, 0);
