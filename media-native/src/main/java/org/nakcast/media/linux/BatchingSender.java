@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  * caller sends it again later, so no datagram is dropped here.
  *
  * <p><b>UDP GSO.</b> Held datagrams of one length in a row, and one shorter one after them, go as
- * one message with a {@code UDP_SEGMENT} control message: the kernel
- * passes the train through its stack once and cuts it into those datagrams, each with its own UDP
- * header, at the device (or in software where the device cannot). What reaches the wire is the
+ * one message with a {@code UDP_SEGMENT} control message: the kernel passes the train through its
+ * stack once and cuts it into those datagrams, each with its own UDP header, at the device (or in
+ * software where the device cannot). What reaches the wire is the
  * same datagrams as without it; a receiver cannot tell, and needs nothing. A stream of equal
  * messages fills its datagrams to one length, so at full rate nearly every flush is one train or a
  * few. A datagram alone, or one whose neighbours differ in length, goes by itself as before; nothing
