@@ -239,12 +239,8 @@ class KeepingQuietTest {
     void nakRangesOfOtherSessionsDoNotPushASessionsOwnOut() {
         startAndTake(0, 1, 3);
         hear(0, 2, 2);
-        final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(NakFlyweight.lengthFor(1)));
-        nak.wrap(buffer, 0);
-        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION + 1, 1, 0);
         for (int i = 0; i < 20_000; i++) {
-            nak.receiverId(99).rangeCount(1).range(0, i, i);
-            quiet.heard(nak, 5);
+            hear(SESSION + 1, 5, i, i);
         }
 
         assertThat(suppressAt(10)).isNull();
@@ -311,9 +307,13 @@ class KeepingQuietTest {
     }
 
     private void hear(long atNs, long from, long to) {
+        hear(SESSION, atNs, from, to);
+    }
+
+    private void hear(int session, long atNs, long from, long to) {
         final UnsafeBuffer buffer = new UnsafeBuffer(ByteBuffer.allocate(NakFlyweight.lengthFor(1)));
         nak.wrap(buffer, 0);
-        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), SESSION, 1, 0);
+        nak.writeHeader(FrameType.NAK, NakFlyweight.lengthFor(1), session, 1, 0);
         nak.receiverId(99).rangeCount(1).range(0, from, to);
         quiet.heard(nak, atNs);
     }
