@@ -69,8 +69,8 @@ final class RecorderHost extends SubscriberHost {
 
     RecorderHost(Scheduler scheduler, List<SimNetwork> lines, String name, Scenario scenario,
         Scenario.SubscriberPlan plan, Map<Integer, PublishedSession> sessions, WireWatch wire, Violations violations,
-        SubscriptionProbe.Tally tally, SplittableRandom random, Path dir, Scenario.Disk disk) {
-        super(scheduler, lines, name, scenario, plan, sessions, wire, violations, tally, random, null,
+        SubscriptionProbe.Tally tally, SplittableRandom random, String traced, Path dir, Scenario.Disk disk) {
+        super(scheduler, lines, name, scenario, plan, sessions, wire, violations, tally, random, traced,
             Recorder::asRecorded);
         this.dir = dir;
         this.disk = disk;

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code ops/simulate}: runs the deterministic simulation over many seeds and prints what they
  * injected, what they delivered and every invariant broken, then a JSON line. A failing seed is
- * printed with its violations and replays exactly with {@code --seed S --seeds 1}.
+ * printed with its violations and replays exactly with {@code --seed S --seeds 1}. Every
+ * {@value #PROGRESS_EVERY} seeds a line on stderr says how far a long run is, so that one stopped
+ * early still tells how many seeds it ran.
  *
  * <pre>
  *   ops/simulate [--seeds N] [--seed FIRST] [--faults all|loss,burst,...] [--threads T] [--trace SUBSCRIPTION]
@@ -18,6 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Exit status: 0 with no violation, 1 with any, 64 on a bad option.
  */
 public final class SimulateCommand {
+    /** Seeds between two progress lines. */
+    static final int PROGRESS_EVERY = 1_000;
+
     private SimulateCommand() {
     }
 
@@ -54,6 +59,7 @@ public final class SimulateCommand {
         final SimulationReport report = new SimulationReport();
         final long startNs = System.nanoTime();
         final AtomicLong next = new AtomicLong(firstSeed);
+        final AtomicLong done = new AtomicLong();
         final long end = firstSeed + seeds;
         final ExecutorService pool = Executors.newFixedThreadPool(threads);
         for (int t = 0; t < threads; t++) {
@@ -63,6 +69,11 @@ public final class SimulateCommand {
                     report.add(result);
                     if (result.violations() > 0) {
                         printFailure(result, kinds);
+                    }
+                    final long seedsDone = done.incrementAndGet();
+                    if (seedsDone % PROGRESS_EVERY == 0 && seedsDone < seeds) {
+                        System.err.println("simulate: %,d of %,d seeds run, %,d violations so far, %.0f s".formatted(
+                            seedsDone, seeds, report.violations(), (System.nanoTime() - startNs) / 1e9));
                     }
                 }
             });

@@ -132,7 +132,7 @@ final class Simulation {
             final RecorderHost host;
             try {
                 host = new RecorderHost(scheduler, lines, "rec" + i, scenario, plan, sessions, wire, violations, tally,
-                    new SplittableRandom(scenario.seed() ^ RECORDER_RANDOM ^ i), RecorderHost.newDirectory(),
+                    new SplittableRandom(scenario.seed() ^ RECORDER_RANDOM ^ i), traced, RecorderHost.newDirectory(),
                     recorder.disk());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

@@ -110,7 +110,7 @@ final class SimulationReport {
         }
     }
 
-    long violations() {
+    synchronized long violations() {
         return violations;
     }
 
