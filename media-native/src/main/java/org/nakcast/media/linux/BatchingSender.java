@@ -28,11 +28,11 @@ import org.slf4j.LoggerFactory;
  * <p><b>UDP GSO.</b> Held datagrams of one length in a row, and one shorter one after them, go as
  * one message with a {@code UDP_SEGMENT} control message: the kernel passes the train through its
  * stack once and cuts it into those datagrams, each with its own UDP header, at the device (or in
- * software where the device cannot). What reaches the wire is the
- * same datagrams as without it; a receiver cannot tell, and needs nothing. A stream of equal
- * messages fills its datagrams to one length, so at full rate nearly every flush is one train or a
- * few. A datagram alone, or one whose neighbours differ in length, goes by itself as before; nothing
- * waits for a train to fill. A train holds at most {@value #MAX_TRAIN_SEGMENTS} datagrams and
+ * software where the device cannot). What reaches the wire is the same datagrams as without it; a
+ * receiver cannot tell, and needs nothing. A stream of equal messages fills its datagrams to one
+ * length, so at full rate nearly every flush is one train or a few. A datagram alone, or one whose
+ * neighbours differ in length, goes by itself as before; nothing waits for a train to fill. A
+ * train holds at most {@value #MAX_TRAIN_SEGMENTS} datagrams and
  * {@value #MAX_TRAIN_BYTES} bytes (the kernel's limits), and only datagrams that fit the
  * interface's MTU unfragmented (the kernel refuses to cut a train into fragments). If the kernel
  * refuses a train all the same (a device that cannot checksum it, an IPsec path, a socket without

@@ -10,7 +10,7 @@ import java.lang.invoke.MethodHandle;
 /**
  * The libc calls this module makes, bound once through the foreign function API, each capturing
  * errno: the native media's, and those only {@link SyscallBatching} measures (one datagram per
- * {@code sendto} or {@code recvfrom}, a UDP GSO {@code sendmsg}). Linux on a 64-bit LP64 ABI
+ * {@code sendto} or {@code recvfrom}, batches through {@code sendmmsg}). Linux on a 64-bit LP64 ABI
  * (x86-64, aarch64): the constants here ({@code <sys/socket.h>}, {@code <netinet/in.h>},
  * {@code <netinet/udp.h>}, {@code <errno.h>}) and the struct layouts of {@link UdpSocket} are those.
  */

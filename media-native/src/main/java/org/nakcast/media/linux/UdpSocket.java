@@ -13,13 +13,14 @@ import org.nakcast.transport.media.MulticastAddress;
 
 /**
  * A non-blocking IPv4 UDP socket driven through libc: set up as a multicast receiver or sender,
- * then moving datagrams in batches with {@code recvmmsg} and {@code sendmmsg}. Its native memory
- * (the batch vectors and buffers its owners allocate from {@link #arena()}) is freed when it
- * closes. Setup runs on one thread, the batch calls on another (the agent's), never at once.
- * The media's sender cuts its batch into UDP GSO trains and its receiver takes UDP GRO trains
- * (control messages, below). {@link SyscallBatching} also opens unicast ones, and moves datagrams
- * one per {@code sendto} or {@code recvfrom} and in UDP GSO trains through {@code sendmsg}, to
- * measure those calls.
+ * then moving datagrams: received with {@code recvmmsg} in batches (or {@code recvmsg} one at a
+ * time), sent with {@code sendmsg} one message at a time, a datagram or a UDP GSO train. Its
+ * native memory (the vectors and buffers its owners allocate from {@link #arena()}) is freed when
+ * it closes. Setup runs on one thread, the calls on another (the agent's), never at once. The
+ * media's sender cuts its batch into UDP GSO trains and its receiver takes UDP GRO trains (control
+ * messages, below). {@link SyscallBatching} also opens unicast ones, and moves datagrams one per
+ * {@code sendto} or {@code recvfrom} and in batches through {@code sendmmsg}, to measure those
+ * calls.
  *
  * <pre>
  *   struct sockaddr_in (16 bytes)               struct ip_mreqn (12 bytes)
