@@ -1,6 +1,6 @@
 -- Wireshark dissector for nakcast, reliable UDP multicast messaging.
 --
--- Decodes every nakcast datagram of protocol version 2: the 24-byte common header, then per type
+-- Decodes every nakcast datagram of protocol version 3: the 24-byte common header, then per type
 -- DATA and RETRANSMIT (the session's age class, message count and the message frames), HEARTBEAT
 -- (with the session's age), NAK (its ranges), UNRECOVERABLE and STATUS.
 -- The layouts are those drawn in org.nakcast.transport.protocol (HeaderFlyweight and friends);
@@ -34,7 +34,7 @@
 local nakcast = Proto("nakcast", "nakcast reliable multicast")
 
 local MAGIC = 0x4B4E
-local CURRENT_VERSION = 2
+local CURRENT_VERSION = 3
 local HEADER_LENGTH = 24
 local DATA_HEADER_LENGTH = HEADER_LENGTH + 8
 local FRAME_HEADER_LENGTH = 4
@@ -54,6 +54,9 @@ local MAX_DATAGRAMS_ASKED = Int64(256)
 local FRAME_BEGIN = 0x80
 local FRAME_END = 0x40
 local AGE_CLASS_MASK = 0x3F
+-- The DATA and RETRANSMIT flag of a datagram whose publisher asks each receiver that reports STATUS
+-- for one once its position has passed it (flow control min, every quarter window).
+local STATUS_WANTED_FLAG = 0x40
 -- The HEARTBEAT flag of a stream its publisher closed: the header's sequence is its last datagram.
 local END_OF_STREAM_FLAG = 0x01
 local AGE_UNIT_NS = 1024
@@ -78,6 +81,8 @@ local f = {
     age_class = ProtoField.uint16("nakcast.data.age_class", "Session age class", base.DEC, nil, AGE_CLASS_MASK),
     end_of_stream = ProtoField.bool("nakcast.heartbeat.end_of_stream", "End of stream", 16, nil,
         END_OF_STREAM_FLAG),
+    status_wanted = ProtoField.bool("nakcast.data.status_wanted", "STATUS wanted once passed", 16, nil,
+        STATUS_WANTED_FLAG),
     length = ProtoField.uint16("nakcast.length", "Datagram length", base.DEC),
     line = ProtoField.string("nakcast.line", "Line (by destination port or group, preference nakcast.lines)"),
     session_id = ProtoField.int32("nakcast.session_id", "Publisher session id", base.DEC),
@@ -135,7 +140,7 @@ end
 local e = {
     too_short = malformed("too_short", "Shorter than the 24-byte header"),
     bad_magic = malformed("bad_magic", "Foreign magic: not a nakcast datagram"),
-    bad_version = malformed("bad_version", "Unsupported protocol version (this dissector reads version 2)"),
+    bad_version = malformed("bad_version", "Unsupported protocol version (this dissector reads version 3)"),
     unknown_type = malformed("unknown_type", "Unknown type code"),
     bad_flags = malformed("bad_flags", "Undefined header flags set"),
     length_mismatch = malformed("length_mismatch", "Length disagrees with the bytes received or the type"),
@@ -297,7 +302,8 @@ local function dissect_data(tvb, pinfo, tree, length)
     local frames, ended = add_frames(tvb, pinfo, tree, DATA_HEADER_LENGTH, length)
     tree:add(f.frame_count, frames):set_generated()
     tree:add(f.messages_ended, ended):set_generated()
-    return string.format(" frames=%d age=%s", frames, age_range(age_class_of(tvb)))
+    local wanted = bit.band(tvb(4, 2):le_uint(), STATUS_WANTED_FLAG) ~= 0 and " status-wanted" or ""
+    return string.format(" frames=%d age=%s%s", frames, age_range(age_class_of(tvb)), wanted)
 end
 
 local function dissect_heartbeat(tvb, pinfo, tree, length)
@@ -445,9 +451,10 @@ local function dissect_header(tvb, pinfo, tree, length)
     end
     local allowed_flags = 0
     if type_code == DATA or type_code == RETRANSMIT then
-        allowed_flags = AGE_CLASS_MASK
+        allowed_flags = AGE_CLASS_MASK + STATUS_WANTED_FLAG
         flags_item:add_le(f.age_class, tvb(4, 2))
             :append_text(string.format(" (%s old when first sent)", age_range(age_class_of(tvb))))
+        flags_item:add_le(f.status_wanted, tvb(4, 2))
     elseif type_code == HEARTBEAT then
         allowed_flags = END_OF_STREAM_FLAG
         flags_item:add_le(f.end_of_stream, tvb(4, 2))

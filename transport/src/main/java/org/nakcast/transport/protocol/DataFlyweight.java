@@ -1,5 +1,7 @@
 package org.nakcast.transport.protocol;
 
+import org.agrona.DirectBuffer;
+
 /**
  * A DATA or RETRANSMIT datagram: the common header, a message count, then message frames.
  *
@@ -29,6 +31,19 @@ package org.nakcast.transport.protocol;
  * through its data learns from it, within a factor of two and with no clocks compared, whether the
  * session began before or after it subscribed: a subscriber that was there first is owed the
  * session from its first message.
+ *
+ * <p>The flag {@link #STATUS_WANTED_FLAG}, set by a publisher under flow control {@code min} on
+ * every datagram whose sequence is a multiple of a quarter of its window, asks each receiver that
+ * reports STATUS for one as soon as its position has passed the datagram, without waiting for the
+ * report's interval: a fast stream learns its receivers' progress well before its window is used
+ * up, however short the window is in time. A receiver that reports no STATUS ignores it.
+ *
+ * <pre>
+ *   flags (16 bits)   15            7 6 5         0
+ *                    +---------------+-+-----------+
+ *                    |   zero        |W| age class |   W: STATUS wanted
+ *                    +---------------+-+-----------+
+ * </pre>
  */
 public final class DataFlyweight extends HeaderFlyweight {
     static final int COMPLETED_MESSAGES_OFFSET = HEADER_LENGTH;
@@ -58,13 +73,25 @@ public final class DataFlyweight extends HeaderFlyweight {
         return flags() & AGE_CLASS_MASK;
     }
 
+    /** Whether the publisher asks for a STATUS once this datagram is passed. */
+    public boolean statusWanted() {
+        return (flags() & STATUS_WANTED_FLAG) != 0;
+    }
+
+    /** Whether the DATA or RETRANSMIT at {@code offset} of {@code buffer} asks for a STATUS once passed. */
+    public static boolean statusWantedAt(DirectBuffer buffer, int offset) {
+        return (buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & STATUS_WANTED_FLAG) != 0;
+    }
+
     /**
-     * Sets the session's age class.
+     * Sets the flags as the datagram is first sent: the session's age class, and whether a STATUS
+     * is wanted once it is passed.
      *
      * @return this
      */
-    public DataFlyweight ageClass(int ageClass) {
-        buffer.putShort(offset + FLAGS_OFFSET, (short) ageClass, BYTE_ORDER);
+    public DataFlyweight flags(int ageClass, boolean statusWanted) {
+        buffer.putShort(offset + FLAGS_OFFSET, (short) (ageClass | (statusWanted ? STATUS_WANTED_FLAG : 0)),
+            BYTE_ORDER);
         return this;
     }
 

@@ -50,7 +50,7 @@ public final class DatagramValidator {
         }
         final int flags = buffer.getShort(offset + HeaderFlyweight.FLAGS_OFFSET, BYTE_ORDER) & 0xFFFF;
         final int allowedFlags = switch (type) {
-            case DATA, RETRANSMIT -> HeaderFlyweight.AGE_CLASS_MASK;
+            case DATA, RETRANSMIT -> HeaderFlyweight.AGE_CLASS_MASK | HeaderFlyweight.STATUS_WANTED_FLAG;
             case HEARTBEAT -> HeaderFlyweight.END_OF_STREAM_FLAG;
             default -> 0;
         };

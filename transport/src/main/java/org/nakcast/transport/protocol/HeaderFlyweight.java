@@ -30,8 +30,9 @@ import org.agrona.MutableDirectBuffer;
  *   <li>magic: the bytes {@code 'N' 'K'}; anything else is not ours.</li>
  *   <li>version: {@link #CURRENT_VERSION}; a datagram of another version is rejected, not guessed at.</li>
  *   <li>type: a {@link FrameType} code.</li>
- *   <li>flags: DATA and RETRANSMIT carry their session's age class in the low six bits (see
- *       {@link DataFlyweight}); a HEARTBEAT may carry {@link #END_OF_STREAM_FLAG} (see
+ *   <li>flags: DATA and RETRANSMIT carry their session's age class in the low six bits and may
+ *       carry {@link #STATUS_WANTED_FLAG} (see {@link DataFlyweight}); a HEARTBEAT may carry
+ *       {@link #END_OF_STREAM_FLAG} (see
  *       {@link HeartbeatFlyweight}); every other bit, and every flag of the other types, must be zero.</li>
  *   <li>datagram length: the whole datagram, header included; must equal what was received.</li>
  *   <li>session id: random per publisher start, so a restart is a new session.</li>
@@ -47,7 +48,7 @@ public class HeaderFlyweight {
     /** The magic value, the ASCII bytes 'N' 'K' read as a little-endian short. */
     public static final short MAGIC = 0x4B4E;
     /** The protocol version this code speaks. */
-    public static final int CURRENT_VERSION = 2;
+    public static final int CURRENT_VERSION = 3;
 
     static final int MAGIC_OFFSET = 0;
     static final int VERSION_OFFSET = 2;
@@ -59,6 +60,12 @@ public class HeaderFlyweight {
     static final int SEQUENCE_OFFSET = 16;
     /** The flag bits DATA and RETRANSMIT use: the session's age class. */
     public static final int AGE_CLASS_MASK = 0x3F;
+    /**
+     * The flag bit a DATA or RETRANSMIT may carry besides its age class: its publisher asks every
+     * receiver that reports STATUS for a report once its position has passed this datagram (see
+     * {@link DataFlyweight}).
+     */
+    public static final int STATUS_WANTED_FLAG = 0x40;
     /** The flag bit a HEARTBEAT uses: the stream has ended (see {@link HeartbeatFlyweight}). */
     public static final int END_OF_STREAM_FLAG = 0x01;
     /** Length of the common header. */

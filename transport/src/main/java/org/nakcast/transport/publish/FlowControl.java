@@ -29,6 +29,11 @@ interface FlowControl {
         public boolean receiversHave(long sequence) {
             return false;
         }
+
+        @Override
+        public long statusWantedEvery() {
+            return 0;
+        }
     };
 
     /**
@@ -57,4 +62,11 @@ interface FlowControl {
      * when this flow control does not know its receivers.
      */
     boolean receiversHave(long sequence);
+
+    /**
+     * Every how many datagrams a DATA asks its receivers for a STATUS once they have passed it
+     * ({@code STATUS_WANTED}, on sequences that are multiples of this); 0 for never, where no
+     * receiver reports.
+     */
+    long statusWantedEvery();
 }

@@ -220,6 +220,15 @@ final class MinFlowControl implements FlowControl {
         return count > 0;
     }
 
+    /**
+     * A quarter of the window: a receiver that keeps up reports its position at least three
+     * quarters of a window before the publisher would have to wait for it.
+     */
+    @Override
+    public long statusWantedEvery() {
+        return Math.max(1, window / 4);
+    }
+
     @Override
     public boolean receiversHave(long sequence) {
         for (int i = 0; i < count; i++) {

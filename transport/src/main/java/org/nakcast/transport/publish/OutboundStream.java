@@ -127,6 +127,8 @@ final class OutboundStream implements ControlledMessageHandler {
     private final UnrecoverableFlyweight unrecoverable = new UnrecoverableFlyweight();
     private final RetransmitQueue retransmits = new RetransmitQueue(RETRANSMIT_QUEUE_RANGES);
     private final FlowControl flowControl;
+    /** Every how many datagrams a DATA asks its receivers for a STATUS; 0 for never. */
+    private final long statusWantedEvery;
     private final OutrunReports outrunReports;
     private final AtomicCounter flowControlHolds;
     private final AtomicCounter retransmitsSent;
@@ -205,6 +207,7 @@ final class OutboundStream implements ControlledMessageHandler {
         this.rateLimiter = rateLimiter;
         this.repairBudget = repairBudget;
         this.flowControl = flowControl;
+        this.statusWantedEvery = flowControl.statusWantedEvery();
         this.outrunReports = new OutrunReports(topicId, sessionId, OUTRUN_REPORT_INTERVAL_NS, events);
         this.flowControlHolds = counters.get(SystemCounter.FLOW_CONTROL_HOLDS);
         this.sink = sink;
@@ -468,7 +471,8 @@ final class OutboundStream implements ControlledMessageHandler {
             final int slotOffset = history.slotOffset(sentUpTo);
             dataHeader.wrap(historyBuffer, slotOffset);
             final int length = dataHeader.datagramLength();
-            dataHeader.ageClass(DataFlyweight.ageClassOf(nowNs - startNs));
+            dataHeader.flags(DataFlyweight.ageClassOf(nowNs - startNs),
+                statusWantedEvery > 0 && sentUpTo % statusWantedEvery == 0);
             if (!rateLimiter.tryAcquire(length, nowNs) || !sink.send(historyBuffer, slotOffset, length)) {
                 break;
             }

@@ -13,6 +13,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSink;
+import org.nakcast.transport.protocol.DataFlyweight;
 import org.nakcast.transport.protocol.HeaderFlyweight;
 import org.nakcast.transport.protocol.HeartbeatFlyweight;
 import org.nakcast.transport.protocol.NakFlyweight;
@@ -180,6 +181,9 @@ public final class InboundStream {
         }
         if (lines != null && !retransmit) {
             lines.onFirstCopy(line, sequence, nowNs);
+        }
+        if (status != null && DataFlyweight.statusWantedAt(buffer, offset)) {
+            status.wantedPast(sequence);
         }
         naks.arrived(sequence, retransmit, nowNs);
         deliverHeld(retransmit, nowNs);

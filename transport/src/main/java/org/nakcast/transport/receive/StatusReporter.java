@@ -10,8 +10,12 @@ import org.nakcast.transport.protocol.StatusFlyweight;
 /**
  * Tells a publisher how far this receiver has consumed one stream, for flow control {@code min}:
  * a STATUS at most every {@link #MIN_INTERVAL_NS} while the position moves, and one every
- * keep-alive interval while it does not, so the publisher knows this receiver is alive. A STATUS
- * the network refuses is tried again at the next poll. Allocation-free after construction.
+ * keep-alive interval while it does not, so the publisher knows this receiver is alive. Sooner
+ * when the publisher asks: once the position has passed a datagram that wanted a STATUS (a DATA
+ * with {@code STATUS_WANTED}, which the publisher sets every quarter window), one goes at the next
+ * poll, whatever the interval; several such datagrams passed between two polls make one STATUS. So
+ * a stream that sends its window in less than the interval is not held waiting for the report. A
+ * STATUS the network refuses is tried again at the next poll. Allocation-free after construction.
  */
 final class StatusReporter {
     /** The shortest time between two STATUS of one stream. */
@@ -22,6 +26,8 @@ final class StatusReporter {
     private final StatusFlyweight status = new StatusFlyweight();
     private long sentNs = Long.MIN_VALUE;
     private long sentPosition = -1;
+    /** The highest sequence taken that wanted a STATUS once passed; -1 for none. */
+    private long wantedPast = -1;
 
     /**
      * @param sessionId the stream's publisher session
@@ -38,6 +44,11 @@ final class StatusReporter {
         status.receiverId(receiverId);
     }
 
+    /** A datagram that wants a STATUS once the position has passed it was taken. */
+    void wantedPast(long sequence) {
+        wantedPast = Math.max(wantedPast, sequence);
+    }
+
     /**
      * Sends a STATUS if one is due.
      *
@@ -48,7 +59,8 @@ final class StatusReporter {
         final long sinceNs = nowNs - sentNs;
         final boolean due = sentNs == Long.MIN_VALUE
             || sinceNs >= keepAliveNs
-            || nextNeeded != sentPosition && sinceNs >= MIN_INTERVAL_NS;
+            || nextNeeded != sentPosition && sinceNs >= MIN_INTERVAL_NS
+            || nextNeeded > wantedPast && wantedPast >= sentPosition;
         if (!due) {
             return 0;
         }

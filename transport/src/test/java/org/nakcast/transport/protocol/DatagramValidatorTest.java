@@ -121,12 +121,15 @@ class DatagramValidatorTest {
     }
 
     @Test
-    void dataAndRetransmitCarryTheirSessionsAgeClassInTheFlagsAHeartbeatOnlyTheEndOfItsStream() {
+    void dataAndRetransmitCarryTheirSessionsAgeClassAndStatusWantedInTheFlagsAHeartbeatOnlyTheEndOfItsStream() {
         final int length = data();
         assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.AGE_CLASS_MASK, length))
             .as("DATA, the largest age class").isEqualTo(DatagramCheck.VALID);
-        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.AGE_CLASS_MASK + 1, length))
-            .as("DATA, a bit past the age class").isEqualTo(DatagramCheck.BAD_FLAGS);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET,
+            HeaderFlyweight.AGE_CLASS_MASK | HeaderFlyweight.STATUS_WANTED_FLAG, length))
+            .as("DATA, the largest age class, a STATUS wanted").isEqualTo(DatagramCheck.VALID);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.STATUS_WANTED_FLAG << 1, length))
+            .as("DATA, a bit past STATUS wanted").isEqualTo(DatagramCheck.BAD_FLAGS);
 
         final HeartbeatFlyweight heartbeat = new HeartbeatFlyweight();
         heartbeat.wrap(buffer, OFFSET);
@@ -138,6 +141,8 @@ class DatagramValidatorTest {
             .isEqualTo(DatagramCheck.VALID);
         assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, 2, HeartbeatFlyweight.HEARTBEAT_LENGTH))
             .as("HEARTBEAT with an age class").isEqualTo(DatagramCheck.BAD_FLAGS);
+        assertThat(checkWithByte(HeaderFlyweight.FLAGS_OFFSET, HeaderFlyweight.STATUS_WANTED_FLAG,
+            HeartbeatFlyweight.HEARTBEAT_LENGTH)).as("HEARTBEAT wanting a STATUS").isEqualTo(DatagramCheck.BAD_FLAGS);
         heartbeat.sessionAgeNs(-1);
         assertThat(check(HeartbeatFlyweight.HEARTBEAT_LENGTH)).as("a negative session age")
             .isEqualTo(DatagramCheck.BAD_SEQUENCE);

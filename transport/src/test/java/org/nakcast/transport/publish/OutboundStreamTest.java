@@ -381,6 +381,40 @@ class OutboundStreamTest {
     }
 
     @Test
+    void underFlowControlMaxNoDatagramWantsAStatus() {
+        fillDatagrams(3 * history.capacity());
+
+        assertThat(sink.ofType(FrameType.DATA)).noneSatisfy(datagram -> assertThat(wantsStatus(datagram)).isTrue());
+    }
+
+    @Test
+    void underFlowControlMinEveryQuarterWindowADatagramWantsAStatusAndItsRetransmitToo() {
+        final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, List.of(TestLines.A),
+            history.capacity() / 2, SECOND_NS, history.capacity(), events, counters);
+        final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
+            SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
+            sink, counters);
+        held.onStatus(TestLines.A, RECEIVER_HOST, 7, 0, nowNs);
+        for (int round = 0; round < 4; round++) {
+            fillDatagrams(held, history.capacity() / 2);
+            held.onStatus(TestLines.A, RECEIVER_HOST, 7, held.sentUpTo(), nowNs);
+        }
+        held.onNak(RECEIVER_HOST, nak(history.capacity() + 4, history.capacity() + 5), nowNs);
+
+        final long quarterWindow = history.capacity() / 8;
+        assertThat(flowControl.statusWantedEvery()).isEqualTo(quarterWindow);
+        assertThat(sink.ofType(FrameType.DATA).stream().filter(this::wantsStatus)
+            .map(datagram -> HeaderFlyweight.sequenceAt(datagram, 0)))
+            .containsExactlyElementsOf(LongStream.range(0, 2L * history.capacity())
+                .filter(sequence -> sequence % quarterWindow == 0).boxed().toList());
+        assertThat(sink.ofType(FrameType.RETRANSMIT)).extracting(this::wantsStatus).containsExactly(true, false);
+    }
+
+    private boolean wantsStatus(UnsafeBuffer datagram) {
+        return DataFlyweight.statusWantedAt(datagram, 0);
+    }
+
+    @Test
     void heartbeatsGoOutEveryIntervalWhileBusyToo() {
         final int steps = 12;
         for (int step = 0; step <= steps; step++) {

@@ -800,7 +800,7 @@ class ReceiveDispatcherTest {
         data.start(sequence, sequence).message(text("m" + sequence));
         final DataFlyweight header = new DataFlyweight();
         header.wrap(data.buffer(), 0);
-        header.ageClass(DataFlyweight.ageClassOf(ageNs));
+        header.flags(DataFlyweight.ageClassOf(ageNs), false);
         deliver(retransmit);
     }
 

@@ -71,6 +71,8 @@ class WiresharkDissectorIT {
     private static final int PRICES = 200;
     private static final int SMALL_ORDERS = 2_000;
     private static final int LARGE_ORDERS = 10;
+    /** The history of orders, in datagrams: a 32-datagram window, a STATUS wanted every 8. */
+    private static final long ORDERS_HISTORY_DATAGRAMS = 64;
     private static final long FIRST_LOST = 10;
     private static final long LAST_LOST = 59;
     private static final int DATA_PORT = 40456;
@@ -89,7 +91,8 @@ class WiresharkDissectorIT {
      */
     private static final long LATE_NS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final List<String> FIELDS = List.of(TIME, "udp.dstport", "udp.length", "nakcast.magic",
-        "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.data.age_class", "nakcast.length",
+        "nakcast.version", "nakcast.type", "nakcast.flags", "nakcast.data.age_class", "nakcast.data.status_wanted",
+        "nakcast.length",
         "nakcast.session_id", "nakcast.topic_id", "nakcast.sequence", "nakcast.data.completed_messages",
         "nakcast.data.frame_count", "nakcast.data.messages_ended", "nakcast.frame.length", "nakcast.frame.flags",
         "nakcast.heartbeat.oldest_sequence", "nakcast.heartbeat.publisher_id", "nakcast.heartbeat.session_age",
@@ -184,8 +187,28 @@ class WiresharkDissectorIT {
         assertHeartbeats(packets);
         assertNaks(byType.get(FrameType.NAK));
         assertUnrecoverables(byType.get(FrameType.UNRECOVERABLE), byType.get(FrameType.NAK));
+        assertStatusWanted(of(byType, FrameType.DATA, 1), of(byType, FrameType.DATA, 2));
         assertStatuses(byType.get(FrameType.STATUS), of(byType, FrameType.DATA, 2),
             byType.get(FrameType.NAK).get(0).text("nakcast.nak.receiver_id"));
+    }
+
+    /**
+     * STATUS wanted: on the DATA of orders (flow control min) from sequence 0 every quarter window;
+     * on prices (flow control max, no STATUS) never.
+     */
+    private static void assertStatusWanted(List<DissectedPacket> pricesData, List<DissectedPacket> ordersData) {
+        assertThat(pricesData).filteredOn(WiresharkDissectorIT::wantsStatus).as("flow control max").isEmpty();
+        final List<Long> wanted = ordersData.stream().filter(WiresharkDissectorIT::wantsStatus)
+            .map(packet -> packet.number("nakcast.sequence")).toList();
+        final long every = ORDERS_HISTORY_DATAGRAMS / 2 / 4;
+        assertThat(wanted).as("flow control min, every %d datagrams of %d", every, ordersData.size())
+            .hasSizeGreaterThan(2).containsExactlyElementsOf(
+            LongStream.iterate(0, sequence -> sequence < ordersData.size(), sequence -> sequence + every).boxed()
+                .toList());
+    }
+
+    private static boolean wantsStatus(DissectedPacket packet) {
+        return (packet.number("nakcast.flags") & HeaderFlyweight.STATUS_WANTED_FLAG) != 0;
     }
 
     /**
@@ -257,10 +280,13 @@ class WiresharkDissectorIT {
         int trailerBytes) {
         assertThat(packet.has("nakcast.type")).as("decoded as nakcast: %s", packet).isTrue();
         assertThat(packet.text("nakcast.magic")).as("%s", packet).isEqualTo("0x4b4e");
-        assertThat(packet.number("nakcast.version")).as("%s", packet).isEqualTo(2);
+        assertThat(packet.number("nakcast.version")).as("%s", packet).isEqualTo(HeaderFlyweight.CURRENT_VERSION);
         final FrameType type = type(packet);
+        assertThat(packet.has("nakcast.data.status_wanted")).as("%s", packet)
+            .isEqualTo(type == FrameType.DATA || type == FrameType.RETRANSMIT);
         if (type == FrameType.DATA || type == FrameType.RETRANSMIT) {
-            assertThat(packet.number("nakcast.flags")).as("the age class alone: %s", packet)
+            assertThat(packet.number("nakcast.flags") & ~HeaderFlyweight.STATUS_WANTED_FLAG)
+                .as("the age class, and maybe STATUS wanted: %s", packet)
                 .isEqualTo(packet.number("nakcast.data.age_class"));
         } else if (type == FrameType.HEARTBEAT) {
             assertThat(packet.number("nakcast.flags")).as("end of stream or nothing: %s", packet)
@@ -561,7 +587,8 @@ class WiresharkDissectorIT {
         final List<TopicConfig> topics = paced.topics().stream()
             .map(topic -> topic.id() == 1
                 ? topic.withHistory(new ByteSize(16L * DATAGRAM_LENGTH)).withFlowControl(FlowControlMode.MAX)
-                : topic.withFlowControl(FlowControlMode.MIN))
+                : topic.withHistory(new ByteSize(ORDERS_HISTORY_DATAGRAMS * DATAGRAM_LENGTH))
+                    .withFlowControl(FlowControlMode.MIN))
             .toList();
         return new NodeConfig(paced.node(), transports, topics).conclude();
     }
