@@ -3,6 +3,7 @@ package org.nakcast.transport.system;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -34,6 +35,12 @@ import org.nakcast.transport.status.SystemCounter;
 class QueuedDeliveryIT {
     private static final int COUNT = 100_000;
     private static final int STOP_COUNT = 300_000;
+    /**
+     * The delivery-queue timeout of a poller that is slow but never stops: longer than a loaded
+     * machine keeps its thread off the CPU (the default 100 ms is not, with a simulation and a
+     * build beside the test on two cores), so what the test sees is the queue slowing the stream.
+     */
+    private static final Duration PATIENT_QUEUE_TIMEOUT = Duration.ofSeconds(5);
 
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -61,7 +68,7 @@ class QueuedDeliveryIT {
     void aSlowPollerThroughASmallQueueSlowsItsStreamAndLosesNothing() throws InterruptedException {
         final Consumer consumer = new Consumer();
         try (Node publisherNode = Node.launch(TestConfigs.paced("40m"));
-            Node subscriberNode = Node.launch(queued("128k", "64k"))) {
+            Node subscriberNode = Node.launch(queued("128k", "64k", PATIENT_QUEUE_TIMEOUT))) {
             final Subscription subscription = subscriberNode.newByteSubscription("prices", consumer, consumer);
 
             final Thread publisher = new Thread(() ->
@@ -182,15 +189,19 @@ class QueuedDeliveryIT {
     }
 
     private static NodeConfig queued(String queueSize) {
-        return queued(queueSize, TopicConfig.DEFAULT_MAX_MESSAGE.toString());
+        return queued(queueSize, TopicConfig.DEFAULT_MAX_MESSAGE.toString(),
+            TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT);
     }
 
-    /** The embedded default with that delivery queue and largest received message on every topic. */
-    private static NodeConfig queued(String queueSize, String maxMessage) {
+    /**
+     * The embedded default with that delivery queue, its timeout and largest received message on
+     * every topic.
+     */
+    private static NodeConfig queued(String queueSize, String maxMessage, Duration queueTimeout) {
         final NodeConfig base = NodeConfig.embeddedDefault();
         final List<TopicConfig> topics = base.topics().stream()
-            .map(topic -> topic.withDeliveryQueue(ByteSize.parse(queueSize),
-                TopicConfig.DEFAULT_DELIVERY_QUEUE_TIMEOUT).withMaxMessage(ByteSize.parse(maxMessage)))
+            .map(topic -> topic.withDeliveryQueue(ByteSize.parse(queueSize), queueTimeout)
+                .withMaxMessage(ByteSize.parse(maxMessage)))
             .toList();
         return new NodeConfig(base.node(), base.transports(), topics).conclude();
     }
