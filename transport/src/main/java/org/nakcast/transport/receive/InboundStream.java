@@ -344,8 +344,16 @@ public final class InboundStream {
      * @param patienceNs how long a recovery may bring no message before what is left is given up
      */
     public void recoverFrom(List<RecoverySource> recorders, long patienceNs) {
-        losses.recoverFrom(new MessageRecovery(topicId, sessionId, recorders, patienceNs, life, delivery, sequencer,
-            losses, counters));
+        losses.recoverFrom(new MessageRecovery(topicId, sessionId, recorders, patienceNs, this::sessionLastHeardNs,
+            delivery, sequencer, losses, counters));
+    }
+
+    /**
+     * When anything of the session was last heard, by the life the stream has now: one that resumes
+     * takes over the life of the stream before it, and its recovery must see that one.
+     */
+    private long sessionLastHeardNs() {
+        return life.lastHeardNs();
     }
 
     /** Whether it is fetching messages from a recorder, the live datagrams held meanwhile. */

@@ -3,6 +3,7 @@ package org.nakcast.transport.receive;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ExpandableDirectByteBuffer;
@@ -74,7 +75,7 @@ final class MessageRecovery implements ReplayHandler {
     private final List<RecoverySource> sources;
     private final long patienceNs;
     private final long retryNs;
-    private final SessionLife life;
+    private final LongSupplier lastHeardNs;
     private final MessageDelivery delivery;
     private final Resequencer sequencer;
     private final Unrecovered unrecovered;
@@ -125,9 +126,10 @@ final class MessageRecovery implements ReplayHandler {
     /**
      * @param sources the topic's recorders, A first; one or two
      * @param patienceNs how long a recovery may bring no message before what is left is given up
-     * @param life the session's life: when it was last heard
+     * @param lastHeardNs when anything of the session was last heard, asked each time: a stream that
+     *     resumes takes over its session's earlier life, and this must follow it
      */
-    MessageRecovery(int topicId, int sessionId, List<RecoverySource> sources, long patienceNs, SessionLife life,
+    MessageRecovery(int topicId, int sessionId, List<RecoverySource> sources, long patienceNs, LongSupplier lastHeardNs,
         MessageDelivery delivery, Resequencer sequencer, Unrecovered unrecovered, SystemCounters counters) {
         if (sources.isEmpty() || sources.size() > Integer.SIZE) {
             throw new IllegalArgumentException("a recovery needs one recorder or two: " + sources);
@@ -137,7 +139,7 @@ final class MessageRecovery implements ReplayHandler {
         this.sources = List.copyOf(sources);
         this.patienceNs = patienceNs;
         this.retryNs = Math.max(1, patienceNs / 8);
-        this.life = life;
+        this.lastHeardNs = lastHeardNs;
         this.delivery = delivery;
         this.sequencer = sequencer;
         this.unrecovered = unrecovered;
@@ -301,7 +303,7 @@ final class MessageRecovery implements ReplayHandler {
         final boolean notHeld = refusal == ReplayRefusal.NO_RECORDING || refusal == ReplayRefusal.NOT_HELD;
         (notHeld ? failingSinceNs : notHeldSinceNs)[source] = Long.MIN_VALUE;
         final boolean noneOfASilentSession = refusal == ReplayRefusal.NO_RECORDING
-            && nowNs - life.lastHeardNs() >= patienceNs;
+            && nowNs - lastHeardNs.getAsLong() >= patienceNs;
         if (noneOfASilentSession || saysSoStill(notHeld ? notHeldSinceNs : failingSinceNs)) {
             holesHere |= 1 << source;
         }

@@ -259,6 +259,31 @@ class RecoveryTest {
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m5", "m6", "m8");
     }
 
+    /**
+     * Seed 1319318: a stream resumed after its session fell silent took on the session's earlier
+     * life, but its recovery kept the fresh one, never heard: every recorder with no recording of the
+     * session yet (its own start still repairing) was taken at its word at once, as if the session
+     * had been silent all along, and the messages it was about to record were given up.
+     */
+    @Test
+    void aResumedStreamWaitsForARecorderWithNoRecordingOfASessionHeardLately() {
+        a.refusing = ReplayRefusal.NO_RECORDING;
+        b.refusing = ReplayRefusal.NO_RECORDING;
+        h.advance(2 * PATIENCE_NS);
+        final SessionLife earlier = new SessionLife();
+        earlier.heard(h.nowNs);
+        h.stream.recoverFrom(List.of(a, b), PATIENCE_NS);
+        h.stream.resumeAt(0, 0, earlier, h.nowNs);
+        h.data(0, 0, "m0", "m1").data(3, 5, "m5");
+        h.stream.onUnrecoverable(1, 2, 5, h.nowNs);
+
+        pollFor(h, PATIENCE_NS / 4);
+        assertThat(h.losses()).as("the session was heard just now: a recording of it may be made soon").isEmpty();
+
+        pollFor(h, PATIENCE_NS);
+        assertThat(h.losses()).extracting(LossEvent::firstMessage).containsExactly(2L);
+    }
+
     @ParameterizedTest
     @EnumSource(value = ReplayRefusal.class, names = {"NO_RECORDING", "NOT_HELD"})
     void aRecorderWithoutTheMessagesOfASessionHeardLatelyIsWaitedForAgainAtTheNextGap(ReplayRefusal answer) {
