@@ -73,11 +73,6 @@ public final class DataFlyweight extends HeaderFlyweight {
         return flags() & AGE_CLASS_MASK;
     }
 
-    /** Whether the publisher asks for a STATUS once this datagram is passed. */
-    public boolean statusWanted() {
-        return (flags() & STATUS_WANTED_FLAG) != 0;
-    }
-
     /** Whether the DATA or RETRANSMIT at {@code offset} of {@code buffer} asks for a STATUS once passed. */
     public static boolean statusWantedAt(DirectBuffer buffer, int offset) {
         return (buffer.getShort(offset + FLAGS_OFFSET, BYTE_ORDER) & STATUS_WANTED_FLAG) != 0;
