@@ -210,13 +210,18 @@ public final class OrderEntry {
             toSend.add(new OrderAck(order.orderId(), reason.isEmpty(), reason, order.legs().size()));
         }
 
-        /** Publishes queued acks until one is back-pressured: it stays first in the queue. */
+        /**
+         * Publishes queued acks until one is back-pressured, or refused as not connected (the
+         * client's subscription to the acks is not heard yet: its first STATUS may come after its
+         * first order, when it joined between two of the acks stream's heartbeats): it stays first
+         * in the queue and goes once the client is heard.
+         */
         private int sendAcks() {
             int sent = 0;
             OrderAck ack;
             while ((ack = toSend.peek()) != null) {
                 final long result = acks.offer(ack);
-                if (result == OfferResult.BACK_PRESSURED) {
+                if (result == OfferResult.BACK_PRESSURED || result == OfferResult.NOT_CONNECTED) {
                     break;
                 }
                 if (!OfferResult.isTaken(result)) {
