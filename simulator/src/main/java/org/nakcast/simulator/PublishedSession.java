@@ -66,6 +66,8 @@ final class PublishedSession {
     final Long2LongHashMap firstStatusReadNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** When each DATA sequence was first sent, by sequence. */
     private final LongArrayList dataFirstSentNs = new LongArrayList();
+    /** When its node first handed each DATA sequence to the media, by sequence. */
+    private final LongArrayList dataFirstHandedNs = new LongArrayList();
     /**
      * The receivers its publisher dropped from flow control when none of their STATUS had reached it
      * for the flow-control timeout: what was sent past them may be lost to them.
@@ -153,6 +155,31 @@ final class PublishedSession {
         }
         final long firstHeardNs = firstStatusReadNs.get(receiverId);
         return firstHeardNs == Long.MIN_VALUE || firstHeardNs > dataFirstSentNs.getLong((int) evictingSequence);
+    }
+
+    /** Notes that its node handed DATA {@code sequence} to the media at {@code nowNs}. */
+    void handedData(long sequence, long nowNs) {
+        highestHandedData = Math.max(highestHandedData, sequence);
+        while (dataFirstHandedNs.size() <= sequence) {
+            dataFirstHandedNs.addLong(nowNs);
+        }
+    }
+
+    /**
+     * When flow control last had reason to take {@code receiverId} for a receiver that keeps up, from
+     * the STATUS its publisher's node read: when its position last moved, or, if later, when the node
+     * first handed on the datagram that position needs (until then the receiver had all that was
+     * sent, and standing still was not lagging). Long.MAX_VALUE while it still has all that was sent;
+     * Long.MIN_VALUE if no STATUS of it was read.
+     */
+    long keptUpAtNs(long receiverId) {
+        final long movedNs = statusMovedNs.get(receiverId);
+        if (movedNs == Long.MIN_VALUE) {
+            return movedNs;
+        }
+        final long position = statusPosition.get(receiverId);
+        return position < dataFirstHandedNs.size()
+            ? Math.max(movedNs, dataFirstHandedNs.getLong((int) position)) : Long.MAX_VALUE;
     }
 
     /** Counts one datagram this session sent. */

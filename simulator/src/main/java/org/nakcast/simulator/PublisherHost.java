@@ -315,8 +315,9 @@ final class PublisherHost extends NodeHost {
 
     /**
      * Flow control {@code min} may drop a receiver only once none of its STATUS reached this node for
-     * the topic's flow-control timeout, or, as stuck, once none that moved its position did; a
-     * receiver so dropped may lose what is sent past it.
+     * the topic's flow-control timeout, or, as stuck, once for that long none moved its position and
+     * it did not have all that was sent ({@link PublishedSession#keptUpAtNs}); a receiver so dropped
+     * may lose what is sent past it.
      */
     @Override
     PublisherEventListener publisherEvents() {
@@ -329,14 +330,20 @@ final class PublisherHost extends NodeHost {
                 }
                 final long nowNs = scheduler.nowNs();
                 final boolean stuck = event.cause() == ReceiverDropped.Cause.STUCK;
-                final long readNs = (stuck ? session.statusMovedNs : session.statusReadNs).get(event.receiverId());
+                final long readNs = stuck ? session.keptUpAtNs(event.receiverId())
+                    : session.statusReadNs.get(event.receiverId());
                 final long timeoutNs = config.topics().stream().filter(topic -> topic.id() == event.topicId())
                     .findFirst().orElseThrow().flowControlTimeout().toNanos();
-                if (readNs != Long.MIN_VALUE && nowNs - readNs <= timeoutNs) {
+                if (readNs == Long.MAX_VALUE) {
                     violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s: session %d dropped receiver %d from flow"
-                        + " control (%s) %.3f ms after it read a STATUS %s, within the flow-control timeout (%.3f ms)")
+                        + " control as stuck, though by the last STATUS it read the receiver had all that was sent")
+                        .formatted(name, session.sessionId, event.receiverId()));
+                } else if (readNs != Long.MIN_VALUE && nowNs - readNs <= timeoutNs) {
+                    violations.add(nowNs, Invariant.AVOIDABLE_LOSS, ("%s: session %d dropped receiver %d from flow"
+                        + " control (%s) %.3f ms after %s, within the flow-control timeout (%.3f ms)")
                         .formatted(name, session.sessionId, event.receiverId(), event.cause(), (nowNs - readNs) / 1e6,
-                            stuck ? "that moved it" : "of it", timeoutNs / 1e6));
+                            stuck ? "its position last moved or it last had all that was sent"
+                                : "it read a STATUS of it", timeoutNs / 1e6));
                 }
                 session.droppedReceivers.add(event.receiverId());
             }
@@ -374,7 +381,7 @@ final class PublisherHost extends NodeHost {
         }
         final long sequence = HeaderFlyweight.sequenceAt(buffer, offset);
         if (type == FrameType.DATA.code()) {
-            session.highestHandedData = Math.max(session.highestHandedData, sequence);
+            session.handedData(sequence, scheduler.nowNs());
         } else if (type == FrameType.RETRANSMIT.code()) {
             final long nowNs = scheduler.nowNs();
             final long passedOver = session.sweep.resent(sequence, session.surelyHeldNowFrom(), nowNs);
