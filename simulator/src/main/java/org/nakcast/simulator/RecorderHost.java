@@ -92,6 +92,14 @@ final class RecorderHost extends SubscriberHost {
         return recorder != null && isRunning();
     }
 
+    /**
+     * Whether its disk holds the recorder's duty cycle now (a slow segment): the recorder neither
+     * records nor answers a replay meanwhile, as both run on that one thread.
+     */
+    boolean isStalled(long nowNs) {
+        return nowNs < stalledUntilNs;
+    }
+
     /** Its recording directory. */
     Path directory() {
         return dir;

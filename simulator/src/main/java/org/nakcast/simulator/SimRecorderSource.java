@@ -18,11 +18,13 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock and
  * answers as a replay endpoint does, with the seed's recovery faults: an answer that comes late,
  * a slow disk (few messages per poll), a full disk (what its recording could not store is refused
- * as a recorder that cannot store answers), a catalog that lags what was written (an answer ends short of
- * the messages recorded in the last moments), refusals, and a recorder down or stopped
- * (unreachable, or silent). Remembers when it last failed an asker (refused for a fault, down, stopped; not a
- * recording that does not hold what was asked, or not yet), which the recovery guarantee is judged
- * by.
+ * as a recorder that cannot store answers), a catalog that lags what was written (an answer ends
+ * short of the messages recorded in the last moments), refusals, and a recorder down or stopped
+ * (unreachable, or silent). A recorder whose slow disk holds its duty cycle is silent meanwhile,
+ * as a stopped one is: it answers replays on the thread it records on, so it never answers from a
+ * catalog that thread has not caught up with. Remembers when it last failed an asker (refused for a
+ * fault, down, stopped, held by its disk; not a recording that does not hold what was asked, or not
+ * yet), which the recovery guarantee is judged by.
  */
 final class SimRecorderSource implements RecoverySource {
     private final String name;
@@ -103,12 +105,12 @@ final class SimRecorderSource implements RecoverySource {
                 return 0;
             }
             answers = handler;
-            if (!host.isServing() || host.incarnation != incarnation) {
+            if (!host.isServing() || host.incarnation != incarnation || host.isStalled(nowNs)) {
                 failed();
                 if (host.isDown() || host.incarnation != incarnation) {
                     return refuse(ReplayRefusal.UNREACHABLE, "the recorder is down");
                 }
-                return 0; // stopped: the connection is open, nothing answers
+                return 0; // stopped, or its thread held by its disk: the connection is open, nothing answers
             }
             if (nowNs < readyAtNs) {
                 return 0;
