@@ -84,6 +84,7 @@ public final class RecorderMain {
                 .put("recordedBytes", counters.get(SystemCounter.RECORDED_BYTES).get())
                 .put("holes", counters.get(SystemCounter.RECORDED_HOLES).get())
                 .put("holeMessages", counters.get(SystemCounter.RECORDED_HOLE_MESSAGES).get())
+                .put("overrunMessages", counters.get(SystemCounter.SUBSCRIPTION_OVERRUN_MESSAGES).get())
                 .put("segments", counters.get(SystemCounter.RECORDING_SEGMENTS).get())
                 .put("segmentsRefused", counters.get(SystemCounter.RECORDING_SEGMENTS_REFUSED).get())
                 .put("behindAtOffered", offered - recordedAtExpect)
