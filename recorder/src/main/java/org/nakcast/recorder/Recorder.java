@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -58,6 +59,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class Recorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
+    /**
+     * How long a recorder's topics wait for its recording thread, least: that thread waits for its
+     * disk (a segment still being made, a full one forced) far longer than a service's poller stops,
+     * and meanwhile the topic holds its datagrams (slowing a {@code min} publisher) where a shorter
+     * wait would overrun the subscription and record a hole for every message that came. A thread
+     * stopped this long is taken for stuck: the subscription is overrun, and the recording says what
+     * it missed.
+     */
+    public static final Duration RECORDING_QUEUE_TIMEOUT = Duration.ofSeconds(10);
 
     private final RecorderSettings settings;
     private final Catalog catalog;
@@ -83,10 +93,14 @@ public final class Recorder implements AutoCloseable {
 
     /**
      * A topic as a recorder's node subscribes to it, whatever the file says: {@code late-join: oldest},
-     * {@code loss-policy: continue} and no {@code recorders}.
+     * {@code loss-policy: continue}, no {@code recorders}, and a {@code delivery-queue-timeout} of at
+     * least {@link #RECORDING_QUEUE_TIMEOUT}.
      */
     public static TopicConfig asRecorded(TopicConfig topic) {
-        return topic.withLateJoin(LateJoinPolicy.OLDEST).withLossPolicy(LossPolicy.CONTINUE).withRecorders(List.of());
+        final Duration queueTimeout = topic.deliveryQueueTimeout().compareTo(RECORDING_QUEUE_TIMEOUT) < 0
+            ? RECORDING_QUEUE_TIMEOUT : topic.deliveryQueueTimeout();
+        return topic.withLateJoin(LateJoinPolicy.OLDEST).withLossPolicy(LossPolicy.CONTINUE).withRecorders(List.of())
+            .withDeliveryQueue(topic.deliveryQueue(), queueTimeout);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.nakcast.recorder;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -24,7 +25,18 @@ class AsRecordedTest {
         assertThat(recorded.lossPolicy()).as("drop would end the recording at the first loss")
             .isEqualTo(LossPolicy.CONTINUE);
         assertThat(recorded.recorders()).as("a recorder's holes are its own").isEmpty();
+        assertThat(recorded.deliveryQueueTimeout()).as("a recording thread waits for its disk")
+            .isEqualTo(Recorder.RECORDING_QUEUE_TIMEOUT);
         assertThat(recorded.withLateJoin(LateJoinPolicy.NOW).withLossPolicy(LossPolicy.DROP)
-            .withRecorders(strict.recorders())).isEqualTo(strict);
+            .withRecorders(strict.recorders()).withDeliveryQueue(strict.deliveryQueue(), strict.deliveryQueueTimeout()))
+            .isEqualTo(strict);
+    }
+
+    @Test
+    void aDeliveryQueueTimeoutLongerThanARecordersIsKept() {
+        final TopicConfig patient = NodeConfig.embeddedDefault().topics().get(0)
+            .withDeliveryQueue(NodeConfig.embeddedDefault().topics().get(0).deliveryQueue(), Duration.ofMinutes(1));
+
+        assertThat(Recorder.asRecorded(patient).deliveryQueueTimeout()).isEqualTo(Duration.ofMinutes(1));
     }
 }
