@@ -60,7 +60,7 @@ import org.slf4j.LoggerFactory;
 public final class Recorder implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Recorder.class);
     /**
-     * How long a recorder's topics wait for its recording thread, least: that thread waits for its
+     * The least time a recorder's topics wait for its recording thread: that thread waits for its
      * disk (a segment still being made, a full one forced) far longer than a service's poller stops,
      * and meanwhile the topic holds its datagrams (slowing a {@code min} publisher) where a shorter
      * wait would overrun the subscription and record a hole for every message that came. A thread
