@@ -100,6 +100,11 @@ final class RecorderHost extends SubscriberHost {
         return nowNs < stalledUntilNs;
     }
 
+    /** When the stall its disk holds the recorder's duty cycle in ends (or ended). */
+    long stalledUntilNs() {
+        return stalledUntilNs;
+    }
+
     /** Its recording directory. */
     Path directory() {
         return dir;

@@ -49,8 +49,11 @@ record Scenario(long seed, Set<FaultKind> injected, NodeConfig config, NodeHarne
      * @param messagesPerPoll the most messages a fetch reads per poll: a slow disk
      * @param lagNs how long a message stays unserved after it was recorded (less than a heartbeat): a
      *     recorder whose catalog lags what it wrote, so that an answer ends short of what it holds
+     * @param lateAtMostNs how late a recorder that is only behind may answer: a heartbeat, and a
+     *     quarter of the publisher timeout, at most; one held longer by its disk fails the asker
      */
-    record RecoveryFaults(int sources, double refusal, long answerDelayMaxNs, int messagesPerPoll, long lagNs) {
+    record RecoveryFaults(int sources, double refusal, long answerDelayMaxNs, int messagesPerPoll, long lagNs,
+        long lateAtMostNs) {
     }
 
     /**

@@ -20,11 +20,12 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * a slow disk (few messages per poll), a full disk (what its recording could not store is refused
  * as a recorder that cannot store answers), a catalog that lags what was written (an answer ends
  * short of the messages recorded in the last moments), refusals, and a recorder down or stopped
- * (unreachable, or silent). A recorder whose slow disk holds its duty cycle is silent meanwhile,
- * as a stopped one is: it answers replays on the thread it records on, so it never answers from a
- * catalog that thread has not caught up with. Remembers when it last failed an asker (refused for a
- * fault, down, stopped, held by its disk; not a recording that does not hold what was asked, or not
- * yet), which the recovery guarantee is judged by.
+ * (unreachable, or silent). A recorder whose slow disk holds its duty cycle answers nothing
+ * meanwhile: it answers replays on the thread it records on, so it never answers from a catalog that
+ * thread has not caught up with. Held past the lateness a recorder only behind may take
+ * ({@link Scenario.RecoveryFaults#lateAtMostNs}), it fails the asker. Remembers when it last failed
+ * an asker (refused for a fault, down, stopped, held by its disk that long; not a recording that does
+ * not hold what was asked, or not yet), which the recovery guarantee is judged by.
  */
 final class SimRecorderSource implements RecoverySource {
     private final String name;
@@ -64,7 +65,7 @@ final class SimRecorderSource implements RecoverySource {
         fetches++;
         final long delayNs = faults.answerDelayMaxNs() == 0 ? 0 : draws.nextLong(faults.answerDelayMaxNs());
         final boolean refused = draws.nextDouble() < faults.refusal();
-        return new SimFetch(topicId, sessionId, fromMessage, toMessage, nowNs + delayNs, refused);
+        return new SimFetch(topicId, sessionId, fromMessage, toMessage, nowNs, nowNs + delayNs, refused);
     }
 
     private void failed() {
@@ -78,6 +79,7 @@ final class SimRecorderSource implements RecoverySource {
         private final long to;
         private final long readyAtNs;
         private final boolean refused;
+        private final long askedAtNs;
         private final int incarnation;
         private long recordingId;
         private long next;
@@ -89,13 +91,14 @@ final class SimRecorderSource implements RecoverySource {
         private boolean lagging;
         private long pollNs;
 
-        SimFetch(int topicId, int sessionId, long from, long to, long readyAtNs, boolean refused) {
+        SimFetch(int topicId, int sessionId, long from, long to, long askedAtNs, long readyAtNs, boolean refused) {
             this.topicId = topicId;
             this.sessionId = sessionId;
             this.next = from;
             this.to = to;
             this.readyAtNs = readyAtNs;
             this.refused = refused;
+            this.askedAtNs = askedAtNs;
             this.incarnation = host.incarnation;
         }
 
@@ -105,12 +108,18 @@ final class SimRecorderSource implements RecoverySource {
                 return 0;
             }
             answers = handler;
-            if (!host.isServing() || host.incarnation != incarnation || host.isStalled(nowNs)) {
+            if (!host.isServing() || host.incarnation != incarnation) {
                 failed();
                 if (host.isDown() || host.incarnation != incarnation) {
                     return refuse(ReplayRefusal.UNREACHABLE, "the recorder is down");
                 }
-                return 0; // stopped, or its thread held by its disk: the connection is open, nothing answers
+                return 0; // stopped: the connection is open, nothing answers
+            }
+            if (host.isStalled(nowNs)) {
+                if (host.stalledUntilNs() - askedAtNs > faults.lateAtMostNs()) {
+                    failed(); // held past the lateness a recorder only behind may take
+                }
+                return 0; // its thread held by its disk: the answer comes when the stall ends
             }
             if (nowNs < readyAtNs) {
                 return 0;

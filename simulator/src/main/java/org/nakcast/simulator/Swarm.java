@@ -274,11 +274,13 @@ final class Swarm {
      */
     private static Scenario.RecoveryFaults recoveryFaults(SplittableRandom draws, long heartbeatNs,
         long publisherTimeoutNs) {
+        final long lateAtMostNs = Math.min(heartbeatNs, publisherTimeoutNs / 4);
         return new Scenario.RecoveryFaults(1 + draws.nextInt(2),
             draws.nextInt(3) == 0 ? draws.nextDouble() * 0.3 : 0,
-            draws.nextBoolean() ? draws.nextLong(1, Math.min(heartbeatNs, publisherTimeoutNs / 4)) : 0,
+            draws.nextBoolean() ? draws.nextLong(1, lateAtMostNs) : 0,
             draws.nextInt(3) == 0 ? 1 + draws.nextInt(8) : 256,
-            draws.nextInt(3) == 0 ? draws.nextLong(1, heartbeatNs) : 0);
+            draws.nextInt(3) == 0 ? draws.nextLong(1, heartbeatNs) : 0,
+            lateAtMostNs);
     }
 
     /**
