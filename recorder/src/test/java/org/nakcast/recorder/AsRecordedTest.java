@@ -34,8 +34,8 @@ class AsRecordedTest {
 
     @Test
     void aDeliveryQueueTimeoutLongerThanARecordersIsKept() {
-        final TopicConfig patient = NodeConfig.embeddedDefault().topics().get(0)
-            .withDeliveryQueue(NodeConfig.embeddedDefault().topics().get(0).deliveryQueue(), Duration.ofMinutes(1));
+        final TopicConfig topic = NodeConfig.embeddedDefault().topics().get(0);
+        final TopicConfig patient = topic.withDeliveryQueue(topic.deliveryQueue(), Duration.ofMinutes(1));
 
         assertThat(Recorder.asRecorded(patient).deliveryQueueTimeout()).isEqualTo(Duration.ofMinutes(1));
     }
