@@ -98,6 +98,11 @@ final class NodeEventLog {
             }
 
             @Override
+            public void onStreamRefused(SubscriptionSettings topic, StreamRefused event) {
+                tell(() -> events.onStreamRefused(event));
+            }
+
+            @Override
             public void onSessionsRefused(SubscriptionSettings topic, int streams, int sessionId) {
                 LOG.warn("node {}: topic '{}' (id {}) keeps {} publisher streams, its max-publishers: datagrams of"
                         + " session {} and any other new session are dropped (counted as '{}') until a stream ends",

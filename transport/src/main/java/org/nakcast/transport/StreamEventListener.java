@@ -33,6 +33,10 @@ public interface StreamEventListener {
     default void onLineUp(LineUp event) {
     }
 
+    /** A publisher session was turned away for want of room; see {@link StreamRefused}. */
+    default void onStreamRefused(StreamRefused event) {
+    }
+
     /** Messages its publisher no longer holds are fetched from the topic's recorders; see {@link RecoveryStarted}. */
     default void onRecoveryStarted(RecoveryStarted event) {
     }

@@ -17,6 +17,7 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.RecoveryStarted;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -205,6 +206,12 @@ public final class QueuedDelivery implements DeliveryTarget {
         writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
     }
 
+    @Override
+    public void onStreamRefused(StreamRefused event) {
+        events.add(event);
+        writeOrHold(EVENT, event.topicId(), event.sessionId(), 0);
+    }
+
     /** An event's record goes into the ring, or waits behind those already waiting: events are rare. */
     private void writeOrHold(int type, int topicId, int sessionId, long value) {
         writeHeader(scratch, 0, topicId, sessionId, value, 0);
@@ -279,6 +286,8 @@ public final class QueuedDelivery implements DeliveryTarget {
                         listener.onLineUp(up);
                     } else if (event instanceof RecoveryStarted recovery) {
                         listener.onRecoveryStarted(recovery);
+                    } else if (event instanceof StreamRefused refused) {
+                        listener.onStreamRefused(refused);
                     }
                 }
             }

@@ -4,6 +4,7 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.RecoveryStarted;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSource;
@@ -39,6 +40,10 @@ public interface ReceiverLog {
 
     /** A stream of {@code topic} fetches what its publisher no longer holds from the topic's recorders. */
     default void onRecoveryStarted(SubscriptionSettings topic, RecoveryStarted event) {
+    }
+
+    /** A session of {@code topic} was turned away; told once per session until a stream ends. */
+    default void onStreamRefused(SubscriptionSettings topic, StreamRefused event) {
     }
 
     /**

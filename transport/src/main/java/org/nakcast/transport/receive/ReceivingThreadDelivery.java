@@ -7,6 +7,7 @@ import org.nakcast.transport.LineDown;
 import org.nakcast.transport.LineUp;
 import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.RecoveryStarted;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
@@ -77,6 +78,11 @@ final class ReceivingThreadDelivery implements DeliveryTarget {
     @Override
     public void onLineUp(LineUp event) {
         listener.onLineUp(event);
+    }
+
+    @Override
+    public void onStreamRefused(StreamRefused event) {
+        listener.onStreamRefused(event);
     }
 
     @Override

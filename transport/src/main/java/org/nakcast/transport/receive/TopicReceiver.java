@@ -15,6 +15,7 @@ import org.nakcast.transport.RecoveryStarted;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.status.SystemCounter;
@@ -207,6 +208,19 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             final DeliveryTarget target = subscribers.get(i).target;
             try {
                 target.onLineDown(event);
+            } catch (RuntimeException ex) {
+                onCallbackError(target, ex);
+            }
+        }
+    }
+
+    @Override
+    public void onStreamRefused(StreamRefused event) {
+        log.onStreamRefused(settings, event);
+        for (int i = 0, size = subscribers.size(); i < size; i++) {
+            final DeliveryTarget target = subscribers.get(i).target;
+            try {
+                target.onStreamRefused(event);
             } catch (RuntimeException ex) {
                 onCallbackError(target, ex);
             }

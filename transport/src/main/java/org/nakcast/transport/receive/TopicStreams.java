@@ -6,7 +6,9 @@ import java.util.SplittableRandom;
 
 import org.agrona.MutableDirectBuffer;
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntHashSet;
 import org.nakcast.transport.PublisherGone;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.media.DatagramSink;
 import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.Line;
@@ -46,7 +48,8 @@ import org.nakcast.transport.status.SystemCounters;
  *   <li>The topic keeps at most {@code max-publishers} streams, at most half of them over its lines
  *       (at least one per line) from one host (source address); a further session is refused
  *       until one ends, but a restart of a publisher it keeps is heard even then. So sessions one
- *       host makes up cannot keep a publisher on another host out.</li>
+ *       host makes up cannot keep a publisher on another host out. The subscriptions are told of
+ *       each session refused ({@link StreamRefused}), once until a stream ends.</li>
  * </ul>
  *
  * <p>Its streams deliver to the topic's subscriptions through the {@link TopicReceiver}. Not
@@ -76,6 +79,10 @@ final class TopicStreams {
     private boolean refusing;
     /** Whether a source was refused a further stream since a stream last ended: logged once per spell. */
     private boolean refusingSource;
+    /** The most sessions refused between two stream ends that the subscriptions are told of. */
+    private final int told;
+    /** The sessions refused since a stream last ended that the subscriptions were told of. */
+    private final IntHashSet refusedTold;
 
     /**
      * @param topic where the streams' messages and events go
@@ -99,6 +106,8 @@ final class TopicStreams {
         this.lines = settings.lines().stream().map(Line::address).toArray(MulticastAddress[]::new);
         this.lineNames = settings.lines().stream().map(Line::name).toArray(String[]::new);
         this.ended = new EndedSessions(Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers()));
+        this.told = Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers());
+        this.refusedTold = new IntHashSet(2 * told);
         this.subscribedAtNs = nowNs;
     }
 
@@ -226,20 +235,18 @@ final class TopicStreams {
             endEarlierSessions(heartbeat.publisherId(), sessionId, nowNs - heartbeat.sessionAgeNs(), nowNs);
         }
         if (streamsFrom(lineIndex, source) >= sourceShare()) {
-            counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
             if (!refusingSource) {
                 refusingSource = true;
                 topic.onSourceShareReached(source, sourceShare(), sessionId);
             }
-            return null;
+            return refuse(sessionId, StreamRefused.Reason.SOURCE_SHARE, sourceShare());
         }
         if (isFull()) {
-            counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
             if (!refusing) {
                 refusing = true;
                 topic.onSessionsRefused(streams.size(), sessionId);
             }
-            return null;
+            return refuse(sessionId, StreamRefused.Reason.TOPIC_FULL, streams.size());
         }
         if (endedBefore == null && type == FrameType.UNRECOVERABLE.code()) {
             return null;
@@ -459,11 +466,26 @@ final class TopicStreams {
         }
     }
 
+    /**
+     * Drops a datagram of a session the topic has no room for: counted, and the topic's subscriptions
+     * told of the session once until a stream ends (of {@link #told} sessions at most).
+     *
+     * @return null: no stream
+     */
+    private InboundStream refuse(int sessionId, StreamRefused.Reason reason, int streamsAtBound) {
+        counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
+        if (refusedTold.size() < told && refusedTold.add(sessionId)) {
+            topic.onStreamRefused(new StreamRefused(settings.topicId(), sessionId, reason, streamsAtBound));
+        }
+        return null;
+    }
+
     private void end(int index, PublisherGone.Cause cause, long silentNs, int newSessionId, long nowNs) {
         final InboundStream stream = streams.remove(index);
         bySession.remove(stream.sessionId());
         refusing = false;
         refusingSource = false;
+        refusedTold.clear();
         final boolean delivered = topic.forget(stream);
         stream.close();
         if (stream.isStarted()) {

@@ -21,6 +21,7 @@ import org.nakcast.transport.LossEvent;
 import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamRefused;
 import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.media.DatagramSource;
 import org.nakcast.transport.media.Line;
@@ -783,6 +784,9 @@ class ReceiveDispatcherTest {
         }
         assertThat(dispatcher.streamCount()).isEqualTo(MAX_PUBLISHERS / 2);
         assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(MAX_PUBLISHERS / 2);
+        assertThat(events).filteredOn(StreamRefused.class::isInstance).hasSize(MAX_PUBLISHERS / 2)
+            .allSatisfy(event -> assertThat(((StreamRefused) event).reason())
+                .isEqualTo(StreamRefused.Reason.SOURCE_SHARE));
 
         source.copy(publisher);
         heartbeat(SESSION, -1, 0, 77);
@@ -793,6 +797,39 @@ class ReceiveDispatcherTest {
         assertThat(started()).filteredOn(started -> started.sessionId() == SESSION)
             .containsExactly(new Started(SESSION, 0));
         assertThat(delivered(SESSION)).containsExactly(0L, 1L);
+    }
+
+    /**
+     * A full topic tells its subscriptions of each session it turns away, once until a stream ends and
+     * makes room: a recorder answers for such a session that its node turns it away.
+     */
+    @Test
+    void aFullTopicTellsOfEachSessionItTurnsAwayOnceUntilAStreamEnds() {
+        maxPublishers = 2;
+        subscribe(LateJoinPolicy.NOW);
+        nowNs += MS;
+        heartbeat(SESSION, -1, 0, 77);
+        source.ipv4(0x0A00_0008, 40_000);
+        heartbeat(SESSION + 1, -1, 0, 78);
+        source.ipv4(0x0A00_0009, 40_000);
+        for (int i = 0; i < 3; i++) {
+            heartbeat(SESSION + 2, -1, 0, 79);
+        }
+        assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).isEqualTo(3);
+        assertThat(events).filteredOn(StreamRefused.class::isInstance)
+            .containsExactly(new StreamRefused(TOPIC, SESSION + 2, StreamRefused.Reason.TOPIC_FULL, 2));
+
+        pollFor(TIMEOUT_NS + 2 * MS);
+        heartbeat(SESSION + 2, -1, 0, 79);
+        source.ipv4(0x0A00_000A, 40_000);
+        heartbeat(SESSION + 3, -1, 0, 80);
+        source.ipv4(0x0A00_000B, 40_000);
+        heartbeat(SESSION + 4, -1, 0, 81);
+
+        assertThat(dispatcher.streamCount()).isEqualTo(2);
+        assertThat(events).filteredOn(StreamRefused.class::isInstance).as("told again once room was made")
+            .containsExactly(new StreamRefused(TOPIC, SESSION + 2, StreamRefused.Reason.TOPIC_FULL, 2),
+                new StreamRefused(TOPIC, SESSION + 4, StreamRefused.Reason.TOPIC_FULL, 2));
     }
 
     /** Sends DATA (or RETRANSMIT) {@code sequence}, holding message {@code sequence}, the session {@code ageNs} old. */
@@ -912,6 +949,11 @@ class ReceiveDispatcherTest {
 
         @Override
         public void onLineUp(LineUp event) {
+            events.add(event);
+        }
+
+        @Override
+        public void onStreamRefused(StreamRefused event) {
             events.add(event);
         }
     }
