@@ -30,6 +30,8 @@ import org.nakcast.transport.MessageHeader;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.PublisherGone;
 import org.nakcast.transport.StreamEventListener;
+import org.nakcast.transport.StreamRefused;
+import org.nakcast.transport.StreamStarted;
 import org.nakcast.transport.Subscription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +80,8 @@ public final class Recorder implements AutoCloseable {
     private final List<TopicRecorder> topics = new ArrayList<>();
     /** What retention learned of the directory's segments: a full one is read once. */
     private final SegmentCensus census = new SegmentCensus();
+    /** The sessions its node turns away, which its replays are refused for as such. */
+    private final TurnedAwaySessions turnedAway = new TurnedAwaySessions();
     private ReplayServer replay;
     private long epochNs;
     private long nextDutyNs;
@@ -120,8 +124,8 @@ public final class Recorder implements AutoCloseable {
             recorder.recoverInterrupted();
             if (settings.replay() != null) {
                 final RecorderSettings.Replay replay = settings.replay();
-                recorder.replay = ReplayServer.open(replay.endpoint(), settings.dir(), catalog, replay.maxClients(),
-                    replay.requestLimit(), recorder.counters);
+                recorder.replay = ReplayServer.open(replay.endpoint(), settings.dir(), catalog, recorder.turnedAway,
+                    replay.maxClients(), replay.requestLimit(), recorder.counters);
             }
             for (String topicName : topicNames) {
                 recorder.topics.add(recorder.new TopicRecorder(node, topicName));
@@ -182,6 +186,15 @@ public final class Recorder implements AutoCloseable {
     /** The recordings in the directory, as the catalog says now. */
     public List<RecordingDescriptor> recordings() throws IOException {
         return catalog.list();
+    }
+
+    /**
+     * Whether its node turns {@code sessionId} of {@code topicId} away for want of room, as its
+     * subscription was last told ({@link StreamRefused}): such a session has no recording here, or
+     * none of what came since, and its replays are refused {@code SESSION_REFUSED}.
+     */
+    public boolean turnsAway(int topicId, int sessionId) {
+        return turnedAway.isTurnedAway(topicId, sessionId);
     }
 
     /**
@@ -285,6 +298,16 @@ public final class Recorder implements AutoCloseable {
             if (recording != null) {
                 recording.lost(event.firstMessage(), event.lostMessages(), epochNs);
             }
+        }
+
+        @Override
+        public void onStreamStarted(StreamStarted event) {
+            turnedAway.taken(event.topicId(), event.sessionId());
+        }
+
+        @Override
+        public void onStreamRefused(StreamRefused event) {
+            turnedAway.refused(event.topicId(), event.sessionId());
         }
 
         @Override

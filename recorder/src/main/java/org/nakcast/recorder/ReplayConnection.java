@@ -36,6 +36,7 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
     private final SocketChannel channel;
     private final Path dir;
     private final Catalog catalog;
+    private final TurnedAwaySessions turnedAway;
     private final long requestLimit;
     private final RecorderCounters counters;
     private final ReplayFrameReader requests = new ReplayFrameReader(4096);
@@ -50,10 +51,12 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
     private long messagesSent;
     private boolean closing;
 
-    ReplayConnection(SocketChannel channel, Path dir, Catalog catalog, long requestLimit, RecorderCounters counters) {
+    ReplayConnection(SocketChannel channel, Path dir, Catalog catalog, TurnedAwaySessions turnedAway,
+        long requestLimit, RecorderCounters counters) {
         this.channel = channel;
         this.dir = dir;
         this.catalog = catalog;
+        this.turnedAway = turnedAway;
         this.requestLimit = requestLimit;
         this.counters = counters;
     }
@@ -140,8 +143,14 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         final RecordingDescriptor recording = RecordingDescriptor.find(catalog.list(), topicId, sessionId, from);
         final String asked = "topic " + topicId + ", session " + sessionId + ", messages " + from + ".."
             + (to == ReplayFrame.TO_WHAT_IS_HELD ? "(what is held)" : String.valueOf(to));
+        final boolean turnedAwayNow = turnedAway.isTurnedAway(topicId, sessionId);
         if (recording == null) {
-            refuse(id, ReplayRefusal.NO_RECORDING, asked + ": this recorder has no recording of that session");
+            if (turnedAwayNow) {
+                refuse(id, ReplayRefusal.SESSION_REFUSED, asked + ": this recorder's node turns that session away"
+                    + " (the topic has no room for it: max-publishers), so it has no recording of it");
+            } else {
+                refuse(id, ReplayRefusal.NO_RECORDING, asked + ": this recorder has no recording of that session");
+            }
             return;
         }
         final long heldFirst = recording.firstMessageIndex();
@@ -151,6 +160,9 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
                 refuse(id, ReplayRefusal.NOT_STORING, asked + ": its disk refuses what comes"
                     + (heldLast >= heldFirst ? "; of messages " + heldFirst + ".." + heldLast + ", the recording"
                     + " stored what the disk took" : ", and the recording holds nothing"));
+            } else if (turnedAwayNow) {
+                refuse(id, ReplayRefusal.SESSION_REFUSED, asked + ": this recorder's node turns that session away now"
+                    + " (the topic has no room for it: max-publishers); its recording holds " + held(recording));
             } else {
                 refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
             }

@@ -30,17 +30,19 @@ final class ReplayServer implements AutoCloseable {
     private final InetSocketAddress endpoint;
     private final Path dir;
     private final Catalog catalog;
+    private final TurnedAwaySessions turnedAway;
     private final int maxClients;
     private final long requestLimit;
     private final RecorderCounters counters;
     private final List<ReplayConnection> connections = new ArrayList<>();
 
-    private ReplayServer(ServerSocketChannel server, Path dir, Catalog catalog, int maxClients, long requestLimit,
-        RecorderCounters counters) throws IOException {
+    private ReplayServer(ServerSocketChannel server, Path dir, Catalog catalog, TurnedAwaySessions turnedAway,
+        int maxClients, long requestLimit, RecorderCounters counters) throws IOException {
         this.server = server;
         this.endpoint = (InetSocketAddress) server.getLocalAddress();
         this.dir = dir;
         this.catalog = catalog;
+        this.turnedAway = turnedAway;
         this.maxClients = maxClients;
         this.requestLimit = requestLimit;
         this.counters = counters;
@@ -49,16 +51,17 @@ final class ReplayServer implements AutoCloseable {
     /**
      * Listens at {@code endpoint} (port 0: any free one).
      *
+     * @param turnedAway the sessions the recorder's node turns away, refused as such
      * @throws IOException naming the endpoint, if it cannot be bound (in use, not this host's address)
      */
-    static ReplayServer open(InetSocketAddress endpoint, Path dir, Catalog catalog, int maxClients,
-        long requestLimit, RecorderCounters counters) throws IOException {
+    static ReplayServer open(InetSocketAddress endpoint, Path dir, Catalog catalog, TurnedAwaySessions turnedAway,
+        int maxClients, long requestLimit, RecorderCounters counters) throws IOException {
         final ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(endpoint, maxClients);
             server.configureBlocking(false);
-            return new ReplayServer(server, dir, catalog, maxClients, requestLimit, counters);
+            return new ReplayServer(server, dir, catalog, turnedAway, maxClients, requestLimit, counters);
         } catch (IOException e) {
             server.close();
             throw new IOException("the replay endpoint " + endpoint + " cannot be bound (" + e.getMessage()
@@ -113,7 +116,7 @@ final class ReplayServer implements AutoCloseable {
                 if (connections.size() >= maxClients) {
                     turnAway(channel);
                 } else {
-                    connections.add(new ReplayConnection(channel, dir, catalog, requestLimit, counters));
+                    connections.add(new ReplayConnection(channel, dir, catalog, turnedAway, requestLimit, counters));
                 }
             }
         } catch (IOException e) {

@@ -18,6 +18,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.config.FlowControlMode;
 import org.nakcast.config.NodeConfig;
 import org.nakcast.config.TopicConfig;
 import org.nakcast.config.TransportConfig;
@@ -27,6 +28,7 @@ import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SegmentMaker;
+import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.Node;
 import org.nakcast.transport.replay.HoleCause;
 import org.nakcast.transport.replay.ReplayClient;
@@ -197,6 +199,47 @@ class ReplayIT {
             assertThat(reaching.sentences).containsExactly("the disk refused message " + firstRefused + " and what"
                 + " follows, and refuses what comes; the messages before " + firstRefused + " were sent");
             assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(3);
+        }
+    }
+
+    /**
+     * Seed 1490126: a recorder whose node kept one publisher of a topic with {@code max-publishers: 1}
+     * answered "no recording" for the other, which a subscriber keeping that one waited a whole
+     * patience for at each of its gaps. It now says its node turns the session away.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void aSessionTheRecordersNodeTurnsAwayIsRefusedAsSuch() throws IOException {
+        final NodeConfig onePublisher = new NodeConfig(null, config().transports(), List.of(
+            new TopicConfig("orders", TOPIC, "local", "flyweight").withFlowControl(FlowControlMode.MAX)
+                .withMaxPublishers(1))).conclude();
+        try (Node kept = Node.launch(onePublisher);
+             Node turnedAway = Node.launch(onePublisher);
+             Node node = Node.launch(onePublisher);
+             Recorder recorder = Recorder.start(node, settings(16, 1_000), List.of("orders"),
+                 new SystemEpochNanoClock());
+             ReplayClient client = ReplayClient.connect(recorder.replayEndpoint(), 2_000)) {
+            final BytePublication first = kept.newBytePublication("orders");
+            final TestTraffic traffic = new TestTraffic(8);
+            traffic.publish(first, 0, 10, recorder::doWork);
+            TestTraffic.until(() -> recorded(recorder) == 10, recorder::doWork, () -> "recorded " + recorded(recorder));
+            final BytePublication second = turnedAway.newBytePublication("orders");
+            traffic.publish(second, 0, 10, recorder::doWork);
+            TestTraffic.until(() -> recorder.turnsAway(TOPIC, second.sessionId()), recorder::doWork,
+                () -> "refused datagrams " + node.counters().get(SystemCounter.PUBLISHER_STREAMS_REFUSED).get());
+
+            assertThat(refusal(recorder, client, second.sessionId(), 0, 9)).isEqualTo("SESSION_REFUSED topic 1,"
+                + " session " + second.sessionId() + ", messages 0..9: this recorder's node turns that session away"
+                + " (the topic has no room for it: max-publishers), so it has no recording of it");
+            assertThat(recorder.turnsAway(TOPIC, first.sessionId())).isFalse();
+        }
+    }
+
+    private static long recorded(Recorder recorder) {
+        try {
+            return recorder.recordings().stream().mapToLong(RecordingDescriptor::nextMessageIndex).sum();
+        } catch (IOException e) {
+            throw new AssertionError(e);
         }
     }
 

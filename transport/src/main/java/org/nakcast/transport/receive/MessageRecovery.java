@@ -40,9 +40,10 @@ import org.nakcast.transport.status.SystemCounters;
  * at one position. It runs only while the receiving thread polls: a stop longer than the pause
  * between asks (a long GC pause, a stopped process) is not counted, so a node that could not look
  * does not blame recorders that were not asked meanwhile; it asks again when it runs again. A
- * recorder down (refusing, its disk refusing what comes, or unreachable) for a whole patience is
- * not waited for again at every gap of the stream while it stays down, which would hold the live
- * stream a patience per gap: it is asked, and its failure taken as a hole, until it answers again.
+ * recorder down (refusing, its disk refusing what comes, its node turning the session away, or
+ * unreachable) for a whole patience is not waited for again at every gap of the stream while it
+ * stays down, which would hold the live stream a patience per gap: it is asked, and its failure
+ * taken as a hole, until it answers again.
  * A recorder that has no recording of the session at all while the session has not been heard for
  * a whole patience is taken at its word at once: it cannot begin one of a publisher silent that
  * long, and a stream whose publisher died with many gaps would otherwise wait a patience at each.

@@ -36,6 +36,14 @@ public enum ReplayRefusal implements WireCode {
      * the disk takes segments again.
      */
     NOT_STORING(9, "the recorder's disk refuses what comes, so the recording does not hold it"),
+    /**
+     * The recorder has no recording of that session (or none that holds what was asked) because its
+     * node turns the session away: the topic keeps as many publisher streams there as
+     * {@code max-publishers} allows, or as many from the session's host as one host may hold. A
+     * failure of the recorder, as {@link #NOT_STORING} is: it cannot come to hold what its publisher
+     * no longer holds, and what it records once it has room begins where it begins.
+     */
+    SESSION_REFUSED(10, "the recorder's node turns that session away (its topic has no room for it)"),
     /** A reason this version does not know (sent by a newer recorder). */
     UNKNOWN(0, "a reason unknown to this version");
 

@@ -212,10 +212,12 @@ class RecoveryTest {
 
     /**
      * Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it
-     * crawled. Seed 1023369: so did a recorder whose full disk refused what came.
+     * crawled. Seed 1023369: so did a recorder whose full disk refused what came; seed 1490126 one
+     * whose node turned the session away (max-publishers).
      */
     @ParameterizedTest
-    @EnumSource(value = ReplayRefusal.class, names = {"UNREACHABLE", "NOT_STORING", "TOO_MANY_CLIENTS"})
+    @EnumSource(value = ReplayRefusal.class,
+        names = {"UNREACHABLE", "NOT_STORING", "SESSION_REFUSED", "TOO_MANY_CLIENTS"})
     void recordersFailingForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap(ReplayRefusal failure) {
         a.refusing = failure;
         b.refusing = failure;
