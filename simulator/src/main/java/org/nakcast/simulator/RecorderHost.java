@@ -115,6 +115,11 @@ final class RecorderHost extends SubscriberHost {
         return recorder.recordings();
     }
 
+    /** Whether its node turns that session away, as the recorder was told. */
+    boolean turnsAway(int topicId, int sessionId) {
+        return recorder.turnsAway(topicId, sessionId);
+    }
+
     /**
      * Whether its recording of a session holds every message from {@code first} to {@code last} now
      * (none of them in a hole): a recovery of them should get them all while it answers.

@@ -15,17 +15,18 @@ import org.nakcast.transport.replay.ReplayRefusal;
 
 /**
  * A seed's recorder as its subscribers' nodes reach it for what their publishers no longer hold:
- * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock and
- * answers as a replay endpoint does, with the seed's recovery faults: an answer that comes late,
- * a slow disk (few messages per poll), a full disk (what its recording could not store is refused
- * as a recorder that cannot store answers), a catalog that lags what was written (an answer ends
- * short of the messages recorded in the last moments), refusals, and a recorder down or stopped
- * (unreachable, or silent). A recorder whose slow disk holds its duty cycle answers nothing
- * meanwhile: it answers replays on the thread it records on, so it never answers from a catalog that
- * thread has not caught up with. Held past the lateness a recorder only behind may take
- * ({@link Scenario.RecoveryFaults#lateAtMostNs}), it fails the asker. Remembers when it last failed
- * an asker (refused for a fault, down, stopped, held by its disk that long; not a recording that does
- * not hold what was asked, or not yet), which the recovery guarantee is judged by.
+ * each fetch reads the {@link RecorderHost}'s recording of the session on the simulation's clock
+ * and answers as a replay endpoint does (a session its node turns away is refused as such), with
+ * the seed's recovery faults: an answer that comes late, a slow disk (few messages per poll), a
+ * full disk (what its recording could not store is refused as a recorder that cannot store
+ * answers), a catalog that lags what was written (an answer ends short of the messages recorded in
+ * the last moments), refusals, and a recorder down or stopped (unreachable, or silent). A recorder
+ * whose slow disk holds its duty cycle answers nothing meanwhile: it answers replays on the thread
+ * it records on, so it never answers from a catalog that thread has not caught up with. Held past
+ * the lateness a recorder only behind may take ({@link Scenario.RecoveryFaults#lateAtMostNs}), it
+ * fails the asker. Remembers when it last failed an asker (refused for a fault, down, stopped,
+ * held by its disk that long; not a recording that does not hold what was asked, or not yet),
+ * which the recovery guarantee is judged by.
  */
 final class SimRecorderSource implements RecoverySource {
     private final String name;
@@ -168,6 +169,10 @@ final class SimRecorderSource implements RecoverySource {
             final RecordingDescriptor recording;
             try {
                 recording = RecordingDescriptor.find(host.recordings(), topicId, sessionId, next);
+                if (recording == null && host.turnsAway(topicId, sessionId)) {
+                    refuse(ReplayRefusal.SESSION_REFUSED, "its node turns session " + sessionId + " away");
+                    return false;
+                }
                 if (recording == null) {
                     refuse(ReplayRefusal.NO_RECORDING, "no recording of session " + sessionId);
                     return false;
@@ -177,6 +182,10 @@ final class SimRecorderSource implements RecoverySource {
                 reader = RecordingReader.openAt(host.directory(), recordingId, readFrom);
                 if (reader == null && recording.refusing()) {
                     refuse(ReplayRefusal.NOT_STORING, "its disk refuses message " + readFrom + " and what comes");
+                    return false;
+                }
+                if (reader == null && host.turnsAway(topicId, sessionId)) {
+                    refuse(ReplayRefusal.SESSION_REFUSED, "its node turns session " + sessionId + " away now");
                     return false;
                 }
                 if (reader == null) {
