@@ -44,6 +44,31 @@ class Poly1305Test {
         }
     }
 
+    /**
+     * Keys, pads and messages made mostly of 0xFF and 0x00 bytes: the sums and products whose
+     * carries run through whole 64-bit words, where a carry dropped or counted twice shows.
+     */
+    @Test
+    void agreesWithTheFormulaWhereCarriesRunThroughWholeWords() {
+        final SplittableRandom random = new SplittableRandom(20261206);
+        for (int round = 0; round < 3_000; round++) {
+            final byte[] key = extremeBytes(random, 32);
+            final byte[] message = extremeBytes(random, 1 + random.nextInt(200));
+
+            assertThat(tag(key, message)).as("round %d", round).isEqualTo(reference(key, message));
+        }
+    }
+
+    /** Bytes each 0xFF (one in two), 0x00 (one in four) or anything. */
+    private static byte[] extremeBytes(SplittableRandom random, int length) {
+        final byte[] bytes = new byte[length];
+        for (int i = 0; i < length; i++) {
+            final int draw = random.nextInt(4);
+            bytes[i] = draw < 2 ? (byte) 0xFF : draw == 2 ? 0 : (byte) random.nextInt(256);
+        }
+        return bytes;
+    }
+
     /** The tag with r the key's first 16 bytes and the pad its last 16, as the RFC has it. */
     private static byte[] tag(byte[] key, byte[] message) {
         final Poly1305 poly = new Poly1305(Arrays.copyOf(key, 16));
