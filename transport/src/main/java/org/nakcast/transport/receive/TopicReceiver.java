@@ -2,6 +2,7 @@ package org.nakcast.transport.receive;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import org.agrona.DirectBuffer;
 import org.agrona.ErrorHandler;
@@ -163,14 +164,7 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
             lifeStarts.put(sessionId, event.firstSequence());
         }
         log.onStreamStarted(settings, event);
-        for (int i = 0, size = subscribers.size(); i < size; i++) {
-            final Subscriber subscriber = subscribers.get(i);
-            try {
-                subscriber.target.onStreamStarted(event);
-            } catch (RuntimeException ex) {
-                onCallbackError(subscriber.target, ex);
-            }
-        }
+        tellEach(event, DeliveryTarget::onStreamStarted);
     }
 
     @Override
@@ -204,49 +198,33 @@ final class TopicReceiver implements MessageBytesHandler, StreamEventListener, D
     @Override
     public void onLineDown(LineDown event) {
         log.onLineDown(settings, event);
-        for (int i = 0, size = subscribers.size(); i < size; i++) {
-            final DeliveryTarget target = subscribers.get(i).target;
-            try {
-                target.onLineDown(event);
-            } catch (RuntimeException ex) {
-                onCallbackError(target, ex);
-            }
-        }
+        tellEach(event, DeliveryTarget::onLineDown);
     }
 
     @Override
     public void onStreamRefused(StreamRefused event) {
         log.onStreamRefused(settings, event);
-        for (int i = 0, size = subscribers.size(); i < size; i++) {
-            final DeliveryTarget target = subscribers.get(i).target;
-            try {
-                target.onStreamRefused(event);
-            } catch (RuntimeException ex) {
-                onCallbackError(target, ex);
-            }
-        }
+        tellEach(event, DeliveryTarget::onStreamRefused);
     }
 
     @Override
     public void onRecoveryStarted(RecoveryStarted event) {
         log.onRecoveryStarted(settings, event);
-        for (int i = 0, size = subscribers.size(); i < size; i++) {
-            final DeliveryTarget target = subscribers.get(i).target;
-            try {
-                target.onRecoveryStarted(event);
-            } catch (RuntimeException ex) {
-                onCallbackError(target, ex);
-            }
-        }
+        tellEach(event, DeliveryTarget::onRecoveryStarted);
     }
 
     @Override
     public void onLineUp(LineUp event) {
         log.onLineUp(settings, event);
+        tellEach(event, DeliveryTarget::onLineUp);
+    }
+
+    /** Tells each subscription of {@code event}; what one throws is reported and the others are told. */
+    private <E> void tellEach(E event, BiConsumer<DeliveryTarget, E> call) {
         for (int i = 0, size = subscribers.size(); i < size; i++) {
             final DeliveryTarget target = subscribers.get(i).target;
             try {
-                target.onLineUp(event);
+                call.accept(target, event);
             } catch (RuntimeException ex) {
                 onCallbackError(target, ex);
             }
