@@ -319,6 +319,7 @@ public final class InboundStream {
             if (window.contains(expectedSequence())) {
                 deliverHeld(false, nowNs);
             }
+            losses.afterDelivery(nowNs);
             naks.armForMissingHead(nowNs);
         }
         if (positions != null && started) {

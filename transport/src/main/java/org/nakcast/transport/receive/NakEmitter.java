@@ -112,19 +112,19 @@ final class NakEmitter {
 
     /**
      * The publisher said it holds nothing up to {@code sequence}, and the stream will give up or
-     * recover what it misses there without the publisher once the recovery under way ends: until
-     * then ({@link #forgetGone}) no NAK asks for any of it again, so a stream that recovers from a
-     * recorder does not keep the publisher answering the same gone datagrams, and retransmitting
-     * its oldest, at every retry.
+     * recover what it misses there without the publisher once delivery reaches it (the recovery
+     * under way ends, or its delivery queue takes the held datagram before it): until then
+     * ({@link #forgetGone}) no NAK asks for any of it again, so a stream that recovers from a
+     * recorder, or waits for a slow poller, does not keep the publisher answering the same gone
+     * datagrams, and retransmitting its oldest, at every retry.
      */
     void goneUpTo(long sequence) {
         goneUpTo = Math.max(goneUpTo, sequence);
     }
 
     /**
-     * The recovery the stream waited for ended: NAKs ask again for what it still misses (one is
-     * scheduled if none is), so a stream that cannot give up the runs it held back at once (its
-     * delivery queue is full) hears again that they are gone, and gives them up once it can.
+     * Delivery reached what the stream waited to give up: NAKs ask again for whatever it still misses
+     * (one is scheduled if none is).
      */
     void forgetGone(long nowNs) {
         if (goneUpTo < 0) {

@@ -36,6 +36,12 @@ import org.nakcast.transport.status.SystemCounters;
  * follows, its {@link MessageRecovery} fetches the run's messages and delivers them, and then
  * delivery goes on after the run; an UNRECOVERABLE heard meanwhile waits for the recovery to end.
  * Only messages no recorder holds are lost (one event per run, naming the recorders' answers).
+ *
+ * <p>A run that cannot be given up yet, because delivery cannot reach it (a recovery under way, or
+ * a held datagram before it that a full delivery queue does not take), waits until it can. Its
+ * stream's NAKs no longer ask for it meanwhile: asked again, the publisher would answer the same,
+ * and send its oldest datagrams again with the answer (a receiver that fell behind needs them
+ * next), which the stream holds already.
  * Not thread-safe; the receiving thread owns it.
  */
 final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
@@ -52,7 +58,10 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
     private final AtomicCounter streamsDropped;
     private boolean dropped;
     private MessageRecovery recovery;
-    /** The furthest UNRECOVERABLE heard while a recovery was under way, and the first message after it. */
+    /**
+     * The furthest UNRECOVERABLE heard while delivery could not reach it (a recovery under way, or a
+     * held datagram the delivery gate did not take), and the first message after it; -1 for none.
+     */
     private long waitingUpTo = -1;
     private long waitingFirstMessageAfter;
 
@@ -122,6 +131,20 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
     private void afterRecovery(long nowNs) {
         delivery.continueAt(recovery.lastMessage() + 1);
         sequencer.resume();
+        giveUpWaiting(nowNs);
+    }
+
+    /**
+     * Gives up what waited for delivery to reach it, once it can: after a recovery, or once the held
+     * datagram before it has been delivered (its delivery queue took it). Called as the stream polls.
+     */
+    void afterDelivery(long nowNs) {
+        if (waitingUpTo >= 0 && !isRecovering() && !dropped && !sequencer.window().contains(sequencer.next())) {
+            giveUpWaiting(nowNs);
+        }
+    }
+
+    private void giveUpWaiting(long nowNs) {
         naks.forgetGone(nowNs);
         deliverHeld.accept(nowNs);
         if (waitingUpTo >= 0) {
@@ -142,6 +165,7 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
             if (sequencer.window().contains(sequencer.next())) {
                 deliverHeld.accept(nowNs);
                 if (sequencer.window().contains(sequencer.next())) {
+                    waitFor(toSequence, firstMessageAfter);
                     return;
                 }
                 continue;
@@ -153,7 +177,14 @@ final class UnrecoverableLoss implements MessageRecovery.Unrecovered {
             }
             giveUp(held - 1, sequencer.firstMessageIndexHeldAt(held), nowNs);
         }
-        if (isRecovering() && toSequence >= sequencer.next() && toSequence > waitingUpTo) {
+        if (isRecovering() && toSequence >= sequencer.next()) {
+            waitFor(toSequence, firstMessageAfter);
+        }
+    }
+
+    /** Everything up to {@code toSequence} is gone, but delivery cannot reach it yet: see the class comment. */
+    private void waitFor(long toSequence, long firstMessageAfter) {
+        if (toSequence > waitingUpTo) {
             waitingUpTo = toSequence;
             waitingFirstMessageAfter = firstMessageAfter;
             naks.goneUpTo(toSequence);

@@ -748,6 +748,33 @@ class InboundStreamTest {
             assertThat(h.stream.isDropped()).isFalse();
         }
 
+        /**
+         * Seed 1540436: a recorder whose disk held its thread had its topic hold datagram 0 for a full
+         * queue; it asked again and again for a run the publisher had said was gone, and each answer
+         * came with the publisher's oldest datagrams, which it held already. The run now waits for the
+         * queue and is not asked for again.
+         */
+        @Test
+        void aGoneRunBehindADatagramAFullQueueHoldsWaitsForTheQueueWithoutBeingAskedForAgain() {
+            final boolean[] open = {false};
+            h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> open[0]);
+            lose1And2();
+            h.heartbeat(3);
+            h.stream.onUnrecoverable(1, 2, 5, h.nowNs);
+            for (int i = 0; i < 4 && h.stream.naks().deadlineNs() != NakScheduler.NO_DEADLINE; i++) {
+                h.pollAtDeadline();
+            }
+
+            assertThat(h.delivered()).isEmpty();
+            assertThat(h.naks()).as("the publisher said 1 and 2 are gone").isEmpty();
+
+            open[0] = true;
+            h.poll();
+
+            assertThat(h.losses()).containsExactly(lost(1, 2, 2, 3));
+            assertThat(h.delivered()).extracting(Delivered::index).containsExactly(0L, 1L, 5L);
+        }
+
         @Test
         void theLossIsReportedBeforeTheMessagesAfterTheGap() {
             lose1And2();

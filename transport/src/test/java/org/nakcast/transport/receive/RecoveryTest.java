@@ -432,22 +432,37 @@ class RecoveryTest {
         assertThat(h.stream.isRecovering()).isTrue();
     }
 
+    /**
+     * A gone run that a full queue keeps from being given up after the recovery waits for the queue,
+     * and is not asked for again meanwhile: asked again, the publisher would answer the same, with
+     * its oldest datagrams, which the stream holds (seed 1540436: a recorder held by its disk drew
+     * 1,852 retransmits for 737 datagrams needed).
+     */
     @Test
-    void aGoneRunAFullQueueKeepsFromBeingGivenUpAfterTheRecoveryIsAskedForAgain() {
+    void aGoneRunAFullQueueKeepsFromBeingGivenUpWaitsForTheQueueWithoutBeingAskedForAgain() {
+        final int[] room = {5};
         a.holds(2, "m2", "m3", "m4");
         h.stream.recoverFrom(List.of(a, b), PATIENCE_NS);
-        h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> h.delivered().size() < 5);
+        h.stream.deliverWhen((datagramLength, assembledLength, nowNs) -> h.delivered().size() < room[0]);
         h.data(0, 0, "m0", "m1").data(3, 5, "m5").data(5, 7, "m7").heartbeat(5);
         h.stream.onUnrecoverable(1, 4, 7, h.nowNs);
 
         h.poll();
+        for (int i = 0; i < 4 && h.stream.naks().deadlineNs() != NakScheduler.NO_DEADLINE; i++) {
+            h.pollAtDeadline();
+        }
 
         assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4");
         assertThat(h.stream.isRecovering()).isFalse();
-        assertThat(h.naks()).isEmpty();
-        h.pollAtDeadline();
-        assertThat(h.naks()).as("a NAK after the recovery").isNotEmpty();
-        assertThat(h.lastNakRanges()).containsExactly(new StreamHarness.Range(4, 4));
+        assertThat(h.naks()).as("the publisher said datagram 4 is gone").allSatisfy(nak -> assertThat(nak.ranges())
+            .noneMatch(range -> range.from() <= 4 && 4 <= range.to()));
+
+        room[0] = 100;
+        pollFor(h, 2 * PATIENCE_NS);
+
+        assertThat(h.deliveredTexts()).containsExactly("m0", "m1", "m2", "m3", "m4", "m5", "m7");
+        assertThat(h.losses()).singleElement().extracting(LossEvent::firstMessage, LossEvent::lostMessages)
+            .containsExactly(6L, 1L);
     }
 
     @Test
