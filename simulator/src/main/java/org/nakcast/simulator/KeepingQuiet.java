@@ -43,11 +43,13 @@ import org.nakcast.transport.status.StreamCounters;
  * timers decide), so either way counts: with it missing, or taken. A stream whose start is not
  * decided yet asks for nothing, so it keeps nothing back.
  *
- * <p>A stream recovering from a recorder asks no more for what an UNRECOVERABLE it read said is
- * gone: it recovers those runs one after another without the publisher, and asks again once the
- * recovery ends, which the model does not see. So from its first recovery on, a NAK heard that
- * asked for either lowest datagram justifies: the lowest it misses, or the lowest above the furthest
- * UNRECOVERABLE it read (from the one that began a recovery on) that it neither took nor gave up.
+ * <p>A stream asks no more for what an UNRECOVERABLE it read said is gone. Most give such a run up
+ * at once; one recovering from a recorder recovers those runs one after another without the
+ * publisher, and one whose delivery queue is full (a slow poller, a recorder's slow disk) gives
+ * them up once its queue takes the datagram it holds before them; either asks again then, which
+ * the model does not see (nor does it see a queue full while no datagram arrives). So a NAK heard
+ * that asked for either lowest datagram justifies: the lowest it misses, or the lowest above the
+ * furthest UNRECOVERABLE it read that it neither took nor gave up.
  * An UNRECOVERABLE read is settled as a DATA is: one the node ignored (a forgery reaching past what
  * the stream has seen, or from a wrong source) moves a counter, and counts for nothing.
  */
@@ -153,7 +155,7 @@ final class KeepingQuiet {
         }
         final Stream stream = stream(sessionId);
         stream.givenUpTo(toSequence);
-        stream.recoveryStarted();
+        stream.mayStoreTheNext();
     }
 
     /** The stream of {@code sessionId} ended: what it held is gone with it. */
@@ -214,7 +216,7 @@ final class KeepingQuiet {
 
     /**
      * Whether a NAK heard within the window asked for the lowest datagram the stream misses, looking
-     * {@code pastGone} what a recovery lets it not ask for; or for the one it would miss had the node
+     * {@code pastGone} what it was told is gone; or for the one it would miss had the node
      * taken the datagram read last, still unsettled: a stream event judged before the next look (one
      * the receiver decides in the round after a read) cannot tell whether it was taken.
      */
@@ -299,13 +301,10 @@ final class KeepingQuiet {
         private long contiguous;
         /** The first datagram held before the start was decided. */
         private long firstHeld = NONE;
-        /** The furthest an UNRECOVERABLE read said was gone, and whether a recovery has begun. */
+        /** The furthest an UNRECOVERABLE read said was gone: it no longer asks for anything up to it. */
         private long goneRead = NONE;
-        private boolean recovering;
         /** Since a recovery began or its delivery queue was seen full: it may store the next datagram. */
         private boolean mayStore;
-        /** Since its first recovery: what it no longer asks for, gone by an UNRECOVERABLE it read. */
-        private long goneFloor = NONE;
 
         Stream(int sessionId, int reorderWindow) {
             this.sessionId = sessionId;
@@ -343,15 +342,6 @@ final class KeepingQuiet {
 
         void goneRead(long toSequence) {
             goneRead = Math.max(goneRead, toSequence);
-            if (recovering) {
-                goneFloor = goneRead;
-            }
-        }
-
-        void recoveryStarted() {
-            recovering = true;
-            mayStore = true;
-            goneFloor = goneRead;
         }
 
         void mayStoreTheNext() {
@@ -359,19 +349,18 @@ final class KeepingQuiet {
         }
 
         /**
-         * The lowest datagram it misses; {@code pastGone}: above what it need not ask for while it
-         * recovers, too.
+         * The lowest datagram it misses; {@code pastGone}: above what it was told is gone, too.
          */
         long lowestMissing(boolean pastGone) {
-            return missingFrom((pastGone ? Math.max(contiguous, goneFloor) : contiguous) + 1);
+            return missingFrom((pastGone ? Math.max(contiguous, goneRead) : contiguous) + 1);
         }
 
         /**
-         * The lowest datagram in doubt ({@code pastGone}: above what it need not ask for while it
-         * recovers), or {@link #NONE}.
+         * The lowest datagram in doubt ({@code pastGone}: above what it was told is gone), or
+         * {@link #NONE}.
          */
         long lowestInDoubt(boolean pastGone) {
-            final long floor = pastGone ? goneFloor : NONE;
+            final long floor = pastGone ? goneRead : NONE;
             long lowest = NONE;
             for (long sequence : inDoubt) {
                 if (sequence != NONE && sequence > floor && (lowest == NONE || sequence < lowest)) {
@@ -417,9 +406,7 @@ final class KeepingQuiet {
             started = false;
             firstHeld = NONE;
             goneRead = NONE;
-            recovering = false;
             mayStore = false;
-            goneFloor = NONE;
             Arrays.fill(slots, NONE);
             Arrays.fill(inDoubt, NONE);
         }
