@@ -80,7 +80,7 @@ final class TopicStreams {
     /** Whether a source was refused a further stream since a stream last ended: logged once per spell. */
     private boolean refusingSource;
     /** The most sessions refused between two stream ends that the subscriptions are told of. */
-    private final int told;
+    private final int refusalsToldAtMost;
     /** The sessions refused since a stream last ended that the subscriptions were told of. */
     private final IntHashSet refusedTold;
 
@@ -106,8 +106,8 @@ final class TopicStreams {
         this.lines = settings.lines().stream().map(Line::address).toArray(MulticastAddress[]::new);
         this.lineNames = settings.lines().stream().map(Line::name).toArray(String[]::new);
         this.ended = new EndedSessions(Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers()));
-        this.told = Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers());
-        this.refusedTold = new IntHashSet(2 * told);
+        this.refusalsToldAtMost = Math.max(EndedSessions.MIN_REMEMBERED, 4 * settings.maxPublishers());
+        this.refusedTold = new IntHashSet(2 * refusalsToldAtMost);
         this.subscribedAtNs = nowNs;
     }
 
@@ -468,13 +468,13 @@ final class TopicStreams {
 
     /**
      * Drops a datagram of a session the topic has no room for: counted, and the topic's subscriptions
-     * told of the session once until a stream ends (of {@link #told} sessions at most).
+     * told of the session once until a stream ends (of {@link #refusalsToldAtMost} sessions at most).
      *
      * @return null: no stream
      */
     private InboundStream refuse(int sessionId, StreamRefused.Reason reason, int streamsAtBound) {
         counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED).increment();
-        if (refusedTold.size() < told && refusedTold.add(sessionId)) {
+        if (refusedTold.size() < refusalsToldAtMost && refusedTold.add(sessionId)) {
             topic.onStreamRefused(new StreamRefused(settings.topicId(), sessionId, reason, streamsAtBound));
         }
         return null;
