@@ -17,7 +17,8 @@ import java.util.stream.Stream;
  * {@code ops/mutation}: the simulator tested by planted bugs. Each bug of {@code planted-bugs.txt}
  * (see {@link PlantedBugList}) is planted in a copy of its source file, that one file is compiled
  * into a class directory of its own, and the simulator runs in a child JVM with that directory
- * first on its class path. A bug is caught when a seed breaks an invariant, or when the run takes
+ * first on its class path, over the seeds asked for and then every kept seed ({@link KeptSeed}, each
+ * with its own fault kinds). A bug is caught when a seed breaks an invariant, or when the run takes
  * {@link #TIMEOUT_FACTOR} times as long as the baseline: the simulator run once first with no bug,
  * which must break none (a bug is only caught against a clean baseline). Every bug is planted and
  * compiled before anything runs. Prints a line per bug as it goes, then a table and a JSON line.
@@ -34,7 +35,7 @@ public final class MutationCommand {
     static final long TIMEOUT_FACTOR = 10;
     private static final String USAGE = """
         usage: ops/mutation [--seeds N] [--bugs ID,...] [--threads T]
-          --seeds N     seeds per run of the simulator, from seed 1 (default 1000)
+          --seeds N     seeds per run of the simulator, from seed 1 (default 1000), then every kept seed
           --bugs ID,... only these planted bugs (default: every one in planted-bugs.txt)
           --threads T   the simulator's threads (default: one per core); the runs go one after another""";
     private static final String ESCAPED = "ESCAPED";
@@ -103,8 +104,8 @@ public final class MutationCommand {
             return refuse(baselineFailure(baseline));
         }
         final long limitNs = TIMEOUT_FACTOR * baseline.wallNs();
-        System.out.printf(Locale.ROOT, "baseline, no bug: %d seeds, no violation (%.1f s); each bug may run %.0f s%n",
-            options.seeds(), baseline.wallNs() / 1e9, limitNs / 1e9);
+        System.out.printf(Locale.ROOT, "baseline, no bug: %d seeds and %d kept, no violation (%.1f s); each bug may"
+            + " run %.0f s%n", options.seeds(), KeptSeed.all().size(), baseline.wallNs() / 1e9, limitNs / 1e9);
         final Map<PlantedBug, MutationRun.Result> results = new LinkedHashMap<>();
         for (Map.Entry<PlantedBug, Path> bug : planted.entrySet()) {
             final Path errorFile = bug.getValue().resolveSibling("simulator.err");
@@ -157,7 +158,7 @@ public final class MutationCommand {
     private String baselineFailure(MutationRun.Result baseline) {
         if (baseline.completed()) {
             return ("the baseline, with no bug, breaks invariants on %d of %d seeds (seed %d: %s): a planted bug is"
-                + " only caught against a clean baseline").formatted(baseline.failingSeeds(), options.seeds(),
+                + " only caught against a clean baseline").formatted(baseline.failingSeeds(), options.runs(),
                 baseline.firstFailingSeed(), baseline.firstViolation());
         }
         return "the baseline, with no bug, did not run to its end (exit status %d): %s".formatted(
@@ -183,7 +184,7 @@ public final class MutationCommand {
 
     private String verdict(MutationRun.Result result) {
         if (!result.caught()) {
-            return "%s: no seed of %d failed".formatted(ESCAPED, options.seeds());
+            return "%s: no seed of %d failed".formatted(ESCAPED, options.runs());
         }
         if (result.timedOut()) {
             return "caught by timeout: killed, it ran %d times as long as the baseline".formatted(TIMEOUT_FACTOR);
@@ -203,7 +204,7 @@ public final class MutationCommand {
     }
 
     private String failingSeeds(MutationRun.Result result) {
-        return result.completed() ? "%d of %d".formatted(result.failingSeeds(), options.seeds()) : "-";
+        return result.completed() ? "%d of %d".formatted(result.failingSeeds(), options.runs()) : "-";
     }
 
     /** The table: one line per bug, then the count caught. */
@@ -277,9 +278,10 @@ public final class MutationCommand {
         final List<String> escapedIds = escaped(results);
         final StringJoiner escaped = new StringJoiner(",", "[", "]");
         escapedIds.forEach(id -> escaped.add(quote(id)));
-        return String.format(Locale.ROOT, "{\"seeds\":%d,\"baselineSeconds\":%.1f,\"timeoutSeconds\":%.1f,"
-                + "\"baselineTotals\":%s,\"caught\":%d,\"total\":%d,\"escaped\":%s,\"bugs\":%s}",
-            options.seeds(), baseline.wallNs() / 1e9, limitNs / 1e9, json(baseline.totals()),
+        return String.format(Locale.ROOT, "{\"seeds\":%d,\"keptSeeds\":%d,\"baselineSeconds\":%.1f,"
+                + "\"timeoutSeconds\":%.1f,\"baselineTotals\":%s,\"caught\":%d,\"total\":%d,\"escaped\":%s,"
+                + "\"bugs\":%s}",
+            options.seeds(), KeptSeed.all().size(), baseline.wallNs() / 1e9, limitNs / 1e9, json(baseline.totals()),
             results.size() - escapedIds.size(), results.size(), escaped, perBug);
     }
 
@@ -314,7 +316,7 @@ public final class MutationCommand {
     /**
      * The command's options.
      *
-     * @param seeds seeds per run
+     * @param seeds seeds per run, before the kept ones
      * @param bugIds the bugs to plant; empty for every one
      * @param threads the simulator's threads; 0 for its default
      * @param help whether only the usage is wanted
@@ -371,8 +373,13 @@ public final class MutationCommand {
             return all.stream().filter(bug -> bugIds.contains(bug.id())).toList();
         }
 
+        /** Seeds per run, the kept ones included. */
+        long runs() {
+            return seeds + KeptSeed.all().size();
+        }
+
         List<String> simulatorArguments() {
-            final List<String> arguments = new ArrayList<>(List.of("--seeds", Long.toString(seeds)));
+            final List<String> arguments = new ArrayList<>(List.of("--seeds", Long.toString(seeds), "--kept"));
             if (threads > 0) {
                 arguments.addAll(List.of("--threads", Integer.toString(threads)));
             }
