@@ -17,6 +17,7 @@ import org.nakcast.recorder.RecorderSettings;
 import org.nakcast.recorder.store.RecordHandler;
 import org.nakcast.recorder.store.RecordingDescriptor;
 import org.nakcast.recorder.store.RecordingReader;
+import org.nakcast.recorder.store.RecordingState;
 import org.nakcast.recorder.store.Retention;
 import org.nakcast.recorder.store.SegmentGeometry;
 import org.nakcast.recorder.store.SegmentMaker;
@@ -59,6 +60,13 @@ final class RecorderHost extends SubscriberHost {
     private final SplittableRandom diskDraws;
     /** Until when making a segment stalls the duty cycle. */
     private long stalledUntilNs;
+    /**
+     * Per recording whose first segment its full disk refused in this incarnation, with none made
+     * since: when the disk first refused it.
+     */
+    private final Map<Long, Long> unsegmentedSinceNs = new HashMap<>();
+    /** When its recorder last did its duty cycle's work. */
+    private long recorderWorkedNs = Long.MIN_VALUE;
     /** Segments its full disk refused, and stalls of its slow disk, over its incarnations. */
     long segmentsRefused;
     long stalls;
@@ -217,7 +225,11 @@ final class RecorderHost extends SubscriberHost {
     @Override
     int work(long nowNs) {
         final int work = super.work(nowNs);
-        return recorder == null || nowNs < stalledUntilNs ? work : work + recorder.doWork();
+        if (recorder == null || nowNs < stalledUntilNs) {
+            return work;
+        }
+        recorderWorkedNs = nowNs;
+        return work + recorder.doWork();
     }
 
     /**
@@ -226,19 +238,44 @@ final class RecorderHost extends SubscriberHost {
      */
     private void reserve(Path segment, int length) throws IOException {
         final long nowNs = scheduler.nowNs();
+        final String file = segment.getFileName().toString();
+        final long recordingId = Long.parseLong(file.substring(0, file.indexOf('-')));
         if (disk.isFull(nowNs)) {
             segmentsRefused++;
+            if (file.startsWith(recordingId + "-0.")) {
+                unsegmentedSinceNs.putIfAbsent(recordingId, nowNs);
+            }
             throw new IOException("No space left on device (" + name + "'s simulated disk, for " + segment + ")");
         }
+        unsegmentedSinceNs.remove(recordingId);
         if (diskDraws.nextInt(100) < disk.slowPercent()) {
             stalls++;
             stalledUntilNs = nowNs + diskDraws.nextLong(1, disk.slowMaxNs() + 1);
         }
     }
 
+    /**
+     * Guarantee 18, as its recorder answers that a recording does not hold a message yet
+     * ({@code NOT_HELD}): a recording it is recording whose full disk refused its first segment
+     * holds nothing, and once its progress is written (by the first duty cycle a progress interval
+     * after the refusal) it says that its disk refuses, which an asker takes at once; one told "not
+     * yet" waits a patience at each gap.
+     */
+    void checkNotHeld(RecordingDescriptor recording, long nowNs) {
+        final Long sinceNs = unsegmentedSinceNs.get(recording.recordingId());
+        if (sinceNs != null && recording.state() == RecordingState.RECORDING
+            && recorderWorkedNs >= sinceNs + RecorderSettings.DEFAULT_PROGRESS_INTERVAL_NS) {
+            violations.add(nowNs, Invariant.RECORDING, ("%s answered that its recording %d does not hold a message"
+                + " yet, though its disk refused the recording's first segment %.3f ms ago and none was made since:"
+                + " it must say that its disk refuses").formatted(name, recording.recordingId(),
+                (nowNs - sinceNs) / 1e6));
+        }
+    }
+
     @Override
     void onCrash(long nowNs) {
         stalledUntilNs = 0;
+        unsegmentedSinceNs.clear();
         if (recorder != null) {
             try {
                 recorder.abandon();

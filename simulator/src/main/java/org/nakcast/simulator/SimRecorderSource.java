@@ -189,6 +189,7 @@ final class SimRecorderSource implements RecoverySource {
                     return false;
                 }
                 if (reader == null) {
+                    host.checkNotHeld(recording, scheduler.nowNs());
                     refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + readFrom);
                     return false;
                 }
