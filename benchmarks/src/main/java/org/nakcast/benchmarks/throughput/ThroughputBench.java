@@ -149,7 +149,8 @@ public final class ThroughputBench implements Callable<Integer> {
 
     @Option(names = "--recorder",
         description = "nakcast only: each run once without and once with a recorder JVM recording the topic (late-join"
-            + " oldest, 128 MiB segments synced per segment, in a temporary directory) as one more subscriber, held"
+            + " oldest, 128 MiB segments synced per segment, in a temporary directory under java.io.tmpdir:"
+            + " JAVA_OPTS=-Djava.io.tmpdir=DIR records on another disk) as one more subscriber, held"
             + " to like any receiver under flow control min; a table compares each run with its twin, and a message"
             + " the recorder neither recorded nor recorded as a hole breaks the contract")
     private boolean recorder;
