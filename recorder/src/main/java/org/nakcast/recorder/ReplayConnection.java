@@ -156,16 +156,17 @@ final class ReplayConnection implements RecordHandler, AutoCloseable {
         final long heldFirst = recording.firstMessageIndex();
         final long heldLast = recording.nextMessageIndex() - 1;
         if (from > heldLast && from >= heldFirst) {
-            if (recording.refusing()) {
-                refuse(id, ReplayRefusal.NOT_STORING, asked + ": its disk refuses what comes"
-                    + (heldLast >= heldFirst ? "; of messages " + heldFirst + ".." + heldLast + ", the recording"
-                    + " stored what the disk took" : ", and the recording holds nothing"));
-            } else if (turnedAwayNow) {
-                refuse(id, ReplayRefusal.SESSION_REFUSED, asked + ": this recorder's node turns that session away now"
-                    + " (the topic has no room for it: max-publishers); its recording holds " + held(recording));
-            } else {
-                refuse(id, ReplayRefusal.NOT_HELD, asked + ": its recording holds " + held(recording));
-            }
+            final ReplayRefusal refusal = recording.refusalPastItsEnd(turnedAwayNow);
+            refuse(id, refusal, asked + switch (refusal) {
+                case NOT_STORING -> ": its disk refuses what comes" + (heldLast >= heldFirst ? "; of messages "
+                    + heldFirst + ".." + heldLast + ", the recording stored what the disk took"
+                    : ", and the recording holds nothing");
+                case SESSION_REFUSED -> ": this recorder's node turns that session away now (the topic has no room"
+                    + " for it: max-publishers); its recording holds " + held(recording);
+                case NOT_RECORDING -> ": its recording stopped, holding " + held(recording) + ", and this recorder"
+                    + " has heard nothing of the session to go on with since";
+                default -> ": its recording holds " + held(recording);
+            });
             return;
         }
         if (to != ReplayFrame.TO_WHAT_IS_HELD && to < from) {

@@ -53,6 +53,11 @@ class ReplayIT {
 
     /** Session 9 of topic 1: messages 100..149, a hole of 150..159, messages 160..(end - 1), then its end. */
     private void recordSession(long end) throws IOException {
+        recordSession(end, true);
+    }
+
+    /** The same, ended by its publisher, or stopped there (its recorder stopped, or gave the session up). */
+    private void recordSession(long end, boolean ended) throws IOException {
         try (Catalog catalog = Catalog.openForRecording(dir);
              Node node = Node.launch(config())) {
             final RecorderSettings settings = settings(16, 1_000_000);
@@ -61,7 +66,11 @@ class ReplayIT {
             messages(recording, 100, 150);
             recording.lost(150, 10, 0);
             messages(recording, 160, end);
-            recording.end(0);
+            if (ended) {
+                recording.end(0);
+            } else {
+                recording.stop(0);
+            }
         }
     }
 
@@ -128,6 +137,25 @@ class ReplayIT {
                 + " ask in parts");
             assertThat(refusal(recorder, client, SESSION, 120, 110)).endsWith("the range ends before it begins");
             assertThat(node.counters().get(SystemCounter.REPLAY_REQUESTS_REFUSED).get()).isEqualTo(4);
+        }
+    }
+
+    /**
+     * Seed 1650153: a recording stopped and not being recorded will not come to hold what lies past
+     * its end, and says so (a failure of the recorder, which a recovering subscriber does not wait
+     * for at every gap), where one being recorded may only be behind.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void whatLiesPastTheEndOfAStoppedRecordingIsRefusedAsNotRecorded() throws IOException {
+        recordSession(200, false);
+        try (Node node = Node.launch(config());
+             Recorder recorder = serve(node, 16, 50);
+             ReplayClient client = ReplayClient.connect(recorder.replayEndpoint(), 2_000)) {
+            assertThat(ask(recorder, client, 190, 199).events).last().isEqualTo("done 200");
+            assertThat(refusal(recorder, client, SESSION, 200, 210)).isEqualTo("NOT_RECORDING topic 1, session 9,"
+                + " messages 200..210: its recording stopped, holding messages 100..199, and this recorder has heard"
+                + " nothing of the session to go on with since");
         }
     }
 

@@ -355,6 +355,17 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       datagrams and 794 copies needed. Such a run now waits for the queue, not asked for
      *       again. The planted bug {@code gone-run-behind-a-full-queue-asked-again} undoes it.
      *       Reaches: disk.</li>
+     *   <li>1650153 (a recorder killed and started again, loss, bursts, whole trains lost, two lines,
+     *       authentication; found by 100,000 seeds from 1600001): the recorder was killed while it
+     *       recorded a session, and came back after the session had sent its last datagram; its
+     *       node heard only the session's closing heartbeats, so the recording stayed stopped at
+     *       about message 700. A subscriber missing hundreds of later messages asked the recorder at
+     *       each gap, and the recorder answered that its recording did not hold the message
+     *       ({@code NOT_HELD}), which an asker still hearing the session takes for "not yet" and
+     *       waits a patience for: it walked the gaps at 50 ms each and had not been told that the
+     *       session ended when the run did (convergence). A recorder now answers a request past the
+     *       end of a stopped recording {@code NOT_RECORDING}, a failure of its own. The planted bug
+     *       {@code stopped-recording-answers-not-yet} undoes it. Reaches: recoveryLosses.</li>
      * </ul>
      */
     static final List<KeptSeed> OF_EVERY_KIND = List.of(
@@ -401,7 +412,8 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         ofEveryKind(1319318, Reaches.RECOVERIES, NOTHING),
         ofEveryKind(1382873, Reaches.RECOVERIES, NOTHING),
         ofEveryKind(1490126, Reaches.RECOVERY_LOSSES, NOTHING),
-        ofEveryKind(1540436, Reaches.DISK, NOTHING));
+        ofEveryKind(1540436, Reaches.DISK, NOTHING),
+        ofEveryKind(1650153, Reaches.RECOVERY_LOSSES, NOTHING));
 
     KeptSeed {
         faults = Collections.unmodifiableSet(EnumSet.copyOf(faults));

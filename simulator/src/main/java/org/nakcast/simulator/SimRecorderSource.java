@@ -180,17 +180,12 @@ final class SimRecorderSource implements RecoverySource {
                 final long readFrom = Math.max(next, recording.firstMessageIndex());
                 recordingId = recording.recordingId();
                 reader = RecordingReader.openAt(host.directory(), recordingId, readFrom);
-                if (reader == null && recording.refusing()) {
-                    refuse(ReplayRefusal.NOT_STORING, "its disk refuses message " + readFrom + " and what comes");
-                    return false;
-                }
-                if (reader == null && host.turnsAway(topicId, sessionId)) {
-                    refuse(ReplayRefusal.SESSION_REFUSED, "its node turns session " + sessionId + " away now");
-                    return false;
-                }
                 if (reader == null) {
-                    host.checkNotHeld(recording, scheduler.nowNs());
-                    refuse(ReplayRefusal.NOT_HELD, "its recording does not hold message " + readFrom);
+                    final ReplayRefusal refusal = recording.refusalPastItsEnd(host.turnsAway(topicId, sessionId));
+                    if (refusal == ReplayRefusal.NOT_HELD) {
+                        host.checkNotHeld(recording, scheduler.nowNs());
+                    }
+                    refuse(refusal, "its recording of session " + sessionId + " does not hold message " + readFrom);
                     return false;
                 }
             } catch (IOException e) {

@@ -2,6 +2,8 @@ package org.nakcast.recorder.store;
 
 import java.util.List;
 
+import org.nakcast.transport.replay.ReplayRefusal;
+
 /**
  * What the catalog says of one recording: a publisher stream's messages from
  * {@code firstMessageIndex} up to, not including, {@code nextMessageIndex}, holes among them.
@@ -42,5 +44,25 @@ public record RecordingDescriptor(long recordingId, int topicId, String topicNam
             }
         }
         return found;
+    }
+
+    /**
+     * Why a replay from a message past what this recording holds is refused. Failures of the
+     * recorder, which an asker does not wait for at every gap: its disk refuses what comes
+     * ({@link ReplayRefusal#NOT_STORING}); its node turns the session away now
+     * ({@link ReplayRefusal#SESSION_REFUSED}); it stopped and nothing of the session has come to go
+     * on with since ({@link ReplayRefusal#NOT_RECORDING}). Otherwise it is being recorded (or ended)
+     * and may only be behind: {@link ReplayRefusal#NOT_HELD}.
+     *
+     * @param turnedAwayNow whether the recorder's node turns the session away now
+     */
+    public ReplayRefusal refusalPastItsEnd(boolean turnedAwayNow) {
+        if (refusing) {
+            return ReplayRefusal.NOT_STORING;
+        }
+        if (turnedAwayNow) {
+            return ReplayRefusal.SESSION_REFUSED;
+        }
+        return state == RecordingState.STOPPED ? ReplayRefusal.NOT_RECORDING : ReplayRefusal.NOT_HELD;
     }
 }

@@ -13,12 +13,36 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nakcast.transport.replay.ReplayRefusal;
 
 class CatalogTest {
     private static final SegmentGeometry GEOMETRY = new SegmentGeometry(1 << 20, 1 << 14);
 
     @TempDir
     Path dir;
+
+    /**
+     * Past its end, a recording being recorded (or ended) may only be behind; one whose disk refuses,
+     * whose session its node turns away, or that stopped (seed 1650153) will not come to hold it.
+     */
+    @Test
+    void whatLiesPastARecordingsEndIsRefusedForWhyItWillNotComeOrAsNotHeldYet() throws IOException {
+        try (Catalog catalog = Catalog.openForRecording(dir)) {
+            final long id = catalog.add(3, "orders", 77, 0xABCDL, 100, 1_000, GEOMETRY);
+            catalog.progress(id, 250, 9_000, 0, false);
+            assertThat(catalog.get(id).refusalPastItsEnd(false)).isEqualTo(ReplayRefusal.NOT_HELD);
+            assertThat(catalog.get(id).refusalPastItsEnd(true)).isEqualTo(ReplayRefusal.SESSION_REFUSED);
+
+            catalog.stop(id, RecordingState.STOPPED, 2_000);
+            assertThat(catalog.get(id).refusalPastItsEnd(false)).isEqualTo(ReplayRefusal.NOT_RECORDING);
+            catalog.resume(id);
+            catalog.progress(id, 260, 9_500, 0, true);
+            assertThat(catalog.get(id).refusalPastItsEnd(true)).isEqualTo(ReplayRefusal.NOT_STORING);
+            catalog.progress(id, 270, 10_000, 0, false);
+            catalog.stop(id, RecordingState.ENDED, 3_000);
+            assertThat(catalog.get(id).refusalPastItsEnd(false)).isEqualTo(ReplayRefusal.NOT_HELD);
+        }
+    }
 
     @Test
     void aRecordingsLifeIsReadBackByItsRecorderAndByAToolWhileItRuns() throws IOException {

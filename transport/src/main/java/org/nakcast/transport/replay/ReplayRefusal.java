@@ -44,6 +44,14 @@ public enum ReplayRefusal implements WireCode {
      * no longer holds, and what it records once it has room begins where it begins.
      */
     SESSION_REFUSED(10, "the recorder's node turns that session away (its topic has no room for it)"),
+    /**
+     * The recording does not hold the first message asked for, and is not being recorded: it
+     * stopped (its recorder was stopped or killed, or its node gave the session up) and its node
+     * has heard nothing of the session to go on with since. A failure of the recorder, as
+     * {@link #NOT_STORING} is: a recording that stopped comes to hold more only once its node hears
+     * the session again, and then begins with what its publisher still holds.
+     */
+    NOT_RECORDING(11, "the recorder is not recording that session now (its recording stopped)"),
     /** A reason this version does not know (sent by a newer recorder). */
     UNKNOWN(0, "a reason unknown to this version");
 

@@ -213,11 +213,12 @@ class RecoveryTest {
     /**
      * Seed 123: with the recorder down, each of a stream's many gaps held it a patience, and it
      * crawled. Seed 1023369: so did a recorder whose full disk refused what came; seed 1490126 one
-     * whose node turned the session away (max-publishers).
+     * whose node turned the session away (max-publishers); seed 1650153 one whose recording had
+     * stopped.
      */
     @ParameterizedTest
     @EnumSource(value = ReplayRefusal.class,
-        names = {"UNREACHABLE", "NOT_STORING", "SESSION_REFUSED", "TOO_MANY_CLIENTS"})
+        names = {"UNREACHABLE", "NOT_STORING", "SESSION_REFUSED", "NOT_RECORDING", "TOO_MANY_CLIENTS"})
     void recordersFailingForAWholePatienceAreNotWaitedForAgainAtTheStreamsNextGap(ReplayRefusal failure) {
         a.refusing = failure;
         b.refusing = failure;
