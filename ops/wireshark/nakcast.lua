@@ -8,7 +8,7 @@
 -- expert info (Analyze > Expert Information, or the filter `_ws.expert`), never as a Lua error.
 --
 -- A datagram of a transport with an auth-key-file carries 32 bytes after its protocol bytes, which
--- the header's datagram length does not count: key id, suite, nonce and a Poly1305-AES tag
+-- the header's datagram length does not count: key id, suite, nonce and an NHPoly1305-AES tag
 -- (org.nakcast.transport.auth.AuthTrailer). A datagram exactly 32 bytes longer than its header says
 -- shows them as a subtree of their own, "Authentication". The tag is shown, not checked: that takes
 -- the key.
@@ -47,7 +47,8 @@ local STATUS_LENGTH = HEADER_LENGTH + 8
 -- nonce (base, counter), tag.
 local TRAILER_LENGTH = 32
 local TAG_LENGTH = 16
-local SUITE_POLY1305_AES = 1
+local SUITE_NH_POLY1305_AES = 3
+local SUITE_AES_CTR_NH_POLY1305_AES = 4
 local ZERO, MINUS_ONE = Int64(0), Int64(-1)
 -- The most datagrams one NAK may ask for, in all its ranges (NakFlyweight.MAX_DATAGRAMS_ASKED).
 local MAX_DATAGRAMS_ASKED = Int64(256)
@@ -125,7 +126,8 @@ local f = {
     auth = ProtoField.none("nakcast.auth", "Authentication"),
     auth_key_id = ProtoField.uint8("nakcast.auth.key_id", "Key id", base.DEC),
     auth_suite = ProtoField.uint8("nakcast.auth.suite", "Suite", base.DEC,
-        { [SUITE_POLY1305_AES] = "Poly1305-AES" }),
+        { [SUITE_NH_POLY1305_AES] = "NHPoly1305-AES",
+          [SUITE_AES_CTR_NH_POLY1305_AES] = "AES-CTR, NHPoly1305-AES (payload encrypted)" }),
     auth_reserved = ProtoField.uint16("nakcast.auth.reserved", "Reserved", base.HEX),
     auth_nonce_base = ProtoField.uint64("nakcast.auth.nonce_base", "Nonce: sender's base", base.HEX),
     auth_nonce_counter = ProtoField.uint32("nakcast.auth.nonce_counter", "Nonce: sender's counter", base.DEC),

@@ -32,12 +32,12 @@ final class ForgedTrailers {
         final int suite = length + TrailerLayout.SUITE_OFFSET;
         if (kind == 2) {
             out.putByte(keyId, (byte) SimKeyFile.KEY_ID);
-            out.putByte(suite, (byte) TrailerLayout.SUITE_POLY1305_AES);
+            out.putByte(suite, (byte) TrailerLayout.SUITE_NH_POLY1305_AES);
         } else if (random.nextBoolean()) {
             out.putByte(keyId, (byte) other(SimKeyFile.KEY_ID, random));
         } else {
             out.putByte(keyId, (byte) SimKeyFile.KEY_ID);
-            out.putByte(suite, (byte) other(TrailerLayout.SUITE_POLY1305_AES, random));
+            out.putByte(suite, (byte) other(TrailerLayout.SUITE_NH_POLY1305_AES, random));
         }
         return length + TrailerLayout.LENGTH;
     }

@@ -44,7 +44,7 @@ final class SignedDatagrams {
             return AuthVerdict.UNSIGNED;
         }
         if ((buffer.getByte(trailer + TrailerLayout.KEY_ID_OFFSET) & 0xFF) != SimKeyFile.KEY_ID
-            || buffer.getByte(trailer + TrailerLayout.SUITE_OFFSET) != TrailerLayout.SUITE_POLY1305_AES) {
+            || buffer.getByte(trailer + TrailerLayout.SUITE_OFFSET) != TrailerLayout.SUITE_NH_POLY1305_AES) {
             return AuthVerdict.UNKNOWN_KEY;
         }
         if (!sent.contains(hash(buffer, 0, length))) {

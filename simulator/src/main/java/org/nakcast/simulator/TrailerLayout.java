@@ -15,8 +15,8 @@ final class TrailerLayout {
     static final int BASE_OFFSET = 4;
     static final int COUNTER_OFFSET = 12;
     static final int TAG_OFFSET = 16;
-    /** The one suite there is: a Poly1305-AES tag. */
-    static final int SUITE_POLY1305_AES = 1;
+    /** The suite of a transport that signs and does not encrypt: an NHPoly1305-AES tag. */
+    static final int SUITE_NH_POLY1305_AES = 3;
 
     private TrailerLayout() {
     }

@@ -32,7 +32,7 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * What nakcast's authenticated datagrams cost per datagram on each side: the sender's signing (a
- * copy next to the trailer, the Poly1305-AES tag, with {@code encrypt} the payload encrypted first)
+ * copy next to the trailer, the NHPoly1305-AES tag, with {@code encrypt} the payload encrypted first)
  * and the receiver's check (tag, replay window, with {@code encrypt} the payload decrypted), through
  * {@link AuthenticatingMedia} over a media that hands each datagram straight from sender to
  * receiver. Compare {@link GmacBenchmark}, the JDK's AES-GMAC over the same lengths.

@@ -39,7 +39,7 @@ final class DatagramChecker {
      */
     DatagramChecker(AuthKeys keys, boolean encrypted, SystemCounters counters) {
         this.encrypted = encrypted;
-        this.suite = encrypted ? AuthTrailer.SUITE_AES_CTR_POLY1305_AES : AuthTrailer.SUITE_POLY1305_AES;
+        this.suite = encrypted ? AuthTrailer.SUITE_AES_CTR_NH_POLY1305_AES : AuthTrailer.SUITE_NH_POLY1305_AES;
         for (AuthKeys.Key key : keys.keys()) {
             keysById[key.id()] = new TagKey(key);
         }

@@ -45,7 +45,7 @@ final class DatagramSigner {
         final int trailer = length;
         buffer.putByte(trailer + AuthTrailer.KEY_ID_OFFSET, (byte) key.id());
         buffer.putByte(trailer + AuthTrailer.SUITE_OFFSET,
-            (byte) (encrypt ? AuthTrailer.SUITE_AES_CTR_POLY1305_AES : AuthTrailer.SUITE_POLY1305_AES));
+            (byte) (encrypt ? AuthTrailer.SUITE_AES_CTR_NH_POLY1305_AES : AuthTrailer.SUITE_NH_POLY1305_AES));
         buffer.putShort(trailer + AuthTrailer.RESERVED_OFFSET, (short) 0, HeaderFlyweight.BYTE_ORDER);
         buffer.putLong(trailer + AuthTrailer.BASE_OFFSET, base, HeaderFlyweight.BYTE_ORDER);
         buffer.putInt(trailer + AuthTrailer.COUNTER_OFFSET, counter++, HeaderFlyweight.BYTE_ORDER);

@@ -1,5 +1,6 @@
 package org.nakcast.transport.auth;
 
+import java.nio.ByteOrder;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 
@@ -14,20 +15,23 @@ import org.nakcast.transport.protocol.HeaderFlyweight;
 
 /**
  * One key of a key file, ready to tag datagrams (see {@link AuthTrailer}): AES-256 with the key's
- * secret (the JDK's {@code AES/ECB}, one block per tag), and Poly1305 at the point AES gives for
- * sixteen 0xFF bytes, a block no nonce can be (a nonce block ends in a block index, 0 for the tag,
- * 1 and up for the keystream of an encrypted payload, never 2^32 - 1). Used by one thread; nothing
- * allocated per tag.
+ * secret (the JDK's {@code AES/ECB}), and {@link NhPoly1305} under the 1,088 bytes AES gives for 68
+ * blocks no nonce block can be: sixteen 0xFF bytes (Poly1305's {@code r}), then for
+ * {@code j = 0..66} the block of {@code j} in 32 bits little-endian and twelve 0xFF bytes (NH's
+ * key). A nonce block ends in a block index, 0 for the tag, 1 and up for the keystream of an
+ * encrypted payload, never 2^32 - 1. Used by one thread; nothing allocated per tag.
  */
 final class TagKey {
-    private static final byte[] POINT_BLOCK = filled((byte) 0xFF);
+    private static final ByteOrder LE = ByteOrder.LITTLE_ENDIAN;
+    /** NH's key blocks follow the block of {@code r}. */
+    private static final int KEY_BLOCKS = NhPoly1305.KEY_BYTES / Poly1305.BLOCK;
     /** The keystream of the longest payload, rounded up to whole blocks. */
     private static final int KEYSTREAM_BYTES =
         (HeaderFlyweight.MAX_DATAGRAM_LENGTH + Poly1305.BLOCK - 1) / Poly1305.BLOCK * Poly1305.BLOCK;
 
     private final int id;
     private final Cipher aes;
-    private final Poly1305 poly;
+    private final NhPoly1305 hash;
     private final byte[] nonceBlock = new byte[Poly1305.BLOCK];
     private final byte[] pad = new byte[Poly1305.BLOCK];
     private final UnsafeBuffer padBuffer = new UnsafeBuffer(pad);
@@ -37,18 +41,18 @@ final class TagKey {
 
     TagKey(AuthKeys.Key key) {
         this.id = key.id();
-        final byte[] point = new byte[Poly1305.BLOCK];
+        final byte[] hashKey = new byte[NhPoly1305.KEY_BYTES];
         try {
             aes = Cipher.getInstance("AES/ECB/NoPadding");
             final byte[] secret = key.secret();
             aes.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(secret, "AES"));
             Arrays.fill(secret, (byte) 0);
-            aes.update(POINT_BLOCK, 0, Poly1305.BLOCK, point, 0);
+            aes.update(keyBlocks(), 0, hashKey.length, hashKey, 0);
         } catch (GeneralSecurityException ex) {
             throw new IllegalStateException("this JVM cannot run AES-256: " + ex.getMessage(), ex);
         }
-        this.poly = new Poly1305(point);
-        Arrays.fill(point, (byte) 0);
+        this.hash = new NhPoly1305(hashKey);
+        Arrays.fill(hashKey, (byte) 0);
     }
 
     /** The key's id, as the trailer carries it. */
@@ -67,7 +71,10 @@ final class TagKey {
         } catch (GeneralSecurityException ex) {
             throw new IllegalStateException("AES failed on one block", ex);
         }
-        poly.tag(buffer, offset, length, padBuffer, out, outOffset);
+        hash.start();
+        hash.message(buffer, offset, length);
+        hash.length(length);
+        hash.finish(padBuffer.getLong(0, LE), padBuffer.getLong(Long.BYTES, LE), out, outOffset);
     }
 
     /**
@@ -98,9 +105,17 @@ final class TagKey {
         }
     }
 
-    private static byte[] filled(byte value) {
-        final byte[] block = new byte[Poly1305.BLOCK];
-        Arrays.fill(block, value);
-        return block;
+    /** The blocks AES turns into the hash's key: see the class description. */
+    private static byte[] keyBlocks() {
+        final byte[] blocks = new byte[KEY_BLOCKS * Poly1305.BLOCK];
+        Arrays.fill(blocks, (byte) 0xFF);
+        for (int j = 0; j < KEY_BLOCKS - 1; j++) {
+            final int block = (j + 1) * Poly1305.BLOCK;
+            blocks[block] = (byte) j;
+            blocks[block + 1] = (byte) (j >>> 8);
+            blocks[block + 2] = (byte) (j >>> 16);
+            blocks[block + 3] = (byte) (j >>> 24);
+        }
+        return blocks;
     }
 }

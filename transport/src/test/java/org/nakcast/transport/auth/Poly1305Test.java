@@ -3,33 +3,23 @@ package org.nakcast.transport.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigInteger;
-import java.nio.charset.StandardCharsets;
+import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.SplittableRandom;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+/** Poly1305 over whole blocks against RFC 8439's definition in big integers (known answers: {@link NhPoly1305Test}). */
 class Poly1305Test {
-    private static final HexFormat HEX = HexFormat.of();
     private static final BigInteger P = BigInteger.ONE.shiftLeft(130).subtract(BigInteger.valueOf(5));
     private static final BigInteger CLAMP = new BigInteger("0ffffffc0ffffffc0ffffffc0fffffff", 16);
     private static final BigInteger TWO_128 = BigInteger.ONE.shiftLeft(128);
 
     @Test
-    void givesTheTagOfRfc8439Section252() {
-        final byte[] key = HEX.parseHex("85d6be7857556d337f4452fe42d506a80103808afb0db2fd4abff6af4149f51b");
-        final byte[] message = "Cryptographic Forum Research Group".getBytes(StandardCharsets.US_ASCII);
-
-        assertThat(HEX.formatHex(tag(key, message)))
-            .isEqualTo("a8061dc1305136c6c22b8baf0c0127a9");
-    }
-
-    @Test
-    void agreesWithTheFormulaOnEveryLengthUpToFiveBlocksAndOnLongMessages() {
+    void agreesWithTheFormulaOnUpToFiveBlocksAndOnLongMessages() {
         final SplittableRandom random = new SplittableRandom(20261205);
-        for (int length = 0; length < 2048; length = length < 80 ? length + 1 : length * 2 + 3) {
+        for (int length = 0; length < 4096; length = length < 80 ? length + 16 : length * 2) {
             for (int round = 0; round < 20; round++) {
                 final byte[] key = bytes(random, 32);
                 final byte[] message = bytes(random, length);
@@ -53,7 +43,7 @@ class Poly1305Test {
         final SplittableRandom random = new SplittableRandom(20261206);
         for (int round = 0; round < 3_000; round++) {
             final byte[] key = extremeBytes(random, 32);
-            final byte[] message = extremeBytes(random, 1 + random.nextInt(200));
+            final byte[] message = extremeBytes(random, 16 * (1 + random.nextInt(12)));
 
             assertThat(tag(key, message)).as("round %d", round).isEqualTo(reference(key, message));
         }
@@ -69,11 +59,18 @@ class Poly1305Test {
         return bytes;
     }
 
-    /** The tag with r the key's first 16 bytes and the pad its last 16, as the RFC has it. */
+    /** The tag of whole blocks with r the key's first 16 bytes and the pad its last 16, as the RFC has it. */
     private static byte[] tag(byte[] key, byte[] message) {
         final Poly1305 poly = new Poly1305(Arrays.copyOf(key, 16));
+        final UnsafeBuffer bytes = new UnsafeBuffer(message);
+        poly.start();
+        for (int i = 0; i < message.length; i += 16) {
+            poly.block(bytes.getLong(i, ByteOrder.LITTLE_ENDIAN), bytes.getLong(i + 8, ByteOrder.LITTLE_ENDIAN));
+        }
+        final UnsafeBuffer pad = new UnsafeBuffer(key, 16, 16);
         final byte[] out = new byte[16];
-        poly.tag(new UnsafeBuffer(message), 0, message.length, new UnsafeBuffer(key, 16, 16), new UnsafeBuffer(out), 0);
+        poly.finish(pad.getLong(0, ByteOrder.LITTLE_ENDIAN), pad.getLong(8, ByteOrder.LITTLE_ENDIAN),
+            new UnsafeBuffer(out), 0);
         return out;
     }
 

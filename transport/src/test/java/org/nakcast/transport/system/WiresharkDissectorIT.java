@@ -212,14 +212,14 @@ class WiresharkDissectorIT {
     }
 
     /**
-     * Every datagram, DATA among them, shows its trailer: the key id of the key file, suite 1
-     * (Poly1305-AES), reserved 0, a 16-byte tag; and no two datagrams share a nonce (base and counter).
+     * Every datagram, DATA among them, shows its trailer: the key id of the key file, suite 3
+     * (NHPoly1305-AES), reserved 0, a 16-byte tag; and no two datagrams share a nonce (base and counter).
      */
     private static void assertTrailers(List<DissectedPacket> packets) {
         assertThat(packets).filteredOn(packet -> type(packet) == FrameType.DATA).isNotEmpty();
         assertThat(packets).allSatisfy(packet -> {
             assertThat(packet.number("nakcast.auth.key_id")).as("%s", packet).isEqualTo(KEY_ID);
-            assertThat(packet.number("nakcast.auth.suite")).as("%s", packet).isOne();
+            assertThat(packet.number("nakcast.auth.suite")).as("%s", packet).isEqualTo(3);
             assertThat(packet.number("nakcast.auth.reserved")).as("%s", packet).isZero();
             assertThat(packet.text("nakcast.auth.tag")).as("%s", packet).matches("[0-9a-f]{32}");
         });
