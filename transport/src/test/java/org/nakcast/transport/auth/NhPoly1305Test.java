@@ -24,9 +24,6 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class NhPoly1305Test {
     private static final HexFormat HEX = HexFormat.of();
-    private static final BigInteger P = BigInteger.ONE.shiftLeft(130).subtract(BigInteger.valueOf(5));
-    private static final BigInteger CLAMP = new BigInteger("0ffffffc0ffffffc0ffffffc0fffffff", 16);
-    private static final BigInteger TWO_128 = BigInteger.ONE.shiftLeft(128);
 
     /** A known answer: key, message and the hash without the length block and pad. */
     record Vector(String name, byte[] key, byte[] message, byte[] digest) {
@@ -81,9 +78,9 @@ class NhPoly1305Test {
     @Test
     void agreesWithTheDefinitionOnEveryLengthAcrossTwoChunks() {
         final SplittableRandom random = new SplittableRandom(20261206);
-        final byte[] key = bytes(random, NhPoly1305.KEY_BYTES);
+        final byte[] key = PolyReference.bytes(random, NhPoly1305.KEY_BYTES);
         for (int length = 0; length <= 2100; length++) {
-            final byte[] message = bytes(random, length);
+            final byte[] message = PolyReference.bytes(random, length);
             if (length % 100 == 7) {
                 Arrays.fill(message, (byte) 0xFF); // the largest words and sums
             }
@@ -96,7 +93,7 @@ class NhPoly1305Test {
     /** Messages that differ only by zeros at their end: the digest cannot tell them apart, the length block does. */
     @Test
     void theLengthBlockTellsApartWhatOnlyZerosAtTheEndMakeDifferent() {
-        final byte[] key = bytes(new SplittableRandom(5), NhPoly1305.KEY_BYTES);
+        final byte[] key = PolyReference.bytes(new SplittableRandom(5), NhPoly1305.KEY_BYTES);
         final UnsafeBuffer shorter = new UnsafeBuffer(new byte[30]);
         final UnsafeBuffer longer = new UnsafeBuffer(new byte[31]);
         shorter.putStringWithoutLengthAscii(0, "an authenticated datagram");
@@ -136,8 +133,7 @@ class NhPoly1305Test {
      * with zeros) in 32-bit words, each digest's 32 bytes as two Poly1305 blocks, in big integers.
      */
     private static byte[] reference(byte[] key, byte[] message) {
-        final BigInteger r = littleEndian(key, 0, 16).and(CLAMP);
-        BigInteger h = BigInteger.ZERO;
+        final PolyReference poly = new PolyReference(key, 0);
         for (int chunk = 0; chunk < message.length; chunk += 1024) {
             final int end = Math.min(message.length, chunk + 1024);
             final long[] sums = new long[4];
@@ -154,16 +150,10 @@ class NhPoly1305Test {
                 }
             }
             for (int block = 0; block < 4; block += 2) {
-                final BigInteger value = unsigned(sums[block]).add(unsigned(sums[block + 1]).shiftLeft(64));
-                h = h.add(value).add(TWO_128).multiply(r).mod(P);
+                poly.block(unsigned(sums[block]).add(unsigned(sums[block + 1]).shiftLeft(64)), 16);
             }
         }
-        final BigInteger digest = h.mod(TWO_128);
-        final byte[] out = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            out[i] = digest.shiftRight(8 * i).byteValue();
-        }
-        return out;
+        return poly.finish(BigInteger.ZERO);
     }
 
     private static long wordOrZeros(byte[] bytes, int offset, int end) {
@@ -182,19 +172,5 @@ class NhPoly1305Test {
 
     private static BigInteger unsigned(long value) {
         return new BigInteger(Long.toUnsignedString(value));
-    }
-
-    private static BigInteger littleEndian(byte[] bytes, int offset, int length) {
-        final byte[] bigEndian = new byte[length + 1];
-        for (int i = 0; i < length; i++) {
-            bigEndian[length - i] = bytes[offset + i];
-        }
-        return new BigInteger(bigEndian);
-    }
-
-    private static byte[] bytes(SplittableRandom random, int length) {
-        final byte[] bytes = new byte[length];
-        random.nextBytes(bytes);
-        return bytes;
     }
 }

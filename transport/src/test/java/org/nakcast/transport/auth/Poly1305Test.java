@@ -2,7 +2,6 @@ package org.nakcast.transport.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.math.BigInteger;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -12,17 +11,14 @@ import org.junit.jupiter.api.Test;
 
 /** Poly1305 over whole blocks against RFC 8439's definition in big integers (known answers: {@link NhPoly1305Test}). */
 class Poly1305Test {
-    private static final BigInteger P = BigInteger.ONE.shiftLeft(130).subtract(BigInteger.valueOf(5));
-    private static final BigInteger CLAMP = new BigInteger("0ffffffc0ffffffc0ffffffc0fffffff", 16);
-    private static final BigInteger TWO_128 = BigInteger.ONE.shiftLeft(128);
 
     @Test
     void agreesWithTheFormulaOnUpToFiveBlocksAndOnLongMessages() {
         final SplittableRandom random = new SplittableRandom(20261205);
         for (int length = 0; length < 4096; length = length < 80 ? length + 16 : length * 2) {
             for (int round = 0; round < 20; round++) {
-                final byte[] key = bytes(random, 32);
-                final byte[] message = bytes(random, length);
+                final byte[] key = PolyReference.bytes(random, 32);
+                final byte[] message = PolyReference.bytes(random, length);
                 if (round == 0) {
                     Arrays.fill(message, (byte) 0xFF); // the largest limbs
                     Arrays.fill(key, 0, 16, (byte) 0xFF);
@@ -76,33 +72,11 @@ class Poly1305Test {
 
     /** RFC 8439's definition in big integers: h = (h + block | 1 << 8n) * r mod p, then h + s mod 2^128. */
     private static byte[] reference(byte[] key, byte[] message) {
-        final BigInteger r = littleEndian(key, 0, 16).and(CLAMP);
-        final BigInteger s = littleEndian(key, 16, 16);
-        BigInteger h = BigInteger.ZERO;
+        final PolyReference poly = new PolyReference(key, 0);
         for (int i = 0; i < message.length; i += 16) {
             final int n = Math.min(16, message.length - i);
-            final BigInteger block = littleEndian(message, i, n).add(BigInteger.ONE.shiftLeft(8 * n));
-            h = h.add(block).multiply(r).mod(P);
+            poly.block(PolyReference.littleEndian(message, i, n), n);
         }
-        final BigInteger sum = h.add(s).mod(TWO_128);
-        final byte[] out = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            out[i] = sum.shiftRight(8 * i).byteValue();
-        }
-        return out;
-    }
-
-    private static BigInteger littleEndian(byte[] bytes, int offset, int length) {
-        final byte[] bigEndian = new byte[length + 1];
-        for (int i = 0; i < length; i++) {
-            bigEndian[length - i] = bytes[offset + i];
-        }
-        return new BigInteger(bigEndian);
-    }
-
-    private static byte[] bytes(SplittableRandom random, int length) {
-        final byte[] bytes = new byte[length];
-        random.nextBytes(bytes);
-        return bytes;
+        return poly.finish(PolyReference.littleEndian(key, 16, 16));
     }
 }
