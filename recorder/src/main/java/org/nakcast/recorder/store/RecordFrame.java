@@ -19,19 +19,19 @@ import org.nakcast.transport.replay.HoleCause;
  *  +---------------------------------------------------------------+
  *  |                 frame length (header + payload)               |  0
  *  +---------------------------------------------------------------+
- *  |                             type                              |  4
+ *  |               CRC32C of bytes 8 to the frame's end            |  4
  *  +---------------------------------------------------------------+
- *  |                                                               |  8
+ *  |                             type                              |  8
+ *  +---------------------------------------------------------------+
+ *  |                        payload length                         |  12
+ *  +---------------------------------------------------------------+
+ *  |                                                               |  16
  *  +                    message index (64 bits)                    +
  *  |                                                               |
  *  +---------------------------------------------------------------+
- *  |                                                               |  16
+ *  |                                                               |  24
  *  +                 recorded at, epoch ns (64 bits)               +
  *  |                                                               |
- *  +---------------------------------------------------------------+
- *  |                     CRC32C of the frame                       |  24
- *  +---------------------------------------------------------------+
- *  |                         zero (reserved)                       |  28
  *  +---------------------------------------------------------------+
  *  |                     payload ...  (padded to 8)                |  32
  *  +---------------------------------------------------------------+
@@ -40,11 +40,12 @@ import org.nakcast.transport.replay.HoleCause;
  * <ul>
  *   <li>frame length: 0 where nothing was written yet (segments are preallocated with zeros); it
  *       is written last, with release order, so a reader that sees it sees the whole frame.</li>
+ *   <li>CRC32C: over one range, from the type to the payload's end, so a torn or overwritten frame
+ *       is found; the payload length it covers must agree with the frame length, which it does
+ *       not cover (that is written after it).</li>
  *   <li>type: {@link #MESSAGE}, {@link #HOLE}, {@link #PADDING} or {@link #END}.</li>
  *   <li>message index: a MESSAGE's index in its publisher's stream; a HOLE's first missing index;
  *       for PADDING and END the index the next message would have.</li>
- *   <li>CRC32C: over bytes 4..23, the payload and the frame length, so a torn or overwritten frame
- *       is found.</li>
  *   <li>payload: a MESSAGE's bytes; a HOLE's count of missing messages (64 bits) and its
  *       {@link HoleCause} code (32 bits); nothing for END; zeros for PADDING.</li>
  * </ul>
@@ -66,10 +67,11 @@ public final class RecordFrame {
     public static final int HOLE_PAYLOAD_LENGTH = 12;
 
     static final int LENGTH_OFFSET = 0;
-    static final int TYPE_OFFSET = 4;
-    static final int MESSAGE_INDEX_OFFSET = 8;
-    static final int RECORDED_AT_OFFSET = 16;
-    static final int CHECKSUM_OFFSET = 24;
+    static final int CHECKSUM_OFFSET = 4;
+    static final int TYPE_OFFSET = 8;
+    static final int PAYLOAD_LENGTH_OFFSET = 12;
+    static final int MESSAGE_INDEX_OFFSET = 16;
+    static final int RECORDED_AT_OFFSET = 24;
     private static final int HOLE_COUNT_OFFSET = HEADER_LENGTH;
     private static final int HOLE_CAUSE_OFFSET = HEADER_LENGTH + 8;
     private static final ByteOrder ORDER = ByteOrder.LITTLE_ENDIAN;
@@ -161,6 +163,7 @@ public final class RecordFrame {
      */
     public void commit(int type, long messageIndex, long recordedAtNs, int payloadLength) {
         buffer.putInt(offset + TYPE_OFFSET, type, ORDER);
+        buffer.putInt(offset + PAYLOAD_LENGTH_OFFSET, payloadLength, ORDER);
         buffer.putLong(offset + MESSAGE_INDEX_OFFSET, messageIndex, ORDER);
         buffer.putLong(offset + RECORDED_AT_OFFSET, recordedAtNs, ORDER);
         buffer.putInt(offset + CHECKSUM_OFFSET, checksum(HEADER_LENGTH + payloadLength), ORDER);
@@ -189,7 +192,8 @@ public final class RecordFrame {
         if (type < MESSAGE || type > END) {
             return false;
         }
-        if (type == HOLE && length != HEADER_LENGTH + HOLE_PAYLOAD_LENGTH) {
+        if (type == HOLE && length != HEADER_LENGTH + HOLE_PAYLOAD_LENGTH
+            || buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER) != length - HEADER_LENGTH) {
             return false;
         }
         return buffer.getInt(offset + CHECKSUM_OFFSET, ORDER) == checksum(length);
@@ -197,15 +201,8 @@ public final class RecordFrame {
 
     private int checksum(int frameLength) {
         crc.reset();
-        view.limit(offset + CHECKSUM_OFFSET).position(offset + TYPE_OFFSET);
+        view.limit(offset + frameLength).position(offset + TYPE_OFFSET);
         crc.update(view);
-        view.limit(offset + frameLength).position(offset + HEADER_LENGTH);
-        crc.update(view);
-        // The length field is written after the checksum, so it is covered as a value, not as bytes.
-        crc.update(frameLength);
-        crc.update(frameLength >>> 8);
-        crc.update(frameLength >>> 16);
-        crc.update(frameLength >>> 24);
         return (int) crc.getValue();
     }
 }

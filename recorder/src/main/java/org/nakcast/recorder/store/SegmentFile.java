@@ -58,7 +58,8 @@ import org.agrona.concurrent.UnsafeBuffer;
 final class SegmentFile implements AutoCloseable {
     /** "NAKSEG01" as a little-endian long. */
     static final long MAGIC = 0x3130_4745_534B_414EL;
-    static final int LAYOUT_VERSION = 1;
+    /** The layout of segments and their frames: 2 since frames are checksummed over one range ({@link RecordFrame}). */
+    static final int LAYOUT_VERSION = 2;
     private static final String SUFFIX = ".seg";
     /** The suffix of a segment made ahead under a name no reader, retention or recovery takes for a segment. */
     private static final String PREPARED_SUFFIX = ".prepared";

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,6 +193,29 @@ class RecordingStoreTest {
                 offset += RecordFrame.alignedLength(lengthOf(i));
             }
             file.write(ByteBuffer.wrap(new byte[] {0x55}), offset + RecordFrame.HEADER_LENGTH);
+        }
+
+        try (RecordingReader reader = RecordingReader.openAt(dir, RECORDING, 0)) {
+            final Reads reads = new Reads();
+            assertThatThrownBy(() -> reader.poll(reads, 100)).isInstanceOf(CorruptSegmentException.class)
+                .hasMessageContaining("damaged frame at offset");
+            assertThat(reads.indexes).containsExactly(0L, 1L, 2L);
+        }
+    }
+
+    /** The checksum does not cover the frame length (written after it), but the payload length it covers must agree. */
+    @Test
+    void aFrameWhoseLengthWasOverwrittenIsReportedNeverServed() throws IOException {
+        try (RecordingWriter writer = start(0)) {
+            append(writer, 0, 20);
+        }
+        try (FileChannel file = FileChannel.open(SegmentFile.pathOf(dir, RECORDING, 0), StandardOpenOption.WRITE)) {
+            int offset = SMALL.dataOffset();
+            for (int i = 0; i < 3; i++) {
+                offset += RecordFrame.alignedLength(lengthOf(i));
+            }
+            final int longer = RecordFrame.HEADER_LENGTH + lengthOf(3) + RecordFrame.ALIGNMENT;
+            file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, longer), offset);
         }
 
         try (RecordingReader reader = RecordingReader.openAt(dir, RECORDING, 0)) {
