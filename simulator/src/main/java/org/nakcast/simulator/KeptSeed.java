@@ -366,6 +366,16 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       session ended when the run did (convergence). A recorder now answers a request past the
      *       end of a stopped recording {@code NOT_RECORDING}, a failure of its own. The planted bug
      *       {@code stopped-recording-answers-not-yet} undoes it. Reaches: recoveryLosses.</li>
+     *   <li>207 (a big group of subscribers losing datagrams before they fan out, and nothing else;
+     *       found by {@code ops/mutation --seeds 3000}): kept to catch a planted bug the first
+     *       hundred seeds miss, {@code heard-naks-never-counted} (NAKs heard never suppress one's
+     *       own): 523 NAK datagrams for 77 shared losses and 25 subscribers, more than NAK volume
+     *       allows (3.56 a loss without the bug). Reaches: the shared-loss group.</li>
+     *   <li>445 (a partition, duplication, restarts, a stranger, a recorder; found by the same run):
+     *       kept to catch {@code start-age-class-upper-bound} (a session first heard by DATA whose
+     *       age class cannot tell whether it began before the subscription is started at the live
+     *       edge, not held for a heartbeat): a restarted subscriber's first message of a session
+     *       begun after it was 1149. Reaches: starts held.</li>
      * </ul>
      */
     static final List<KeptSeed> OF_EVERY_KIND = List.of(
@@ -413,7 +423,9 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         ofEveryKind(1382873, Reaches.RECOVERIES, NOTHING),
         ofEveryKind(1490126, Reaches.RECOVERY_LOSSES, NOTHING),
         ofEveryKind(1540436, Reaches.DISK, NOTHING),
-        ofEveryKind(1650153, Reaches.RECOVERY_LOSSES, NOTHING));
+        ofEveryKind(1650153, Reaches.RECOVERY_LOSSES, NOTHING),
+        ofEveryKind(207, Reaches.SHARED_LOSS_GROUP, NOTHING),
+        ofEveryKind(445, Reaches.HELD_STARTS, NOTHING));
 
     KeptSeed {
         faults = Collections.unmodifiableSet(EnumSet.copyOf(faults));
@@ -454,6 +466,9 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         RECOVERY_LOSSES((kept, result) -> result.reached().recoveryLosses > 0),
         /** A recorder's disk full or slow. */
         DISK((kept, result) -> result.injectedByKind().get(FaultKind.DISK) > 0),
+        /** A big group of subscribers losing datagrams before they fan out, and nothing else. */
+        SHARED_LOSS_GROUP((kept, result) -> result.sharedLosses() > 0 && result.subscribers() >= 8
+            && result.injected().equals(EnumSet.of(FaultKind.SHARED_LOSS))),
         /** Copies of what the stranger captured taken as a late repair. */
         COPIES_TAKEN((kept, result) -> result.copiesTaken() > 0);
 
