@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.zip.CRC32C;
 
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -224,6 +225,31 @@ class RecordingStoreTest {
                 .hasMessageContaining("damaged frame at offset");
             assertThat(reads.indexes).containsExactly(0L, 1L, 2L);
         }
+    }
+
+    /** Frames of another layout would be read wrong: such a segment is refused by name, with both versions. */
+    @Test
+    void aSegmentOfAnotherLayoutVersionIsRefusedNeverRead() throws IOException {
+        try (RecordingWriter writer = start(0)) {
+            append(writer, 0, 20);
+        }
+        final Path segment = SegmentFile.pathOf(dir, RECORDING, 0);
+        try (FileChannel file = FileChannel.open(segment, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            final ByteBuffer header = ByteBuffer.allocate(36).order(ByteOrder.LITTLE_ENDIAN);
+            file.read(header, 0);
+            header.putInt(8, SegmentFile.LAYOUT_VERSION - 1);
+            final CRC32C crc = new CRC32C();
+            crc.update(header.array(), 8, 24);
+            header.putInt(32, (int) crc.getValue());
+            file.write(header.flip(), 0);
+        }
+
+        final String refused = "has layout version " + (SegmentFile.LAYOUT_VERSION - 1) + "; this version reads "
+            + SegmentFile.LAYOUT_VERSION;
+        assertThatThrownBy(() -> RecordingReader.openAt(dir, RECORDING, 0)).isInstanceOf(CorruptSegmentException.class)
+            .hasMessageContaining(segment.getFileName().toString()).hasMessageContaining(refused);
+        assertThatThrownBy(() -> RecordingRecovery.recover(dir, RECORDING, 0))
+            .isInstanceOf(CorruptSegmentException.class).hasMessageContaining(refused);
     }
 
     @Test
