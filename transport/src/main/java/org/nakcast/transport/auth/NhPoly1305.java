@@ -3,7 +3,6 @@ package org.nakcast.transport.auth;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
-import org.agrona.BufferUtil;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
@@ -46,8 +45,6 @@ final class NhPoly1305 {
     private long sum1;
     private long sum2;
     private long sum3;
-    /** The message's last unit when it is not whole, filled up with zeros. */
-    private final byte[] tail = new byte[UNIT];
 
     /** @param key {@link #KEY_BYTES} bytes: {@code r}, then NH's key */
     NhPoly1305(byte[] key) {
@@ -74,15 +71,13 @@ final class NhPoly1305 {
         final int whole = length & -UNIT;
         int chunk = 0;
         for (; chunk + CHUNK <= whole; chunk += CHUNK) {
-            nh(array, address + chunk, CHUNK, 0);
+            nh(array, address + chunk, CHUNK);
             digest();
         }
         if (chunk < length) {
-            nh(array, address + chunk, whole - chunk, 0);
+            nh(array, address + chunk, whole - chunk);
             if (whole < length) {
-                message.getBytes(offset + whole, tail, 0, length - whole);
-                Arrays.fill(tail, length - whole, UNIT, (byte) 0);
-                nh(tail, BufferUtil.ARRAY_BASE_OFFSET, UNIT, (whole - chunk) / Integer.BYTES);
+                lastUnit(message, offset + whole, length - whole, (whole - chunk) / Integer.BYTES);
             }
             digest();
         }
@@ -98,25 +93,22 @@ final class NhPoly1305 {
         poly.finish(pad0, pad1, out, outOffset);
     }
 
-    /**
-     * Adds NH of the whole units of {@code length} bytes at {@code address} of {@code array} (null:
-     * off-heap), from key word {@code keyWord} on, to the sums.
-     */
-    private void nh(byte[] array, long address, int length, int keyWord) {
+    /** NH of the whole units of {@code length} bytes at {@code address} of {@code array} (null: off-heap). */
+    private void nh(byte[] array, long address, int length) {
         final int[] key = nhKey;
-        long s0 = sum0;
-        long s1 = sum1;
-        long s2 = sum2;
-        long s3 = sum3;
-        for (int i = 0, k = keyWord; i < length; i += UNIT, k += UNIT / Integer.BYTES) {
+        long s0 = 0;
+        long s1 = 0;
+        long s2 = 0;
+        long s3 = 0;
+        for (int i = 0, k = 0; i < length; i += UNIT, k += UNIT / Integer.BYTES) {
             final int m0 = word(array, address + i);
             final int m1 = word(array, address + i + 4);
             final int m2 = word(array, address + i + 8);
             final int m3 = word(array, address + i + 12);
-            s0 += product(m0 + key[k], m2 + key[k + 2]) + product(m1 + key[k + 1], m3 + key[k + 3]);
-            s1 += product(m0 + key[k + 4], m2 + key[k + 6]) + product(m1 + key[k + 5], m3 + key[k + 7]);
-            s2 += product(m0 + key[k + 8], m2 + key[k + 10]) + product(m1 + key[k + 9], m3 + key[k + 11]);
-            s3 += product(m0 + key[k + 12], m2 + key[k + 14]) + product(m1 + key[k + 13], m3 + key[k + 15]);
+            s0 += pass(m0, m1, m2, m3, key, k);
+            s1 += pass(m0, m1, m2, m3, key, k + 4);
+            s2 += pass(m0, m1, m2, m3, key, k + 8);
+            s3 += pass(m0, m1, m2, m3, key, k + 12);
         }
         sum0 = s0;
         sum1 = s1;
@@ -124,14 +116,43 @@ final class NhPoly1305 {
         sum3 = s3;
     }
 
+    /**
+     * Adds NH of the unit of {@code length} (1 to 15) bytes at {@code offset}, filled up with zeros, at
+     * key word {@code k}, to the sums.
+     */
+    private void lastUnit(DirectBuffer message, int offset, int length, int k) {
+        final int m0 = wordOrZeros(message, offset, length);
+        final int m1 = wordOrZeros(message, offset + 4, length - 4);
+        final int m2 = wordOrZeros(message, offset + 8, length - 8);
+        final int m3 = wordOrZeros(message, offset + 12, length - 12);
+        final int[] key = nhKey;
+        sum0 += pass(m0, m1, m2, m3, key, k);
+        sum1 += pass(m0, m1, m2, m3, key, k + 4);
+        sum2 += pass(m0, m1, m2, m3, key, k + 8);
+        sum3 += pass(m0, m1, m2, m3, key, k + 12);
+    }
+
+    /** The little-endian word of the first {@code length} bytes at {@code offset} (none if below 1), zeros after. */
+    private static int wordOrZeros(DirectBuffer message, int offset, int length) {
+        int word = 0;
+        for (int i = 0; i < Math.min(length, Integer.BYTES); i++) {
+            word |= (message.getByte(offset + i) & 0xFF) << (8 * i);
+        }
+        return word;
+    }
+
     /** The chunk's NH digest, 32 bytes, as two Poly1305 blocks. */
     private void digest() {
         poly.block(sum0, sum1);
         poly.block(sum2, sum3);
-        sum0 = 0;
-        sum1 = 0;
-        sum2 = 0;
-        sum3 = 0;
+    }
+
+    /**
+     * One pass of NH over the unit {@code m0..m3} with the key's words from {@code k}:
+     * {@code (m0 + k0) * (m2 + k2) + (m1 + k1) * (m3 + k3)}, sums of 32 bits, products of 64.
+     */
+    private static long pass(int m0, int m1, int m2, int m3, int[] key, int k) {
+        return product(m0 + key[k], m2 + key[k + 2]) + product(m1 + key[k + 1], m3 + key[k + 3]);
     }
 
     /** The product of two 32-bit words taken unsigned: 64 bits. */
