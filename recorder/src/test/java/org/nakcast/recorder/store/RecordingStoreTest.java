@@ -187,21 +187,9 @@ class RecordingStoreTest {
         try (RecordingWriter writer = start(0)) {
             append(writer, 0, 20);
         }
-        // Flip a payload byte of the fourth frame.
-        try (FileChannel file = FileChannel.open(SegmentFile.pathOf(dir, RECORDING, 0), StandardOpenOption.WRITE)) {
-            int offset = SMALL.dataOffset();
-            for (int i = 0; i < 3; i++) {
-                offset += RecordFrame.alignedLength(lengthOf(i));
-            }
-            file.write(ByteBuffer.wrap(new byte[] {0x55}), offset + RecordFrame.HEADER_LENGTH);
-        }
+        overwriteInFourthFrame(RecordFrame.HEADER_LENGTH, ByteBuffer.wrap(new byte[] {0x55}));
 
-        try (RecordingReader reader = RecordingReader.openAt(dir, RECORDING, 0)) {
-            final Reads reads = new Reads();
-            assertThatThrownBy(() -> reader.poll(reads, 100)).isInstanceOf(CorruptSegmentException.class)
-                .hasMessageContaining("damaged frame at offset");
-            assertThat(reads.indexes).containsExactly(0L, 1L, 2L);
-        }
+        assertServedUntilTheFourthFrameThenDamaged();
     }
 
     /** The checksum does not cover the frame length (written after it), but the payload length it covers must agree. */
@@ -210,15 +198,25 @@ class RecordingStoreTest {
         try (RecordingWriter writer = start(0)) {
             append(writer, 0, 20);
         }
+        final int longer = RecordFrame.HEADER_LENGTH + lengthOf(3) + RecordFrame.ALIGNMENT;
+        overwriteInFourthFrame(0, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, longer));
+
+        assertServedUntilTheFourthFrameThenDamaged();
+    }
+
+    /** Writes {@code bytes} at {@code at} of the fourth frame (message 3) of the first segment. */
+    private void overwriteInFourthFrame(int at, ByteBuffer bytes) throws IOException {
         try (FileChannel file = FileChannel.open(SegmentFile.pathOf(dir, RECORDING, 0), StandardOpenOption.WRITE)) {
             int offset = SMALL.dataOffset();
             for (int i = 0; i < 3; i++) {
                 offset += RecordFrame.alignedLength(lengthOf(i));
             }
-            final int longer = RecordFrame.HEADER_LENGTH + lengthOf(3) + RecordFrame.ALIGNMENT;
-            file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, longer), offset);
+            file.write(bytes, offset + at);
         }
+    }
 
+    /** A reader from the start hands out messages 0 to 2, then reports the fourth frame damaged. */
+    private void assertServedUntilTheFourthFrameThenDamaged() throws IOException {
         try (RecordingReader reader = RecordingReader.openAt(dir, RECORDING, 0)) {
             final Reads reads = new Reads();
             assertThatThrownBy(() -> reader.poll(reads, 100)).isInstanceOf(CorruptSegmentException.class)
