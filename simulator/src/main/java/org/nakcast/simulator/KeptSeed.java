@@ -376,6 +376,11 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       age class cannot tell whether it began before the subscription is started at the live
      *       edge, not held for a heartbeat): a restarted subscriber's first message of a session
      *       begun after it was 1149. Reaches: starts held.</li>
+     *   <li>101 (two lines, B healthy, shared loss, duplication, reordering, a stall; found by
+     *       {@code ops/mutation --seeds 400}): kept to catch {@code silence-timeout-is-heartbeat} (a
+     *       stream ended as silent after one heartbeat interval): a stream ended that way resumes and
+     *       asks for what it missed, and sub1 sent 2 NAKs while line B was healthy throughout.
+     *       Reaches: two lines.</li>
      * </ul>
      */
     static final List<KeptSeed> OF_EVERY_KIND = List.of(
@@ -425,7 +430,8 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         ofEveryKind(1540436, Reaches.DISK, NOTHING),
         ofEveryKind(1650153, Reaches.RECOVERY_LOSSES, NOTHING),
         ofEveryKind(207, Reaches.SHARED_LOSS_GROUP, NOTHING),
-        ofEveryKind(445, Reaches.HELD_STARTS, NOTHING));
+        ofEveryKind(445, Reaches.HELD_STARTS, NOTHING),
+        ofEveryKind(101, Reaches.TWO_LINES, NOTHING));
 
     KeptSeed {
         faults = Collections.unmodifiableSet(EnumSet.copyOf(faults));
@@ -466,6 +472,8 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         RECOVERY_LOSSES((kept, result) -> result.reached().recoveryLosses > 0),
         /** A recorder's disk full or slow. */
         DISK((kept, result) -> result.injectedByKind().get(FaultKind.DISK) > 0),
+        /** Topics on two lines. */
+        TWO_LINES((kept, result) -> result.injected().contains(FaultKind.REDUNDANT_LINES)),
         /** A big group of subscribers losing datagrams before they fan out, and nothing else. */
         SHARED_LOSS_GROUP((kept, result) -> result.sharedLosses() > 0 && result.subscribers() >= 8
             && result.injected().equals(EnumSet.of(FaultKind.SHARED_LOSS))),
