@@ -2,6 +2,7 @@ package org.nakcast.transport.system;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -47,6 +48,8 @@ class SteadyStateAllocationIT {
     /** Long enough for ten heartbeats of the default 100 ms and about a hundred NAKs and repairs. */
     private static final long WINDOW_MS = 1_000;
     private static final int MAX_SETTLING_WINDOWS = 10;
+    /** Measured windows run again because the JIT compiled during them, at most. */
+    private static final int MAX_WINDOWS_THE_JIT_RAN = 3;
     private static final String LINE_B = "local-b";
 
     @Test
@@ -89,7 +92,7 @@ class SteadyStateAllocationIT {
 
             warmUp(driver);
             final int settlingWindows = settle(driver);
-            driver.runWindow();
+            final int windowsTheJitRan = measure(driver);
             driver.drain(handler);
 
             final String counters = "publisher: " + publisherNode.counters().describeNonZero()
@@ -101,8 +104,9 @@ class SteadyStateAllocationIT {
             assertThat(subscriberNode.counters().get(SystemCounter.NAKS_SENT).get()).as(counters).isPositive();
             assertThat(publisherNode.counters().get(SystemCounter.RETRANSMITS_SENT).get()).as(counters).isPositive();
             final String window = String.format("a steady-state window (%d rounds and %d ms at least, after %d settling"
-                + " windows): %d rounds allocated %d bytes%n%s", ROUNDS, WINDOW_MS, settlingWindows,
-                driver.allocatingRounds, driver.allocatedBytes, counters);
+                + " windows and %d measured again as the JIT compiled during them): %d rounds allocated %d bytes%n%s",
+                ROUNDS, WINDOW_MS, settlingWindows, windowsTheJitRan, driver.allocatingRounds, driver.allocatedBytes,
+                counters);
             System.out.println(window);
             assertThat(driver.allocatedBytes).as(window).isZero();
         }
@@ -136,6 +140,28 @@ class SteadyStateAllocationIT {
             quietInARow = driver.allocatedBytes == 0 ? quietInARow + 1 : 0;
         }
         return windows;
+    }
+
+    /**
+     * Runs the measured window. A window that allocated while the JIT compiled is run again, at
+     * most {@value #MAX_WINDOWS_THE_JIT_RAN} times: on a loaded machine compilation lags the
+     * warm-up, and a method compiled anew may allocate once as it is first run. A window that
+     * allocated with no compilation during it, or the last one, is the verdict.
+     *
+     * @return how many windows were run again
+     */
+    private static int measure(Driver driver) {
+        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        int again = 0;
+        while (true) {
+            final long compilingMsBefore = jit.getTotalCompilationTime();
+            driver.runWindow();
+            final boolean jitRan = jit.getTotalCompilationTime() != compilingMsBefore;
+            if (driver.allocatedBytes == 0 || !jitRan || again == MAX_WINDOWS_THE_JIT_RAN) {
+                return again;
+            }
+            again++;
+        }
     }
 
     /** Offers numbered messages, one in 16 large and one in 4 through a claim, and drives both nodes. */
