@@ -285,10 +285,10 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       for a patience. A subscriber cut off from a session does not hear it while the recorder
      *       goes on recording it: the recoveries gave up what the recorder held within the patience
      *       (16 and 1 violations). The rule was taken back; the planted bug
-     *       {@code recovery-believes-a-recorder-behind-a-silent-session} is it, and 1014805 still
-     *       catches it. Since publishers ask for a STATUS every quarter window (STATUS_WANTED),
-     *       1081233 loses nothing in a recovery; it runs as 1081234, the first seed after it that
-     *       does. Reaches: recoveryLosses.</li>
+     *       {@code recovery-believes-a-recorder-behind-a-silent-session} is it (1014805 drifted off
+     *       it as the simulator grew; 313 catches it now). Since publishers ask for a STATUS every
+     *       quarter window (STATUS_WANTED), 1081233 loses nothing in a recovery; it runs as 1081234,
+     *       the first seed after it that does. Reaches: recoveryLosses.</li>
      *   <li>1023369 (a full disk, loss and bursts, a publisher closed; found by 100,000 seeds from
      *       1000001): the recorder's disk refused the first segment of a session's recording, so it
      *       held nothing of it, and answered every gap of a subscriber that it did not hold the
@@ -326,8 +326,8 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       the recorder had no recording of the session yet, and was taken at its word at once: 13
      *       messages it recorded within the publisher timeout were given up. A recovery now asks the
      *       stream for when the session was last heard each time. The planted bug
-     *       {@code recovery-judges-a-resumed-session-by-a-stale-life} undoes it. Reaches:
-     *       recoveries.</li>
+     *       {@code recovery-judges-a-resumed-session-by-a-stale-life} undoes it (1515 catches it now).
+     *       Reaches: recoveries.</li>
      *   <li>1382873 (two recorders, B's disk slow and full, a partition, publisher restarts,
      *       authentication; found by 100,000 seeds from 1300001): making a segment held B's duty
      *       cycle for 51 ms from the start, so it recorded nothing of a session its node had heard
@@ -381,6 +381,17 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       stream ended as silent after one heartbeat interval): a stream ended that way resumes and
      *       asks for what it missed, and sub1 sent 2 NAKs while line B was healthy throughout.
      *       Reaches: two lines.</li>
+     *   <li>313 (loss, reordering, full queues, a stall, stopped polling, a publisher restart, two
+     *       recorders, a full disk; found by {@code ops/mutation --seeds 3000} once the recovery
+     *       check judged each recorder's wait): kept to catch
+     *       {@code recovery-believes-a-recorder-behind-a-silent-session}: sub3 gave up message 19
+     *       0.09 ms into a recovery, at once at rec1-b's word that its recording did not hold it yet.
+     *       Reaches: recoveryLosses.</li>
+     *   <li>1515 (shared loss, duplication, reordering, a stall, refused sends, a publisher restart,
+     *       late joiners, two recorders, GRO trains lost; found by the same run): kept to catch
+     *       {@code recovery-judges-a-resumed-session-by-a-stale-life}: sub22's resumed stream took
+     *       rec0-a's "no recording" at once at each gap while it heard the session, 0.13 ms after
+     *       asking. Reaches: recoveryLosses.</li>
      * </ul>
      */
     static final List<KeptSeed> OF_EVERY_KIND = List.of(
@@ -431,7 +442,9 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         ofEveryKind(1650153, Reaches.RECOVERY_LOSSES, NOTHING),
         ofEveryKind(207, Reaches.SHARED_LOSS_GROUP, NOTHING),
         ofEveryKind(445, Reaches.HELD_STARTS, NOTHING),
-        ofEveryKind(101, Reaches.TWO_LINES, NOTHING));
+        ofEveryKind(101, Reaches.TWO_LINES, NOTHING),
+        ofEveryKind(313, Reaches.RECOVERY_LOSSES, NOTHING),
+        ofEveryKind(1515, Reaches.RECOVERY_LOSSES, NOTHING));
 
     KeptSeed {
         faults = Collections.unmodifiableSet(EnumSet.copyOf(faults));

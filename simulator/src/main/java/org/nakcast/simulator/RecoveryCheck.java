@@ -1,6 +1,8 @@
 package org.nakcast.simulator;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntToLongFunction;
 
 import org.agrona.collections.Int2ObjectHashMap;
 import org.nakcast.transport.LossEvent;
@@ -12,14 +14,16 @@ import org.nakcast.transport.RecoveryStarted;
  * recovery began, or one failed an asker since (refused, down, stopped). Each recovery's start is
  * noted when the node decides it, with what the recorders held then.
  *
- * <p>A recorder behind (it has not recorded the messages yet) is waited for: a recovery gives up
- * only once nothing came for the topic's publisher timeout. So a loss sooner than that after the
- * recovery began, with no recorder failing, is judged again a publisher timeout after the start:
- * if a recorder holds every message given up by then, the recovery gave up what it would have had.
+ * <p>A recorder that does not hold the messages yet is waited for: with no recorder failing, a
+ * recovery gives messages up only once each of the topic's recorders answered a hole where it is,
+ * or was asked there a publisher timeout before with nothing coming, or has said for that long that
+ * it holds no recording of them, or said it has no recording of a session this process has not
+ * heard for that long. The process reaches each recorder through an {@link AskedRecorder}, which
+ * notes what it was told and since when.
  */
 final class RecoveryCheck {
     private final String name;
-    private final List<SimRecorderSource> sources;
+    private final List<AskedRecorder> recorders;
     private final Violations violations;
     private final Scheduler scheduler;
     private final Scenario scenario;
@@ -32,22 +36,37 @@ final class RecoveryCheck {
     private record Began(RecoveryStarted event, long atNs, boolean held) {
     }
 
-    RecoveryCheck(String name, List<SimRecorderSource> sources, Violations violations, Scheduler scheduler,
-        Scenario scenario) {
+    /**
+     * @param sources the seed's recorders, A first, shared by every process
+     * @param sessionHeardNs when this process's node last read a datagram of a session's publisher
+     *     that it surely heard, or Long.MIN_VALUE
+     */
+    RecoveryCheck(String name, List<SimRecorderSource> sources, IntToLongFunction sessionHeardNs,
+        Violations violations, Scheduler scheduler, Scenario scenario) {
         this.scenario = scenario;
         this.name = name;
-        this.sources = sources;
         this.violations = violations;
         this.scheduler = scheduler;
+        final List<AskedRecorder> asked = new ArrayList<>();
+        for (SimRecorderSource source : sources) {
+            asked.add(new AskedRecorder(source, scheduler, scenario, sessionHeardNs, this::served));
+        }
+        this.recorders = List.copyOf(asked);
+    }
+
+    /** The recorders as this process's node reaches them, A first. */
+    List<AskedRecorder> recorders() {
+        return recorders;
     }
 
     /** The node began to fetch messages its publisher no longer held. */
     void started(RecoveryStarted event) {
         boolean held = false;
-        for (SimRecorderSource source : sources) {
-            final RecorderHost recorder = source.recorder();
+        for (int i = 0; i < recorders.size(); i++) {
+            final RecorderHost recorder = recorders.get(i).shared().recorder();
             held |= recorder.isServing()
                 && recorder.holdsAll(event.topicId(), event.sessionId(), event.firstMessage(), event.lastMessage());
+            recorders.get(i).recoveryBegan(event.sessionId(), i == 0);
         }
         recoveries++;
         if (held) {
@@ -70,11 +89,6 @@ final class RecoveryCheck {
                 event.firstMessage(), event.firstMessage() + event.lostMessages() - 1, event.sessionId()));
             return;
         }
-        final long patienceNs = scenario.topic(event.topicId()).publisherTimeout().toNanos();
-        if (!recovery.held() && !failedSince(recovery.atNs()) && scheduler.nowNs() - recovery.atNs() < patienceNs) {
-            final long lostAtNs = scheduler.nowNs();
-            scheduler.at(recovery.atNs() + patienceNs, () -> judgeAgain(event, recovery, lostAtNs));
-        }
         if (recovery.held() && !failedSince(recovery.atNs())) {
             violations.add(scheduler.nowNs(), Invariant.RECOVERY, ("%s lost messages %d..%d of session %d, which the"
                 + " recorder held when the recovery of %d..%d began %.3f ms before and served throughout: %s")
@@ -82,30 +96,53 @@ final class RecoveryCheck {
                     event.sessionId(), recovery.event().firstMessage(), recovery.event().lastMessage(),
                     (scheduler.nowNs() - recovery.atNs()) / 1e6, event.recordersAsked()));
         }
+        judgeTheWait(event, recovery);
+        for (int i = 0; i < recorders.size(); i++) {
+            recorders.get(i).movedOn(event.sessionId(), i == 0);
+        }
     }
 
-    /** A loss sooner than the patience, judged again once it has passed: the recorder was only behind? */
-    private void judgeAgain(LossEvent event, Began recovery, long lostAtNs) {
+    /**
+     * Judges whether the process waited for each recorder of the topic as long as it owes one
+     * before it gave messages up at their word: a recorder that failed it since the recovery began,
+     * answered a hole there, has no recording of a session silent here for a publisher timeout, or
+     * was asked there (or said it holds none of them) that long ago is waited for no more.
+     */
+    private void judgeTheWait(LossEvent event, Began recovery) {
         if (failedSince(recovery.atNs())) {
             return;
         }
-        for (SimRecorderSource source : sources) {
-            final RecorderHost recorder = source.recorder();
-            if (recorder.isServing() && recorder.holdsAll(event.topicId(), event.sessionId(), event.firstMessage(),
-                event.firstMessage() + event.lostMessages() - 1)) {
-                violations.add(scheduler.nowNs(), Invariant.RECOVERY, ("%s lost messages %d..%d of session %d %.3f ms"
-                    + " into a recovery, with no recorder failing, and %s holds them all within the publisher timeout"
-                    + " of its start: %s").formatted(name, event.firstMessage(),
-                    event.firstMessage() + event.lostMessages() - 1, event.sessionId(),
-                    (lostAtNs - recovery.atNs()) / 1e6, source.name(), event.recordersAsked()));
-                return;
+        final long nowNs = scheduler.nowNs();
+        final long patienceNs = scenario.topic(event.topicId()).publisherTimeout().toNanos();
+        final int asked = scenario.topic(event.topicId()).recorders().size();
+        for (int i = 0; i < asked; i++) {
+            final AskedRecorder recorder = recorders.get(i);
+            final AskedRecorder.Answers told = recorder.answered(event.sessionId());
+            if (told.answeredHole || told.noRecordingOfASilentSession || nowNs - told.waitedForSinceNs() >= patienceNs
+                || told.notHeldSinceNs != Long.MIN_VALUE && nowNs - told.notHeldSinceNs >= patienceNs) {
+                continue;
             }
+            violations.add(nowNs, Invariant.RECOVERY, ("%s lost messages %d..%d of session %d %.3f ms into a"
+                + " recovery, with no recorder failing, though %s was asked there %.3f ms before and said it holds"
+                + " none of them for %.3f ms, of the %.3f ms it is waited for: %s").formatted(name,
+                event.firstMessage(), event.firstMessage() + event.lostMessages() - 1, event.sessionId(),
+                (nowNs - recovery.atNs()) / 1e6, recorder.name(), (nowNs - told.waitedForSinceNs()) / 1e6,
+                told.notHeldSinceNs == Long.MIN_VALUE ? 0 : (nowNs - told.notHeldSinceNs) / 1e6, patienceNs / 1e6,
+                event.recordersAsked()));
+            return;
+        }
+    }
+
+    /** A recorder served this process a message: each recorder is waited for afresh from here. */
+    private void served(AskedRecorder server, int sessionId) {
+        for (AskedRecorder recorder : recorders) {
+            recorder.movedOn(sessionId, recorder == server);
         }
     }
 
     private boolean failedSince(long atNs) {
-        for (SimRecorderSource source : sources) {
-            if (source.lastFailureNs >= atNs) {
+        for (AskedRecorder recorder : recorders) {
+            if (recorder.shared().lastFailureNs >= atNs) {
                 return true;
             }
         }

@@ -108,8 +108,10 @@ final class Simulation {
             final SubscriberHost host = new SubscriberHost(scheduler, lines, "sub" + i, scenario, plan, sessions, wire,
                 violations, tally, random.split(), traced, UnaryOperator.identity());
             if (!recoverySources.isEmpty()) {
-                host.recoverFrom(topic -> List.copyOf(recoverySources.subList(0, topic.recorders().size())));
-                host.recovery = new RecoveryCheck(host.name, recoverySources, violations, scheduler, scenario);
+                host.recovery = new RecoveryCheck(host.name, recoverySources, host::surelyHeardNs, violations,
+                    scheduler, scenario);
+                final List<AskedRecorder> asked = host.recovery.recorders();
+                host.recoverFrom(topic -> List.copyOf(asked.subList(0, topic.recorders().size())));
             }
             subscribers.add(host);
             host.startAt(plan.joinAtNs());

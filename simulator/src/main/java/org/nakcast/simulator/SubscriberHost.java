@@ -80,6 +80,11 @@ class SubscriberHost extends NodeHost {
     private final Long2LongHashMap lastReadNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** The same, of its publisher's own datagrams alone: a stranger's copy is no sign that the publisher is there. */
     private final Long2LongHashMap lastHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
+    /**
+     * When this incarnation's node last read a DATA or RETRANSMIT datagram of each session from its
+     * publisher: it surely heard the session then (it may have heard it later too).
+     */
+    private final Long2LongHashMap surelyHeardNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** Per (receiver id, session): when this host last sent a NAK for it. */
     private final Long2LongHashMap lastNakNs = new Long2LongHashMap(Long.MIN_VALUE);
     /** The (receiver id, session) keys a NAK too soon was told for. */
@@ -158,6 +163,7 @@ class SubscriberHost extends NodeHost {
     @Override
     void started(long nowNs) {
         quiet.restart();
+        surelyHeardNs.clear();
         subscribed.clear();
         probes.clear();
         closeRequested = false;
@@ -287,6 +293,9 @@ class SubscriberHost extends NodeHost {
             }
             if (header.typeCode() == FrameType.DATA.code() || header.typeCode() == FrameType.RETRANSMIT.code()) {
                 quiet.reading(header.sessionId(), header.sequence());
+                if (origin == Origin.OWN && sessions.containsKey(header.sessionId())) {
+                    surelyHeardNs.put(header.sessionId(), scheduler.nowNs());
+                }
             } else if (header.typeCode() == FrameType.UNRECOVERABLE.code()) {
                 unrecoverableRead.wrap(header.buffer(), header.offset());
                 quiet.goneRead(header.sessionId(), unrecoverableRead.toSequence());
@@ -425,6 +434,14 @@ class SubscriberHost extends NodeHost {
             }
         }
         return false;
+    }
+
+    /**
+     * When this incarnation's node last read a DATA or RETRANSMIT datagram its publisher sent of
+     * {@code sessionId}, or Long.MIN_VALUE: a time by which it surely heard the session.
+     */
+    long surelyHeardNs(int sessionId) {
+        return surelyHeardNs.get(sessionId);
     }
 
     /** Notes that a datagram of {@code sessionId} its publisher sent was read from the data port. */
