@@ -29,9 +29,9 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * The process's node sees only this; the guarantee reads {@link #answered}.
  */
 final class AskedRecorder implements RecoverySource {
-    private final SimRecorderSource shared;
+    private final RecoverySource shared;
     private final Scheduler scheduler;
-    private final Scenario scenario;
+    private final IntToLongFunction patienceOfTopicNs;
     private final IntToLongFunction sessionHeardNs;
     private final ObjIntConsumer<AskedRecorder> servedMessage;
     private final Int2ObjectHashMap<Answers> answers = new Int2ObjectHashMap<>();
@@ -66,22 +66,19 @@ final class AskedRecorder implements RecoverySource {
     }
 
     /**
+     * @param shared the recorder as every process reaches it
+     * @param patienceOfTopicNs a topic's publisher timeout: how long a recovery waits for a recorder
      * @param sessionHeardNs when the asker's node last read a datagram of a session's publisher
      *     that it surely heard, or Long.MIN_VALUE
      * @param servedMessage told of each message this recorder serves the asker, with its session
      */
-    AskedRecorder(SimRecorderSource shared, Scheduler scheduler, Scenario scenario, IntToLongFunction sessionHeardNs,
-        ObjIntConsumer<AskedRecorder> servedMessage) {
+    AskedRecorder(RecoverySource shared, Scheduler scheduler, IntToLongFunction patienceOfTopicNs,
+        IntToLongFunction sessionHeardNs, ObjIntConsumer<AskedRecorder> servedMessage) {
         this.shared = shared;
         this.scheduler = scheduler;
-        this.scenario = scenario;
+        this.patienceOfTopicNs = patienceOfTopicNs;
         this.sessionHeardNs = sessionHeardNs;
         this.servedMessage = servedMessage;
-    }
-
-    /** The shared source: the recorder process and its failures. */
-    SimRecorderSource shared() {
-        return shared;
     }
 
     /**
@@ -187,7 +184,7 @@ final class AskedRecorder implements RecoverySource {
             if (told != null && refusal == ReplayRefusal.NO_RECORDING) {
                 final long heardNs = sessionHeardNs.applyAsLong(sessionId);
                 told.noRecordingOfASilentSession |= heardNs == Long.MIN_VALUE
-                    || nowNs - heardNs >= scenario.topic(topicId).publisherTimeout().toNanos();
+                    || nowNs - heardNs >= patienceOfTopicNs.applyAsLong(topicId);
             }
             asker.onRefused(requestId, refusal, sentence);
         }

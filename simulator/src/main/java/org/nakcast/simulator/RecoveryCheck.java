@@ -23,6 +23,9 @@ import org.nakcast.transport.RecoveryStarted;
  */
 final class RecoveryCheck {
     private final String name;
+    /** The seed's recorders, A first, as every process reaches them: their processes and failures. */
+    private final List<SimRecorderSource> sources;
+    /** The same as this process asks them. */
     private final List<AskedRecorder> recorders;
     private final Violations violations;
     private final Scheduler scheduler;
@@ -47,9 +50,11 @@ final class RecoveryCheck {
         this.name = name;
         this.violations = violations;
         this.scheduler = scheduler;
+        this.sources = List.copyOf(sources);
         final List<AskedRecorder> asked = new ArrayList<>();
         for (SimRecorderSource source : sources) {
-            asked.add(new AskedRecorder(source, scheduler, scenario, sessionHeardNs, this::served));
+            asked.add(new AskedRecorder(source, scheduler,
+                topicId -> scenario.topic(topicId).publisherTimeout().toNanos(), sessionHeardNs, this::served));
         }
         this.recorders = List.copyOf(asked);
     }
@@ -63,7 +68,7 @@ final class RecoveryCheck {
     void started(RecoveryStarted event) {
         boolean held = false;
         for (int i = 0; i < recorders.size(); i++) {
-            final RecorderHost recorder = recorders.get(i).shared().recorder();
+            final RecorderHost recorder = sources.get(i).recorder();
             held |= recorder.isServing()
                 && recorder.holdsAll(event.topicId(), event.sessionId(), event.firstMessage(), event.lastMessage());
             recorders.get(i).recoveryBegan(event.sessionId(), i == 0);
@@ -141,8 +146,8 @@ final class RecoveryCheck {
     }
 
     private boolean failedSince(long atNs) {
-        for (AskedRecorder recorder : recorders) {
-            if (recorder.shared().lastFailureNs >= atNs) {
+        for (SimRecorderSource source : sources) {
+            if (source.lastFailureNs >= atNs) {
                 return true;
             }
         }
