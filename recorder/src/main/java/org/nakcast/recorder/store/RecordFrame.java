@@ -192,8 +192,10 @@ public final class RecordFrame {
         if (type < MESSAGE || type > END) {
             return false;
         }
-        if (type == HOLE && length != HEADER_LENGTH + HOLE_PAYLOAD_LENGTH
-            || buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER) != length - HEADER_LENGTH) {
+        if (type == HOLE && length != HEADER_LENGTH + HOLE_PAYLOAD_LENGTH) {
+            return false;
+        }
+        if (buffer.getInt(offset + PAYLOAD_LENGTH_OFFSET, ORDER) != length - HEADER_LENGTH) {
             return false;
         }
         return buffer.getInt(offset + CHECKSUM_OFFSET, ORDER) == checksum(length);
