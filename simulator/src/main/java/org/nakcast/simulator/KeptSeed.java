@@ -392,6 +392,15 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
      *       {@code recovery-judges-a-resumed-session-by-a-stale-life}: sub22's resumed stream took
      *       rec0-a's "no recording" at once at each gap while it heard the session, 0.13 ms after
      *       asking. Reaches: recoveryLosses.</li>
+     *   <li>2106805 (a stranger, a shared publisher id, a publisher paused past every timeout and one
+     *       restarted, two lines, a partition; found by 100,000 seeds from 2100001): sub0's stream of
+     *       a paused publisher ended as silent, and the other publisher of its id restarted as a new
+     *       session. When the first was heard again the topic was full of the stranger's sessions, so
+     *       its heartbeats were refused and its ended life was never told of them; a stranger's
+     *       UNRECOVERABLE from its address resumed it once room was made, and the new session's next
+     *       heartbeat ended it as restarted, 0.98 ms after it was last heard. A session that ended is
+     *       now noted as heard from its source whether or not it finds room. The planted bug
+     *       {@code ended-session-heard-without-room-not-noted} undoes it. Reaches: resumes.</li>
      * </ul>
      */
     static final List<KeptSeed> OF_EVERY_KIND = List.of(
@@ -444,7 +453,8 @@ record KeptSeed(long seed, Set<FaultKind> faults, Reaches reaches) {
         ofEveryKind(445, Reaches.HELD_STARTS, NOTHING),
         ofEveryKind(101, Reaches.TWO_LINES, NOTHING),
         ofEveryKind(313, Reaches.RECOVERY_LOSSES, NOTHING),
-        ofEveryKind(1515, Reaches.RECOVERY_LOSSES, NOTHING));
+        ofEveryKind(1515, Reaches.RECOVERY_LOSSES, NOTHING),
+        ofEveryKind(2106805, Reaches.RESUMES, NOTHING));
 
     KeptSeed {
         faults = Collections.unmodifiableSet(EnumSet.copyOf(faults));

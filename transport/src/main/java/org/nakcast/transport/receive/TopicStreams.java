@@ -42,7 +42,8 @@ import org.nakcast.transport.status.SystemCounters;
  *   <li>A heartbeat of a new session with the publisher id of a stream that fell silent before that
  *       session began, and stayed silent for two heartbeats since, is a restart: the old stream
  *       ends ({@code RESTARTED}) for good. Two live publishers that share an id never end each
- *       other: each keeps talking.</li>
+ *       other: each keeps talking, and a session that ended is still heard from its source while it
+ *       waits for room to resume.</li>
  *   <li>A stream whose publisher ended it, and that delivered everything, ends ({@code ENDED}) for
  *       good; the end of a session this receiver never had and is not owed starts nothing.</li>
  *   <li>The topic keeps at most {@code max-publishers} streams, at most half of them over its lines
@@ -230,6 +231,11 @@ final class TopicStreams {
         if (endedBefore != null && !fromItsSource(endedBefore.life, lineIndex, source)) {
             counters.get(SystemCounter.WRONG_SOURCE).increment();
             return null;
+        }
+        if (endedBefore != null && type != FrameType.UNRECOVERABLE.code()) {
+            // heard, whether it resumes now or finds no room: a session of its publisher id begun
+            // before this is no restart of it
+            endedBefore.life.heard(nowNs);
         }
         if ((isFull() || streamsFrom(lineIndex, source) >= sourceShare()) && type == FrameType.HEARTBEAT.code()) {
             endEarlierSessions(heartbeat.publisherId(), sessionId, nowNs - heartbeat.sessionAgeNs(), nowNs);

@@ -490,6 +490,46 @@ class ReceiveDispatcherTest {
     }
 
     /**
+     * A session falls silent past the timeout and ends; another publisher sharing its id begins a
+     * session, and a third session fills the topic. The first is heard again but finds no room; when
+     * room is made, a stranger's UNRECOVERABLE from its address, past anything it sent, resumes it
+     * and is ignored. The first was heard after the other began, though no stream took it: the
+     * other's next heartbeat does not end it as restarted.
+     */
+    @Test
+    void aSessionHeardWhileTheTopicHadNoRoomForItIsNotTakenForRestartedByAnotherOfItsId() throws Exception {
+        maxPublishers = 2;
+        subscribe(LateJoinPolicy.NOW);
+        heartbeat(SESSION, -1, 0, 77);
+        data(0, 0, false);
+        pollFor(TIMEOUT_NS + 2 * MS);
+        final int other = SESSION + 1;
+        final long otherBeganNs = nowNs;
+        source.ipv4(0x0A00_0008, 40_000);
+        heartbeat(other, -1, 0, 77);
+        source.ipv4(0x0A00_0009, 40_000);
+        heartbeat(SESSION + 2, -1, 0, 99);
+        while (events.stream().noneMatch(event -> event instanceof PublisherGone gone
+            && gone.sessionId() == SESSION + 2)) {
+            source.ipv4(0x0A00_0007, 40_000);
+            heartbeat(SESSION, 0, nowNs, 77);
+            source.ipv4(0x0A00_0008, 40_000);
+            heartbeat(other, -1, nowNs - otherBeganNs, 77);
+            pollFor(HEARTBEAT_NS);
+        }
+        assertThat(counters.get(SystemCounter.PUBLISHER_STREAMS_REFUSED)).as("heard, but no room").isPositive();
+
+        source.ipv4(0x0A00_0007, 40_000);
+        unrecoverable(SESSION, 5, 9, 10);
+        source.ipv4(0x0A00_0008, 40_000);
+        heartbeat(other, -1, nowNs - otherBeganNs, 77);
+
+        assertThat(started()).as("resumed").endsWith(new Started(SESSION, 1));
+        assertThat(events).filteredOn(PublisherGone.class::isInstance)
+            .noneMatch(event -> ((PublisherGone) event).cause() == PublisherGone.Cause.RESTARTED);
+    }
+
+    /**
      * A publisher crashes and comes back as a new session whose announcing heartbeat is lost: its
      * first DATA decides where it starts, and its next heartbeats still prove the restart.
      */
