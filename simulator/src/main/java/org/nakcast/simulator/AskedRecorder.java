@@ -17,13 +17,12 @@ import org.nakcast.transport.replay.ReplayRefusal;
  * recorder's word can be judged by what it was told ({@link RecoveryCheck}):
  *
  * <pre>
- *   since the last message or hole it served this asker (or the recovery's start):
- *     when it was first asked             a recorder is waited for a patience from then
- *   since it last served this asker:
- *     when it first said "not held"       (no recording, or none holding the message asked)
- *   since the last message any recorder served (or a loss):
- *     whether it said "no recording" while the session was silent here for a patience
- *     whether it answered a hole
+ *   since the asker last moved on (a message served by any recorder, messages given up, the start):
+ *     when it was first asked there       (then, if it served that message; A after a loss or at the start)
+ *     whether it answered a hole there
+ *     whether it said "no recording" while the session was not heard here for a patience
+ *   since it last served this asker a message or a hole:
+ *     since when it has said "not held"   (no recording, or none holding the message asked)
  * </pre>
  *
  * The process's node sees only this; the guarantee reads {@link #answered}.
@@ -38,7 +37,7 @@ final class AskedRecorder implements RecoverySource {
 
     /** What the recorder told this asker of one session in the recovery under way. */
     static final class Answers {
-        /** When the last message or hole was served to this asker by any recorder, or the recovery began. */
+        /** When the asker last moved on: a message served by any recorder, messages given up, or the start. */
         long positionSinceNs;
         /**
          * When this recorder was first asked since {@link #positionSinceNs} (then, for the one that
