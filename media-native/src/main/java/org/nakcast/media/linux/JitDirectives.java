@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The JIT directives the native media's system calls need to allocate nothing, and the check that
  * this JVM was started with them ({@code ops/jvm-native.options}). Each {@code sendmsg},
- * {@code recvmsg} and {@code recvmmsg} (and {@code sendmmsg}, which {@link SyscallBatching}
+ * {@code sendto}, {@code recvmsg} and {@code recvmmsg} (and {@code sendmmsg}, which {@link SyscallBatching}
  * measures) captures errno, and the JDK slices the capture segment on every call; the JIT removes
  * that object only when the call is compiled in one small unit. Inlined deep into a large agent
  * loop it may not be, and then every call allocates for as long as the loop runs; nor is a call on
@@ -24,6 +24,7 @@ final class JitDirectives {
         "dontinline,org.nakcast.media.linux.UdpSocket::sendBatch",
         "dontinline,org.nakcast.media.linux.UdpSocket::receiveBatch",
         "dontinline,org.nakcast.media.linux.UdpSocket::sendMessage",
+        "dontinline,org.nakcast.media.linux.UdpSocket::sendOne",
         "dontinline,org.nakcast.media.linux.UdpSocket::receiveMessage");
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeMedia.class);

@@ -10,7 +10,7 @@ import java.lang.invoke.MethodHandle;
 /**
  * The libc calls this module makes, bound once through the foreign function API, each capturing
  * errno: the native media's, and those only {@link SyscallBatching} measures (one datagram per
- * {@code sendto} or {@code recvfrom}, batches through {@code sendmmsg}). Linux on a 64-bit LP64 ABI
+ * {@code recvfrom}, batches through {@code sendmmsg}). Linux on a 64-bit LP64 ABI
  * (x86-64, aarch64): the constants here ({@code <sys/socket.h>}, {@code <netinet/in.h>},
  * {@code <netinet/udp.h>}, {@code <errno.h>}) and the struct layouts of {@link UdpSocket} are those.
  */
@@ -38,6 +38,7 @@ final class Libc {
     static final int EIO = 5;
     static final int EINVAL = 22;
     static final int EOPNOTSUPP = 95;
+    static final int EBADF = 9;
     static final int SO_NO_CHECK = 11;
 
     /** Bytes of the state a call leaves errno in. */
@@ -99,6 +100,11 @@ final class Libc {
     /** The errno a call captured into {@code state}. */
     static int errno(MemorySegment state) {
         return state.get(ValueLayout.JAVA_INT, ERRNO_OFFSET);
+    }
+
+    /** Leaves {@code code} in {@code state} as a call that failed with it would. */
+    static void errno(MemorySegment state, int code) {
+        state.set(ValueLayout.JAVA_INT, ERRNO_OFFSET, code);
     }
 
     /** "errno 98 (Address already in use)". */

@@ -148,12 +148,12 @@ final class SyscallBatching {
 
         SendtoSender(DatagramRun.Route route, int port) throws IOException {
             this.socket = sending(route, port);
-            this.datagram = socket.arena().allocate(DatagramRun.DATAGRAM_BYTES);
+            this.datagram = socket.allocate(DatagramRun.DATAGRAM_BYTES, 8);
         }
 
         @Override
         public int send(int max) throws IOException {
-            return countOrThrow(socket, socket.sendOne(datagram), "sendto") > 0 ? 1 : 0;
+            return countOrThrow(socket, socket.sendOne(datagram, datagram.byteSize()), "sendto") > 0 ? 1 : 0;
         }
 
         @Override
@@ -171,9 +171,9 @@ final class SyscallBatching {
 
         RecvfromReceiver(DatagramRun.Route route, int port, int receiveBufferBytes) throws IOException {
             this.socket = receiving(route, port, receiveBufferBytes);
-            this.slot = socket.arena().allocate(DatagramRun.RECEIVE_SLOT_BYTES);
-            this.from = socket.arena().allocate(UdpSocket.SOCKADDR_IN_BYTES);
-            this.fromLength = socket.arena().allocate(ValueLayout.JAVA_INT);
+            this.slot = socket.allocate(DatagramRun.RECEIVE_SLOT_BYTES, 8);
+            this.from = socket.allocate(UdpSocket.SOCKADDR_IN_BYTES, 8);
+            this.fromLength = socket.allocate(Integer.BYTES, Integer.BYTES);
         }
 
         @Override
@@ -200,7 +200,7 @@ final class SyscallBatching {
         SendmmsgSender(DatagramRun.Route route, int port, int batch) throws IOException {
             this.socket = sending(route, port);
             this.batch = batch;
-            final MemorySegment datagrams = socket.arena().allocate((long) DatagramRun.DATAGRAM_BYTES * batch);
+            final MemorySegment datagrams = socket.allocate((long) DatagramRun.DATAGRAM_BYTES * batch, 8);
             this.vector = socket.messageVector(datagrams, batch, DatagramRun.DATAGRAM_BYTES);
         }
 
@@ -226,16 +226,16 @@ final class SyscallBatching {
 
         GsoSender(DatagramRun.Route route, int port) throws IOException {
             this.socket = sending(route, port);
-            final MemorySegment train = socket.arena().allocate((long) DatagramRun.DATAGRAM_BYTES * GSO_SEGMENTS);
-            this.iovec = socket.arena().allocate(UdpSocket.IOVEC_BYTES, 8);
+            final MemorySegment train = socket.allocate((long) DatagramRun.DATAGRAM_BYTES * GSO_SEGMENTS, 8);
+            this.iovec = socket.allocate(UdpSocket.IOVEC_BYTES, 8);
             iovec.set(ValueLayout.ADDRESS, 0, train);
             iovec.set(ValueLayout.JAVA_LONG, UdpSocket.IOVEC_LENGTH, train.byteSize());
-            final MemorySegment control = socket.arena().allocate(UdpSocket.CMSG_SPACE_8, 8);
+            final MemorySegment control = socket.allocate(UdpSocket.CMSG_SPACE_8, 8);
             control.set(ValueLayout.JAVA_LONG, UdpSocket.CMSG_LEN, UdpSocket.CMSG_DATA + 2);
             control.set(ValueLayout.JAVA_INT, UdpSocket.CMSG_LEVEL, Libc.SOL_UDP);
             control.set(ValueLayout.JAVA_INT, UdpSocket.CMSG_TYPE, Libc.UDP_SEGMENT);
             control.set(ValueLayout.JAVA_SHORT, UdpSocket.CMSG_DATA, (short) DatagramRun.DATAGRAM_BYTES);
-            this.message = socket.arena().allocate(UdpSocket.MSGHDR_BYTES, 8);
+            this.message = socket.allocate(UdpSocket.MSGHDR_BYTES, 8);
             message.set(ValueLayout.ADDRESS, UdpSocket.MSG_IOV, iovec);
             message.set(ValueLayout.JAVA_LONG, UdpSocket.MSG_IOVLEN, 1);
             message.set(ValueLayout.ADDRESS, UdpSocket.MSG_CONTROL, control);
@@ -277,9 +277,9 @@ final class SyscallBatching {
                 socket.setInt(Libc.SOL_UDP, Libc.UDP_GRO, 1, "UDP_GRO");
             }
             final int slotBytes = gro ? GRO_SLOT_BYTES : DatagramRun.RECEIVE_SLOT_BYTES;
-            final MemorySegment slots = socket.arena().allocate((long) slotBytes * batch);
-            final MemorySegment names = socket.arena().allocate((long) UdpSocket.SOCKADDR_IN_BYTES * batch, 8);
-            this.controls = socket.arena().allocate((long) UdpSocket.CMSG_SPACE_8 * batch, 8);
+            final MemorySegment slots = socket.allocate((long) slotBytes * batch, 8);
+            final MemorySegment names = socket.allocate((long) UdpSocket.SOCKADDR_IN_BYTES * batch, 8);
+            this.controls = socket.allocate((long) UdpSocket.CMSG_SPACE_8 * batch, 8);
             this.vector = socket.messageVector(slots, batch, slotBytes);
             for (int i = 0; i < batch; i++) {
                 final long entry = (long) UdpSocket.MMSGHDR_BYTES * i;

@@ -96,8 +96,9 @@ class NativeMediaTest {
 
     /**
      * Held datagrams of one length in a row, and one shorter after them, go as one UDP GSO train:
-     * a native receiver takes it as one UDP GRO train and hands out each datagram, an nio receiver
-     * gets the datagrams as the kernel cut them; both in order, with their lengths, bytes and sender.
+     * a busy native receiver takes it as one UDP GRO train and hands out each datagram, an nio
+     * receiver gets the datagrams as the kernel cut them; both in order, with their lengths, bytes
+     * and sender.
      */
     @Test
     void equalDatagramsGoAsOneTrainAndComeApartInOrderOnAnyReceiver() throws Exception {
@@ -105,6 +106,9 @@ class NativeMediaTest {
         try (DatagramReceiver gro = media.openReceiver(address, 41_160, counters);
             DatagramReceiver plain = new NioMedia().openReceiver(address, 41_160, counters);
             DatagramSender sender = media.openSender(address, 41_160, counters)) {
+            fillABatch(sender, gro, plain);
+            final long sentBefore = counters.get(SystemCounter.DATAGRAMS_SENT).get();
+            final long receivedBefore = counters.get(SystemCounter.DATAGRAMS_RECEIVED).get();
             final int[] lengths = new int[21];
             Arrays.fill(lengths, 1_376);
             lengths[20] = 900;
@@ -115,9 +119,59 @@ class NativeMediaTest {
             expect(plain, lengths);
             assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).isOne();
             assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("the native receiver's").isOne();
-            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(21);
-            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED).get()).isEqualTo(42);
+            assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get() - sentBefore).isEqualTo(21);
+            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED).get() - receivedBefore).isEqualTo(42);
         }
+    }
+
+    /**
+     * A receiver that has not found a full batch waiting yet takes a GSO train as the datagrams the
+     * kernel cut for it (UDP GRO would cost its round trips); the first full batch turns UDP GRO
+     * on, what was already waiting then still comes datagram by datagram, and trains from then on
+     * come whole and apart again, in order.
+     */
+    @Test
+    void aReceiverTakesTrainsWholeOnceAFullBatchFoundItBusy() throws Exception {
+        final MulticastAddress address = address(41_190);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_190, counters);
+            DatagramSender sender = media.openSender(address, 41_190, counters)) {
+            final int[] train = new int[8];
+            Arrays.fill(train, 1_000);
+            final int[] burst = new int[BatchingReceiver.BATCH + 4];
+            Arrays.fill(burst, 1_000);
+
+            send(sender, train);
+            expect(receiver, train);
+            assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("while quiet").isZero();
+
+            send(sender, burst);
+            expect(receiver, burst);
+            assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("queued before GRO").isZero();
+
+            send(sender, train);
+            expect(receiver, train);
+            assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).isEqualTo(3);
+            assertThat(counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get()).as("once busy").isOne();
+        }
+    }
+
+    /** Closed sockets refuse: a receive is an error, a send a failed send, and neither touches freed memory. */
+    @Test
+    void closedSocketsRefuseEveryCall() throws Exception {
+        final MulticastAddress address = address(41_200);
+        final DatagramReceiver receiver = media.openReceiver(address, 41_200, counters);
+        final DatagramSender sender = media.openSender(address, 41_200, counters);
+        final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+        receiver.close();
+        sender.close();
+
+        assertThat(receiver.receive()).isEqualTo(-1);
+        assertThat(sender.send(datagram, 0, 8)).isFalse();
+        sender.flush();
+
+        assertThat(counters.get(SystemCounter.ERRORS).get()).isOne();
+        assertThat(counters.get(SystemCounter.SEND_FAILURES).get()).isOne();
+        assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isZero();
     }
 
     /**
@@ -160,6 +214,21 @@ class NativeMediaTest {
 
             assertThat(counters.get(SystemCounter.GSO_TRAINS_SENT).get()).isZero();
             assertThat(counters.get(SystemCounter.DATAGRAMS_SENT).get()).isEqualTo(lengths.length + 2);
+        }
+    }
+
+    /**
+     * Sends more datagrams than one call of a native receiver takes, of lengths that make no train,
+     * and reads them on every receiver: a native receiver that finds a full batch asks for UDP GRO.
+     */
+    private static void fillABatch(DatagramSender sender, DatagramReceiver... receivers) throws InterruptedException {
+        final int[] lengths = new int[BatchingReceiver.BATCH + 1];
+        for (int i = 0; i < lengths.length; i++) {
+            lengths[i] = 8 + i;
+        }
+        send(sender, lengths);
+        for (DatagramReceiver receiver : receivers) {
+            expect(receiver, lengths);
         }
     }
 
@@ -268,6 +337,7 @@ class NativeMediaTest {
             DatagramSender one = media.openSender(address, 41_140, counters);
             DatagramSender other = media.openSender(address, 41_140, counters)) {
             final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(1_408));
+            fillABatch(one, receiver);
             exchange(one, other, receiver, datagram, 200_000);
             long allocated = Long.MAX_VALUE;
             long received = 0;
