@@ -49,6 +49,7 @@ public final class PublisherMain {
             .put("datagramsSent", counters.get(SystemCounter.DATAGRAMS_SENT).get())
             .put("bytesSent", counters.get(SystemCounter.BYTES_SENT).get())
             .put("sendFailures", counters.get(SystemCounter.SEND_FAILURES).get())
+            .put("gsoTrainsSent", counters.get(SystemCounter.GSO_TRAINS_SENT).get())
             .put("errors", counters.get(SystemCounter.ERRORS).get());
     }
 }

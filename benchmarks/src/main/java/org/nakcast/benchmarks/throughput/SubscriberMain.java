@@ -54,6 +54,7 @@ public final class SubscriberMain {
             .put("unrecoverableRanges", counters.get(SystemCounter.UNRECOVERABLE_RANGES).get())
             .put("reorderWindowOverflows", counters.get(SystemCounter.REORDER_WINDOW_OVERFLOWS).get())
             .put("datagramsReceived", counters.get(SystemCounter.DATAGRAMS_RECEIVED).get())
+            .put("groTrainsReceived", counters.get(SystemCounter.GRO_TRAINS_RECEIVED).get())
             .put("malformed", counters.get(SystemCounter.MALFORMED).get())
             .put("errors", counters.get(SystemCounter.ERRORS).get());
     }

@@ -106,6 +106,8 @@ class ThroughputBenchIT {
         deliveredEverything(runs.get(0));
         assertThat(runs).allSatisfy(run -> assertThat(run.delivered()).as(run.system()).isPositive());
         assertThat(output).contains("\"datagramSize\": 8192", " 8k ");
+        assertThat(output).as("nio sends and takes no trains")
+            .contains("\"gsoTrainsSent\": 0", "\"groTrainsReceived\": 0");
         final Matcher sent = NAKCAST_SENT.matcher(output);
         assertThat(sent.find()).as(output).isTrue();
         assertThat(Long.parseLong(sent.group(2)) / Long.parseLong(sent.group(1)))
