@@ -157,7 +157,7 @@ final class BatchingSender implements DatagramSender {
             int sent = 0;
             int taken = 1;
             if (built == 1 && messageEnd[0] - firstHeld == 1 && lengths[firstHeld] > 0) {
-                taken = (int) Math.max(-1, Math.min(1, socket.sendOne(slotSegments[firstHeld], lengths[firstHeld])));
+                taken = sendAlone(firstHeld);
                 sent = Math.max(taken, 0);
             } else {
                 while (sent < built && (taken = socket.sendMessage(messageHeaders[sent])) > 0) {
@@ -188,6 +188,16 @@ final class BatchingSender implements DatagramSender {
         }
         firstHeld = 0;
         held = 0;
+    }
+
+    /**
+     * Sends the datagram of {@code slot} by itself with {@code sendto}: 1 if the kernel took it, 0 if
+     * its buffer is full, -1 on another error. Only for a datagram of at least one byte: {@code sendto}
+     * answers an empty one with 0, as it answers a full buffer.
+     */
+    private int sendAlone(int slot) {
+        final long bytes = socket.sendOne(slotSegments[slot], lengths[slot]);
+        return bytes > 0 ? 1 : (int) bytes;
     }
 
     /**
