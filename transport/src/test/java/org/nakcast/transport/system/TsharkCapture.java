@@ -48,8 +48,11 @@ final class TsharkCapture implements AutoCloseable {
             .as("captures only inside a private network namespace (ops/netns/bin/java)").isEqualTo("1");
         final Path pcap = directory.resolve("nakcast.pcap");
         final Path log = directory.resolve("tshark-capture.log");
+        // The probe's source port is ephemeral, and some are claimed by a dissector (34962 by PROFINET):
+        // the probe printed as that protocol would never show its port. Probes decode as plain data.
         final Process process = new ProcessBuilder(tshark(), "-i", "lo", "-f", "udp", "-w", pcap.toString(),
-            "-P", "-l").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            "-P", "-l", "-d", "udp.port==" + PROBE_PORT + ",data").redirectErrorStream(true)
+            .redirectOutput(log.toFile()).start();
         final long deadlineMs = System.currentTimeMillis() + START_TIMEOUT_MS;
         try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             final DatagramPacket datagram = new DatagramPacket(new byte[1], 1,
