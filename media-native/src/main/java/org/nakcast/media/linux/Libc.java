@@ -38,7 +38,6 @@ final class Libc {
     static final int EIO = 5;
     static final int EINVAL = 22;
     static final int EOPNOTSUPP = 95;
-    static final int EBADF = 9;
     static final int SO_NO_CHECK = 11;
 
     /** Bytes of the state a call leaves errno in. */
@@ -100,11 +99,6 @@ final class Libc {
     /** The errno a call captured into {@code state}. */
     static int errno(MemorySegment state) {
         return state.get(ValueLayout.JAVA_INT, ERRNO_OFFSET);
-    }
-
-    /** Leaves {@code code} in {@code state} as a call that failed with it would. */
-    static void errno(MemorySegment state, int code) {
-        state.set(ValueLayout.JAVA_INT, ERRNO_OFFSET, code);
     }
 
     /** "errno 98 (Address already in use)". */
