@@ -41,7 +41,8 @@ final class TsharkCapture implements AutoCloseable {
      * Starts capturing UDP on {@code lo} into {@code directory}, and returns once the capture has
      * seen a probe datagram: tshark saying it captures is no proof that its filter is already in
      * place. Probes go to {@link #PROBE_PORT} and are left out of {@link #decode}. Refuses outside a
-     * private network namespace: it never captures on a host's network.
+     * private network namespace: it never captures on a host's network. A capture not seen to start
+     * is stopped before the failure goes up: no tshark is left running.
      */
     static TsharkCapture start(Path directory) throws IOException, InterruptedException {
         assertThat(System.getenv("NAKCAST_PRIVATE_NETNS"))
@@ -54,6 +55,18 @@ final class TsharkCapture implements AutoCloseable {
             "-P", "-l", "-d", "udp.port==" + PROBE_PORT + ",data").redirectErrorStream(true)
             .redirectOutput(log.toFile()).start();
         final long deadlineMs = System.currentTimeMillis() + START_TIMEOUT_MS;
+        try {
+            awaitProbe(process, log, deadlineMs);
+        } catch (AssertionError | IOException | InterruptedException ex) {
+            process.destroyForcibly();
+            throw ex;
+        }
+        return new TsharkCapture(pcap, log, process);
+    }
+
+    /** Sends probes until the capture's log shows one: the capture runs with its filter in place. */
+    private static void awaitProbe(Process process, Path log, long deadlineMs)
+        throws IOException, InterruptedException {
         try (DatagramSocket probe = new DatagramSocket(0, InetAddress.getLoopbackAddress())) {
             final DatagramPacket datagram = new DatagramPacket(new byte[1], 1,
                 new InetSocketAddress(InetAddress.getLoopbackAddress(), PROBE_PORT));
@@ -66,7 +79,6 @@ final class TsharkCapture implements AutoCloseable {
                 Thread.sleep(20);
             }
         }
-        return new TsharkCapture(pcap, log, process);
     }
 
     /** Stops the capture if it still runs; a test that failed before {@link #decode} leaves no tshark behind. */
