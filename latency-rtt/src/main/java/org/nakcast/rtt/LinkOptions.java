@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -25,10 +26,11 @@ import picocli.CommandLine.Option;
 
 /**
  * The options both sides must agree on: config, topics, message size, baseline, peers, nakcast's
- * media and authentication; and how each side's thread waits. Opens the links of a run, in the
- * order both sides go through them: the {@code raw-udp} baseline first when asked for, then the
+ * media, authentication and rounds; and how each side's thread waits. Opens the links of a run, in
+ * the order both sides go through them: the {@code raw-udp} baseline first when asked for, then the
  * peers in the order named, then nakcast once per media (nio first), each without and then with
- * authenticated datagrams when {@code --auth} asks for them.
+ * authenticated datagrams when {@code --auth} asks for them; with {@code --rounds} that order, then
+ * its reverse, and so on ({@link #schedule()}).
  */
 final class LinkOptions {
     /** The classpath resource of the embedded default config. */
@@ -99,6 +101,15 @@ final class LinkOptions {
             + "both ping and pong; default ${DEFAULT-VALUE}"})
     List<String> media;
 
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "1",
+        description = {"measure the paths in N rounds that take turns: every path once in the order above, then "
+            + "once in the reverse order, and so on (A B, B A, A B ...); each turn opens its link afresh, warms up "
+            + "for --warmup round trips and measures its share of --count (or --duration), and each path is reported "
+            + "over all its turns. On a host whose latency drifts from second to second, every path then meets the "
+            + "same mix of its states, where one turn each compares what each path happened to meet. Give it to both "
+            + "ping and pong; default ${DEFAULT-VALUE}"})
+    int rounds;
+
     /** The key file of the authenticated phase, once {@link #check} resolved it; null without {@code --auth}. */
     private Path authKeyFile;
 
@@ -116,6 +127,9 @@ final class LinkOptions {
         idleType();
         if (lines != 1 && lines != 2) {
             throw new IllegalArgumentException("--lines must be 1 or 2 (was " + lines + ")");
+        }
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds must be at least 1 (was " + rounds + ")");
         }
         if (baseline != null && !RAW_UDP.equals(baseline)) {
             throw new IllegalArgumentException("--baseline knows only " + RAW_UDP + " (was " + baseline + ")");
@@ -211,6 +225,27 @@ final class LinkOptions {
             }
         }
         return phases;
+    }
+
+    /**
+     * The turns of a run, in the order both sides take them: the {@link #phases() paths} in order in
+     * the first round, in reverse order in the second, and so on for {@code --rounds}, so that a drift
+     * of the host over the run weighs on every path alike.
+     */
+    List<RttPath> schedule() {
+        final List<RttPath> forward = phases();
+        final List<RttPath> backward = new ArrayList<>(forward);
+        Collections.reverse(backward);
+        final List<RttPath> turns = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            turns.addAll(round % 2 == 0 ? forward : backward);
+        }
+        return turns;
+    }
+
+    /** How a turn is named in messages: its path's label, and with {@code --rounds} its round, from 0. */
+    String turnName(RttPath path, int round) {
+        return rounds == 1 ? path.label() : path.label() + ", round " + (round + 1) + " of " + rounds;
     }
 
     /**

@@ -47,7 +47,7 @@ final class LocalCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         links.check(true);
-        run.check();
+        run.check(links.rounds);
         if (!(loss >= 0 && loss < 1)) {
             throw new IllegalArgumentException("--loss must be at least 0 and below 1 (was " + loss + ")");
         }

@@ -48,7 +48,7 @@ final class PingCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         links.check(false);
-        run.check();
+        run.check(links.rounds);
         final NodeConfig config = links.loadConfig();
         final List<RttResult> results = PingSession.run(links, run, config, spec.commandLine().getErr());
         report(links, run, 0, results, spec.commandLine().getOut(), spec.commandLine().getErr());
@@ -62,7 +62,8 @@ final class PingCommand implements Callable<Integer> {
      */
     static void report(LinkOptions links, RunOptions run, double loss, List<RttResult> results, PrintWriter out,
         PrintWriter err) {
-        final RttReport report = new RttReport(links.size, run.mode(), links.idle, links.lines, loss, results);
+        final RttReport report = new RttReport(links.size, run.mode(), links.idle, links.lines, loss, links.rounds,
+            results);
         final Path png = ReportFiles.write(report, run, "latency-rtt: " + links.size + "-byte round trips, "
             + run.mode() + ", idle " + links.idle);
         err.printf("ping: wrote %s and the .hgrm and .hlog files beside it%n", png);

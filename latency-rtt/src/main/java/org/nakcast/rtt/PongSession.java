@@ -1,14 +1,16 @@
 package org.nakcast.rtt;
 
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.nakcast.config.NodeConfig;
 
 /**
- * The pong side of a run: for each path in turn (the baseline, the peers, then nakcast's phases) it
- * opens the link and echoes until the ping side ends the phase. Runs on one thread; {@link #stop()}
+ * The pong side of a run: for each turn (the baseline, the peers, then nakcast's phases; with
+ * {@code --rounds}, that order and its reverse taking turns) it opens the path's link and echoes until
+ * the ping side ends the turn. Runs on one thread; {@link #stop()}
  * from another ends it early.
  */
 final class PongSession implements Runnable {
@@ -29,7 +31,11 @@ final class PongSession implements Runnable {
     /** Serves every phase; returns when the last one ended or on {@link #stop()}. */
     @Override
     public void run() {
-        for (RttPath path : links.phases()) {
+        final int paths = links.phases().size();
+        final List<RttPath> schedule = links.schedule();
+        for (int index = 0; index < schedule.size(); index++) {
+            final RttPath path = schedule.get(index);
+            final String name = links.turnName(path, index / paths);
             final EchoBuffer echo = new EchoBuffer();
             try (RttLink link = links.open(path, false, echo, config)) {
                 final Ponger ponger = new Ponger(link, echo, links.newIdleStrategy());
@@ -37,13 +43,13 @@ final class PongSession implements Runnable {
                 if (stopped) {
                     return;
                 }
-                err.printf("pong %s: echoing%n", path.label());
+                err.printf("pong %s: echoing%n", name);
                 if (!ponger.serve()) {
                     return;
                 }
-                err.printf("pong %s: the ping side ended this phase%n", path.label());
-                PingSession.printWireCounts(err, "pong", path.label(), link);
-                naksSent.put(path.label(), link.naksSent());
+                err.printf("pong %s: the ping side ended this phase%n", name);
+                PingSession.printWireCounts(err, "pong", name, link);
+                naksSent.merge(path.label(), link.naksSent(), RttResult::sumOfNaks);
             }
         }
         completed = true;
@@ -55,7 +61,7 @@ final class PongSession implements Runnable {
     }
 
     /**
-     * The NAKs this side sent in a phase that ended; {@link RttLink#NOT_COUNTED} for a path that
+     * The NAKs this side sent over a path's turns that ended; {@link RttLink#NOT_COUNTED} for a path that
      * does not count them, or a phase that did not end.
      */
     long naksSent(String label) {

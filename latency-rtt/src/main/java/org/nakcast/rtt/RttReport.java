@@ -27,6 +27,7 @@ final class RttReport {
     private final String idle;
     private final int lines;
     private final double loss;
+    private final int rounds;
     private final List<RttResult> results;
 
     /**
@@ -35,15 +36,17 @@ final class RttReport {
      * @param idle the idle strategy
      * @param lines the lines nakcast's topics travel on, 1 or 2
      * @param loss the kernel's loss on each of nakcast's transports, 0 for none
+     * @param rounds the rounds the paths took turns in ({@code --rounds}), 1 for one turn each
      * @param results in the order measured: a nakcast phase last, the raw-udp baseline, the peers and
      *     nakcast's other phases before it
      */
-    RttReport(int size, String mode, String idle, int lines, double loss, List<RttResult> results) {
+    RttReport(int size, String mode, String idle, int lines, double loss, int rounds, List<RttResult> results) {
         this.size = size;
         this.mode = mode;
         this.idle = idle;
         this.lines = lines;
         this.loss = loss;
+        this.rounds = rounds;
         this.results = List.copyOf(results);
     }
 
@@ -64,7 +67,8 @@ final class RttReport {
         }
         final String pathFormat = "%-" + width + "s";
         final StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
-            "round trip in microseconds: %d-byte messages, %s, idle %s%s%s%n", size, mode, idle,
+            "round trip in microseconds: %d-byte messages, %s, idle %s%s%s%s%n", size, mode, idle,
+            rounds == 1 ? "" : ", paths taking turns in " + rounds + " rounds",
             lines == 1 ? "" : ", nakcast on " + lines + " lines",
             loss == 0 ? "" : String.format(Locale.ROOT, ", kernel loss %.2f%% on each of nakcast's transports",
                 loss * 100)));
@@ -92,7 +96,7 @@ final class RttReport {
     }
 
     /**
-     * The JSON line: size, mode, idle, lines, loss, then the last nakcast phase's count, percentiles,
+     * The JSON line: size, mode, idle, lines, loss, rounds, then the last nakcast phase's count, percentiles,
      * max, GCs, NAKs sent and media; with the raw-udp baseline its figures prefixed {@code baseline} and
      * the ratios of the last nakcast phase to it, percentile by percentile ({@code ratioP50} ..
      * {@code ratioP9999}, {@code ratioMax}); with peers, under {@code peers}, an object per peer with
@@ -109,6 +113,7 @@ final class RttReport {
         fields.put("idle", idle);
         fields.put("lines", lines);
         fields.put("loss", loss);
+        fields.put("rounds", rounds);
         putFigures(fields, "", nakcast());
         final Map<String, Object> peers = new LinkedHashMap<>();
         for (RttResult other : others()) {

@@ -40,8 +40,8 @@ class LatencyRttOptionsTest {
         assertThat(ping.links.newIdleStrategy()).isInstanceOf(BusySpinIdleStrategy.class);
         assertThat(ping.links.phases()).containsExactly(NAKCAST);
         assertThat(ping.run.warmup).isEqualTo(200_000);
-        assertThat(ping.run.measuredCount()).isEqualTo(100_000);
-        assertThat(ping.run.durationNs()).isZero();
+        assertThat(ping.run.measuredCount(0, 1)).isEqualTo(100_000);
+        assertThat(ping.run.durationNs(1)).isZero();
         assertThat(ping.run.intervalNs()).isZero();
         assertThat(ping.run.mode()).isEqualTo("back-to-back");
         assertThat(ping.run.file("nakcast", ".hgrm")).isEqualTo(Path.of("target/latency-rtt/rtt-nakcast.hgrm"));
@@ -54,7 +54,7 @@ class LatencyRttOptionsTest {
             "--size", "64", "--idle", "YIELD", "--baseline", "raw-udp", "--warmup", "10", "--count", "20",
             "--duration", "1.5", "--rate", "1000", "--timeout", "2", "--output", "out", "--name", "run-1");
         ping.links.check(false);
-        ping.run.check();
+        ping.run.check(ping.links.rounds);
         assertThat(ping.links.config).isEqualTo(Path.of("lan.yaml"));
         assertThat(ping.links.pingTopic).isEqualTo("a");
         assertThat(ping.links.pongTopic).isEqualTo("b");
@@ -62,8 +62,8 @@ class LatencyRttOptionsTest {
         assertThat(ping.links.newIdleStrategy()).isInstanceOf(YieldingIdleStrategy.class);
         assertThat(ping.links.phases()).containsExactly(LinkKind.RAW_UDP, NAKCAST);
         assertThat(ping.run.warmup).isEqualTo(10);
-        assertThat(ping.run.measuredCount()).as("--duration replaces --count").isEqualTo(Long.MAX_VALUE);
-        assertThat(ping.run.durationNs()).isEqualTo(1_500_000_000L);
+        assertThat(ping.run.measuredCount(0, 1)).as("--duration replaces --count").isEqualTo(Long.MAX_VALUE);
+        assertThat(ping.run.durationNs(1)).isEqualTo(1_500_000_000L);
         assertThat(ping.run.intervalNs()).isEqualTo(1_000_000);
         assertThat(ping.run.timeoutNs()).isEqualTo(2_000_000_000L);
         assertThat(ping.run.mode()).isEqualTo("rate 1000/s");
@@ -101,6 +101,23 @@ class LatencyRttOptionsTest {
             .containsExactly("raw-udp", "nakcast", "nakcast+auth", "nakcast-native", "nakcast-native+auth");
         assertThat(this.<PongCommand>parse("pong", "--media", "native").links.phases())
             .containsExactly(new NakcastPath(MediaType.NATIVE, false));
+    }
+
+    @Test
+    void roundsTakeTurnsForwardThenBackwardAndShareTheCountAmongEachPathsTurns() {
+        final LocalCommand local = parse("local", "--baseline", "raw-udp", "--media", "nio,native", "--rounds", "3",
+            "--count", "10");
+
+        assertThat(local.links.schedule()).extracting(RttPath::label).containsExactly(
+            "raw-udp", "nakcast", "nakcast-native",
+            "nakcast-native", "nakcast", "raw-udp",
+            "raw-udp", "nakcast", "nakcast-native");
+        assertThat(List.of(local.run.measuredCount(0, 3), local.run.measuredCount(1, 3), local.run.measuredCount(2, 3)))
+            .as("10 round trips in three turns").containsExactly(4L, 3L, 3L);
+        assertThat(this.<PingCommand>parse("ping", "--duration", "3").run.durationNs(3)).isEqualTo(1_000_000_000L);
+        final PongCommand pong = parse("pong");
+        assertThat(pong.links.rounds).isEqualTo(1);
+        assertThat(pong.links.schedule()).as("one round: the paths once, in order").isEqualTo(pong.links.phases());
     }
 
     @Test
@@ -182,6 +199,10 @@ class LatencyRttOptionsTest {
         assertThat(exitCode("local", "--peer", "aeron")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(err()).contains("--peer aeron is not on the class path (no peer is: ops/latency-peers runs this "
             + "tool with the peers' jar)");
+        assertThat(exitCode("pong", "--rounds", "0")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--rounds must be at least 1 (was 0)");
+        assertThat(exitCode("local", "--rounds", "4", "--count", "3")).isEqualTo(LatencyRtt.CANNOT_START);
+        assertThat(err()).contains("--count 3 leaves a turn of the 4 rounds with nothing to measure");
         assertThat(exitCode("ping", "--count", "0")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(exitCode("ping", "--name", "a/b")).isEqualTo(LatencyRtt.CANNOT_START);
         assertThat(exitCode("ping", "--ping-topic", "nope")).isEqualTo(LatencyRtt.CANNOT_START);

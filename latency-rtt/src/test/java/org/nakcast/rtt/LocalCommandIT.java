@@ -105,6 +105,30 @@ class LocalCommandIT {
             + " transports\\)");
     }
 
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void inRoundsThePathsTakeTurnsForwardThenBackwardAndEachIsReportedOverAllItsTurns() throws Exception {
+        final Run run = local("--baseline", "raw-udp", "--rounds", "3", "--idle", "backoff",
+            "--warmup", "500", "--count", "3001", "--output", dir.toString());
+
+        final List<String> measuring = run.stderr().lines().filter(line -> line.contains(": measuring ")).toList();
+        assertThat(measuring).containsExactly(
+            "ping raw-udp, round 1 of 3: measuring 1001 round trips",
+            "ping nakcast, round 1 of 3: measuring 1001 round trips",
+            "ping nakcast, round 2 of 3: measuring 1000 round trips",
+            "ping raw-udp, round 2 of 3: measuring 1000 round trips",
+            "ping raw-udp, round 3 of 3: measuring 1000 round trips",
+            "ping nakcast, round 3 of 3: measuring 1000 round trips");
+        assertThat(run.stderr()).contains("pong nakcast, round 3 of 3: the ping side ended this phase");
+        final List<String> lines = run.stdout().lines().toList();
+        assertThat(lines.get(0)).endsWith(", paths taking turns in 3 rounds");
+        final JsonNode json = JsonMapper.builder().build().readTree(lines.get(lines.size() - 1));
+        assertThat(json.get("rounds").asInt()).isEqualTo(3);
+        assertThat(json.get("count").asLong()).as("every turn's round trips in one row").isEqualTo(3001);
+        assertThat(json.get("baselineCount").asLong()).isEqualTo(3001);
+        assertThat(json.get("naksSent").asLong()).as("nothing lost on lo, nothing asked again").isZero();
+    }
+
     /** What {@code latency-rtt local} printed, on stdout and stderr. */
     private record Run(String stdout, String stderr) {
     }

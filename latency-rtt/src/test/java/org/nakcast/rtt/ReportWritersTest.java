@@ -67,7 +67,7 @@ class ReportWritersTest {
 
     @Test
     void theHgrmPngTableAndJsonAreWrittenAndReadable() throws IOException {
-        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0,
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, 1,
             List.of(result(LinkKind.RAW_UDP, 4_000), result(NAKCAST, 5_000)));
         final RunOptions options = options("--output", dir.toString(), "--name", "t");
 
@@ -114,7 +114,7 @@ class ReportWritersTest {
 
     @Test
     void peersGetARowARatioRowAndAnObjectInTheJson() {
-        final RttReport report = new RttReport(32, "back-to-back", "yield", 1, 0, List.of(
+        final RttReport report = new RttReport(32, "back-to-back", "yield", 1, 0, 1, List.of(
             result(LinkKind.RAW_UDP, 4_000), result(peer("aeron"), 10_000), result(peer("aeron-shared"), 2_500),
             result(NAKCAST, 5_000)));
 
@@ -147,7 +147,7 @@ class ReportWritersTest {
 
     @Test
     void nakcastOnNioThenNativeGetsARatioRowNativeOverNioAndAnObjectNioWithEveryPercentilesRatio() {
-        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0,
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, 1,
             List.of(result(NAKCAST, 5_000), result(NAKCAST_NATIVE, 4_000)));
 
         final List<String> table = report.table().lines().toList();
@@ -173,7 +173,7 @@ class ReportWritersTest {
 
     @Test
     void withTwoMediaAndAuthEveryOtherNakcastPhaseIsNamedForWhatSetsItApartFromTheLast() {
-        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, List.of(result(NAKCAST, 5_000),
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, 1, List.of(result(NAKCAST, 5_000),
             result(NAKCAST_AUTH, 5_500), result(NAKCAST_NATIVE, 4_000), result(NAKCAST_NATIVE_AUTH, 4_400)));
 
         assertThat(report.table().lines().skip(6)).extracting(line -> line.split(" {2,}")[0])
@@ -193,7 +193,7 @@ class ReportWritersTest {
 
     @Test
     void withoutABaselineThereAreNoRatios() {
-        final RttReport report = new RttReport(32, "rate 1000/s", "yield", 1, 0,
+        final RttReport report = new RttReport(32, "rate 1000/s", "yield", 1, 0, 1,
             List.of(result(NAKCAST, 5_000)));
         assertThat(report.table()).doesNotContain("/ raw-udp");
         assertThat(report.json(null)).doesNotContain("ratio", "baseline", "peers", "plot")
@@ -202,7 +202,7 @@ class ReportWritersTest {
 
     @Test
     void twoLinesAndKernelLossAreNamedInTheTableAndTheJson() {
-        final RttReport report = new RttReport(32, "back-to-back", "spin", 2, 0.01,
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 2, 0.01, 1,
             List.of(result(NAKCAST, 5_000)));
 
         assertThat(report.table().lines().findFirst()).hasValue("round trip in microseconds: 32-byte messages,"
@@ -210,6 +210,17 @@ class ReportWritersTest {
         final JsonNode json = JsonMapper.builder().build().readTree(report.json(null));
         assertThat(json.get("lines").asInt()).isEqualTo(2);
         assertThat(json.get("loss").asDouble()).isEqualTo(0.01);
+        assertThat(json.get("rounds").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void roundsAreNamedInTheTableAndTheJson() {
+        final RttReport report = new RttReport(32, "back-to-back", "spin", 1, 0, 6,
+            List.of(result(NAKCAST, 5_000)));
+
+        assertThat(report.table().lines().findFirst()).hasValue("round trip in microseconds: 32-byte messages,"
+            + " back-to-back, idle spin, paths taking turns in 6 rounds");
+        assertThat(JsonMapper.builder().build().readTree(report.json(null)).get("rounds").asInt()).isEqualTo(6);
     }
 
     @Test
