@@ -20,10 +20,13 @@ import org.nakcast.transport.status.SystemCounters;
  * datagram carries (65,507), so none is ever cut short.
  *
  * <p><b>A quiet socket</b> (the last {@code recvmmsg} found at most one datagram, or the last
- * {@code recvmsg} none) is asked with {@code recvmsg} for one instead: {@code recvmmsg} costs the
- * kernel more per call, and looks for a second datagram after the first, which a quiet socket
- * rarely has: a round trip is faster for it. A {@code recvmsg} that finds one makes the next call
- * a {@code recvmmsg} again, so a stream that picks up is taken in batches from its second call on.
+ * single call none) is asked for one datagram instead: {@code recvmmsg} costs the kernel more per
+ * call, and looks for a second datagram after the first, which a quiet socket rarely has. The one
+ * is asked for with {@code recvfrom} (into the first slot, its sender into the first name) while
+ * UDP GRO is off: it reads no msghdr or iovec from the caller, and a spinning poller's empty calls
+ * and a round trip's one datagram are cheapest that way; once GRO is on, with {@code recvmsg},
+ * whose control message tells a train. A single call that finds one makes the next call a
+ * {@code recvmmsg} again, so a stream that picks up is taken in batches from its second call on.
  *
  * <p><b>UDP GRO, once the socket is busy.</b> A socket that finds a full batch waiting (a call took
  * {@value #BATCH} datagrams) asks the kernel to coalesce from then on (UDP_GRO): datagrams of one
@@ -54,6 +57,10 @@ final class BatchingReceiver implements DatagramReceiver {
     private final long slotsAddress;
     private final MemorySegment names;
     private final MemorySegment controls;
+    /** What a quiet socket's {@code recvfrom} fills: the first slot and name, the first entry's name length. */
+    private final MemorySegment firstSlot;
+    private final MemorySegment firstName;
+    private final MemorySegment firstNameLength;
     /** Whether the kernel coalesces for this socket (UDP_GRO on): from the first full batch. */
     private boolean gro;
     /** Whether UDP_GRO was asked for (once, at the call after the first full batch). */
@@ -86,6 +93,9 @@ final class BatchingReceiver implements DatagramReceiver {
         this.names = socket.allocate((long) UdpSocket.SOCKADDR_IN_BYTES * BATCH, 8);
         this.controls = socket.allocate((long) UdpSocket.CMSG_SPACE_8 * BATCH, 8);
         UdpSocket.nameSlots(vector, names, BATCH);
+        this.firstSlot = slots.asSlice(0, SLOT_BYTES);
+        this.firstName = names.asSlice(0, UdpSocket.SOCKADDR_IN_BYTES);
+        this.firstNameLength = vector.asSlice(UdpSocket.MSG_NAMELEN, Integer.BYTES);
         for (int i = 0; i < BATCH; i++) {
             vector.set(ValueLayout.JAVA_LONG, (long) UdpSocket.MMSGHDR_BYTES * i + UdpSocket.MSG_CONTROL,
                 controls.address() + (long) UdpSocket.CMSG_SPACE_8 * i);
@@ -112,7 +122,22 @@ final class BatchingReceiver implements DatagramReceiver {
     }
 
     /**
-     * One call to the kernel, {@code recvmsg} on a quiet socket, {@code recvmmsg} otherwise: the
+     * {@code recvfrom} of one datagram into the first entry, as {@code recvmsg} would fill it: its
+     * slot, its sender's name and its length in msg_len.
+     *
+     * @return 1 if a datagram came; 0 if none was waiting; -1 on another error
+     */
+    private int receiveAlone() {
+        final long received = socket.receiveOne(firstSlot, firstName, firstNameLength);
+        if (received < 0) {
+            return received == UdpSocket.NOTHING_WAITING ? 0 : -1;
+        }
+        vector.set(ValueLayout.JAVA_INT, UdpSocket.MSG_LEN, (int) received);
+        return 1;
+    }
+
+    /**
+     * One call to the kernel, {@code recvfrom} or {@code recvmsg} on a quiet socket, {@code recvmmsg} otherwise: the
      * number of slots filled, 0 if nothing waited, -1 (counted) on an error.
      */
     private int receiveBatch() {
@@ -130,7 +155,7 @@ final class BatchingReceiver implements DatagramReceiver {
         }
         final int received;
         if (quiet) {
-            received = socket.receiveMessage(vector);
+            received = gro ? socket.receiveMessage(vector) : receiveAlone();
             quiet = received <= 0;
         } else {
             received = socket.receiveBatch(vector, BATCH);

@@ -11,12 +11,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The JIT directives the native media's system calls need to allocate nothing, and the check that
  * this JVM was started with them ({@code ops/jvm-native.options}). Each {@code sendmsg},
- * {@code sendto}, {@code recvmsg} and {@code recvmmsg} (and {@code sendmmsg}, which {@link SyscallBatching}
- * measures) captures errno, and the JDK slices the capture segment on every call; the JIT removes
- * that object only when the call is compiled in one small unit. Inlined deep into a large agent
- * loop it may not be, and then every call allocates for as long as the loop runs; nor is a call on
- * a branch the JIT finds cold. Each call in a method of its own, compiled on its own
- * ({@code dontinline}), never allocates once warm.
+ * {@code sendto}, {@code recvfrom}, {@code recvmsg} and {@code recvmmsg} (and {@code sendmmsg},
+ * which {@link SyscallBatching} measures) captures errno, and the JDK slices the capture segment on
+ * every call; the JIT removes that object only when the call is compiled in one small unit. Inlined
+ * deep into a large agent loop it may not be, and then every call allocates for as long as the loop
+ * runs; nor is a call on a branch the JIT finds cold. Each call in a method of its own, compiled on
+ * its own ({@code dontinline}), never allocates once warm.
  */
 final class JitDirectives {
     /** What {@code -XX:CompileCommand} must hold, one entry per line of the flag. */
@@ -25,7 +25,8 @@ final class JitDirectives {
         "dontinline,org.nakcast.media.linux.UdpSocket::receiveBatch",
         "dontinline,org.nakcast.media.linux.UdpSocket::sendMessage",
         "dontinline,org.nakcast.media.linux.UdpSocket::sendOne",
-        "dontinline,org.nakcast.media.linux.UdpSocket::receiveMessage");
+        "dontinline,org.nakcast.media.linux.UdpSocket::receiveMessage",
+        "dontinline,org.nakcast.media.linux.UdpSocket::receiveOne");
 
     private static final Logger LOG = LoggerFactory.getLogger(NativeMedia.class);
     private static final AtomicBoolean CHECKED = new AtomicBoolean();

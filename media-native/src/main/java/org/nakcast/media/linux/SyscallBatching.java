@@ -179,7 +179,12 @@ final class SyscallBatching {
         @Override
         public int receive() throws IOException {
             fromLength.set(ValueLayout.JAVA_INT, 0, UdpSocket.SOCKADDR_IN_BYTES);
-            return countOrThrow(socket, socket.receiveOne(slot, from, fromLength), "recvfrom") > 0 ? 1 : 0;
+            final long received = socket.receiveOne(slot, from, fromLength);
+            if (received == UdpSocket.NOTHING_WAITING) {
+                return 0;
+            }
+            countOrThrow(socket, received, "recvfrom");
+            return 1;
         }
 
         @Override

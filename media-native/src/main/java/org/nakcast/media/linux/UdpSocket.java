@@ -55,6 +55,8 @@ import org.nakcast.transport.media.MulticastAddress;
  * </pre>
  */
 final class UdpSocket implements AutoCloseable {
+    /** What {@link #receiveOne} answers when no datagram was waiting. */
+    static final long NOTHING_WAITING = -2;
     static final int SOCKADDR_IN_BYTES = 16;
     static final int SIN_PORT = 2;
     static final int SIN_ADDR = 4;
@@ -329,9 +331,12 @@ final class UdpSocket implements AutoCloseable {
 
     /**
      * {@code recvfrom} of one waiting datagram into {@code slot}, its sender's address into
-     * {@code from} (a sockaddr_in) and its length into {@code fromLength}, without waiting.
+     * {@code from} (a sockaddr_in) and that address's length into {@code fromLength}, without
+     * waiting: the kernel's cheapest way to one datagram, with no msghdr or iovec to read from the
+     * caller and no control message to write.
      *
-     * @return the datagram's bytes; 0 if none was waiting; -1 on another error
+     * @return the datagram's bytes, 0 for an empty one; {@link #NOTHING_WAITING} if none was waiting;
+     *     -1 on another error ({@link #lastError})
      */
     long receiveOne(MemorySegment slot, MemorySegment from, MemorySegment fromLength) {
         final long received;
@@ -341,7 +346,10 @@ final class UdpSocket implements AutoCloseable {
         } catch (Throwable ex) {
             return -1;
         }
-        return received >= 0 ? received : retryableOrFailed();
+        if (received >= 0) {
+            return received;
+        }
+        return retryableOrFailed() == 0 ? NOTHING_WAITING : -1;
     }
 
     /**
