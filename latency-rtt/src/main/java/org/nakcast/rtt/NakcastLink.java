@@ -91,6 +91,12 @@ final class NakcastLink implements RttLink {
         return node.counters().get(SystemCounter.NAKS_SENT).get();
     }
 
+    /** Closes the subscription; the publication and the node stay until {@link #close()}. */
+    @Override
+    public void stopReceiving() {
+        subscription.close();
+    }
+
     @Override
     public void close() {
         CloseHelper.closeAll(subscription, publication, node);

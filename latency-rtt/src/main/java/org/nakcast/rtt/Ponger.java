@@ -6,7 +6,8 @@ import org.agrona.concurrent.IdleStrategy;
 
 /**
  * The pong side's loop: echoes every message back, byte for byte, until the ping side's END (or
- * {@link #stop()}), then stays a moment so the END's echo goes out and late repairs are answered.
+ * {@link #stop()}), then stops receiving ({@link RttLink#stopReceiving()}) and stays a moment so the
+ * END's echo goes out and late repairs of the echoes are answered.
  * One thread does everything: it drives the link itself. The loop allocates nothing.
  */
 final class Ponger {
@@ -37,6 +38,9 @@ final class Ponger {
         idle.reset();
         while (!echo.ended() && !stopped) {
             idle.idle(work());
+        }
+        if (echo.ended()) {
+            link.stopReceiving();
         }
         final long lingerEndNs = System.nanoTime() + LINGER_NS;
         while (!stopped && System.nanoTime() - lingerEndNs < 0) {

@@ -60,6 +60,18 @@ public interface RttLink extends AutoCloseable {
         return NOT_COUNTED;
     }
 
+    /**
+     * Stops taking what arrives while still sending, and answering for, what this side sent: called
+     * by the pong side once the ping side ended the turn, before it lingers for late repairs of its
+     * echoes, so that it takes no part in the next turn's streams on the same groups and ports (a
+     * lingering nakcast subscription would join the next ping publisher's stream and, gone a moment
+     * later, hold that publisher under flow control {@code min} until it was timed out). Nothing to do
+     * for a path without such streams.
+     */
+    default void stopReceiving() {
+        // nothing joins a stream on this path
+    }
+
     /** Closes what the link opened; on the thread that used it. */
     @Override
     void close();
