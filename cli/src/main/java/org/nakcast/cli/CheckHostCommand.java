@@ -33,8 +33,9 @@ import picocli.CommandLine.Spec;
         + "the socket buffers, each transport's interface (both lines' for a topic on two): MTU against "
         + "datagram-size, up and multicast-capable, the multicast route, an rp_filter that lets the group's "
         + "datagrams in, and IGMP; each transport's auth-key-file: its owner's alone and valid, with the keys it "
-        + "holds; whether two lines share an interface, a physical NIC or a group; and user namespaces for the test "
-        + "runner.",
+        + "holds; whether two lines share an interface, a physical NIC or a group; transport ports among the "
+        + "kernel's ephemeral ports and not reserved (another socket may be given one); and user namespaces for the "
+        + "test runner.",
         "Read-only: prints OK / WARN / FAIL lines with the command that fixes each; exit code 1 if any FAIL."})
 final class CheckHostCommand implements Callable<Integer> {
     /** Exit code when a check failed. */

@@ -21,7 +21,8 @@ import org.nakcast.config.TransportConfig;
  * The checks of {@code check-host}: whether this host gives the transports of a config what they
  * ask for (socket buffer limits, MTU, a multicast-capable interface that is up, a reverse-path filter
  * that lets the group's datagrams in, IGMP), whether the two lines of a topic on redundant lines
- * share what one fault could take (an interface, a physical NIC under VLANs, a group), whether each
+ * share what one fault could take (an interface, a physical NIC under VLANs, a group), whether the
+ * transports' ports are safe from the kernel's ephemeral ports ({@link EphemeralPorts}), whether each
  * transport's key file reads ({@link KeyFileCheck}), and whether the test runner can make its
  * private network namespaces. Reads {@link HostFacts} and the key files; changes nothing.
  */
@@ -59,6 +60,7 @@ final class HostCheck {
                 findings.addAll(redundancy(topic, lines.get(0), lines.get(1)));
             }
         }
+        findings.add(EphemeralPorts.check(config, host));
         findings.add(userNamespaces());
         return findings;
     }
@@ -297,7 +299,12 @@ final class HostCheck {
     }
 
     private static String persistSysctl(String name, long value) {
-        return "sysctl -w %s=%d  (for good: echo '%s = %d' >> %s)".formatted(name, value, name, value, SYSCTL_FILE);
+        return persistSysctl(name, Long.toString(value));
+    }
+
+    /** The sysctl command that sets {@code name} now, and the line that keeps it across boots. */
+    static String persistSysctl(String name, String value) {
+        return "sysctl -w %s=%s  (for good: echo '%s = %s' >> %s)".formatted(name, value, name, value, SYSCTL_FILE);
     }
 
     /** An address of /proc/net/route: 8 hex digits, the address's bytes in little-endian order. */

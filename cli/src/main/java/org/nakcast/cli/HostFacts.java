@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
@@ -31,6 +32,15 @@ final class HostFacts {
     /** A sysctl by its dotted name ({@code net.core.rmem_max}), from {@code /proc/sys}. */
     OptionalLong sysctl(String name) {
         return number(root.resolve("proc/sys").resolve(name.replace('.', '/')), 10);
+    }
+
+    /**
+     * A sysctl by its dotted name as the text of its first line ({@code 32768\t60999} for
+     * {@code net.ipv4.ip_local_port_range}); empty if it cannot be read, blank if it is.
+     */
+    Optional<String> sysctlText(String name) {
+        final List<String> lines = lines("proc/sys/" + name.replace('.', '/'));
+        return lines.isEmpty() ? Optional.empty() : Optional.of(lines.get(0).strip());
     }
 
     /** The MTU of interface {@code nic}. */

@@ -59,6 +59,8 @@ class CheckHostCommandTest {
         write("proc/net/igmp", GROUP_ON_LO_JOINED);
         write("proc/self/status", "Name:\tjava\nUid:\t1000\t1000\t1000\t1000\n");
         write("proc/sys/user/max_user_namespaces", "15000");
+        write("proc/sys/net/ipv4/ip_local_port_range", "32768\t60999\n");
+        write("proc/sys/net/ipv4/ip_local_reserved_ports", "40456-40459\n");
     }
 
     @Test
@@ -73,7 +75,9 @@ class CheckHostCommandTest {
             .contains("unprivileged user namespaces allowed")
             .contains("OK    transport 'local': no auth-key-file: its datagrams are not authenticated (nakcast keygen"
                 + " --out FILE writes a key file)")
-            .contains("check-host: 9 checks, 0 FAIL, 0 WARN");
+            .contains("OK    every transport port is outside the ephemeral ports 32768-60999"
+                + " (net.ipv4.ip_local_port_range) or reserved (net.ipv4.ip_local_reserved_ports)")
+            .contains("check-host: 10 checks, 0 FAIL, 0 WARN");
     }
 
     @Test
@@ -119,6 +123,43 @@ class CheckHostCommandTest {
     }
 
     @Test
+    void portsAmongTheEphemeralPortsAndNotReservedAreWarnedAboutWithTheSysctlThatReservesThem() throws IOException {
+        write("proc/sys/net/ipv4/ip_local_reserved_ports", "50000,50010-50011\n");
+
+        assertThat(run()).as(text()).isZero();
+
+        assertThat(text()).contains("WARN  ports 40456 (transport 'local'), 40457 (transport 'local') are among the"
+            + " ephemeral ports 32768-60999 (net.ipv4.ip_local_port_range) and not reserved: any socket on this host"
+            + " that sends without binding may be given one, and while it holds it a node cannot listen there"
+            + " (bind: Address already in use)")
+            .contains("fix: sysctl -w net.ipv4.ip_local_reserved_ports=50000,50010-50011,40456-40457  (for good:"
+                + " echo 'net.ipv4.ip_local_reserved_ports = 50000,50010-50011,40456-40457' >>"
+                + " /etc/sysctl.d/90-nakcast.conf)")
+            .contains("10 checks, 0 FAIL, 1 WARN");
+    }
+
+    @Test
+    void portsBelowTheEphemeralPortsNeedNoReservation() throws IOException {
+        write("proc/sys/net/ipv4/ip_local_port_range", "49152\t65535\n");
+        write("proc/sys/net/ipv4/ip_local_reserved_ports", "\n");
+
+        assertThat(run()).as(text()).isZero();
+
+        assertThat(text()).contains("OK    every transport port is outside the ephemeral ports 49152-65535")
+            .doesNotContain("WARN ");
+    }
+
+    @Test
+    void anUnreadablePortRangeIsAWarning() throws IOException {
+        Files.delete(root.resolve("proc/sys/net/ipv4/ip_local_port_range"));
+
+        assertThat(run()).as(text()).isZero();
+
+        assertThat(text()).contains("WARN  net.ipv4.ip_local_port_range unreadable: cannot tell whether another"
+            + " socket may be given a transport's port");
+    }
+
+    @Test
     void noUserNamespacesForTheTestRunnerIsAWarning() throws IOException {
         write("proc/sys/kernel/unprivileged_userns_clone", "0");
 
@@ -155,7 +196,7 @@ class CheckHostCommandTest {
         assertThat(run("--config", authenticatedConfig(keys).toString())).as(text()).isZero();
 
         assertThat(text()).contains("OK    transport 'local': key file " + keys + ": signing with key 2, accepting"
-            + " keys 1, 2\n").contains("9 checks, 0 FAIL, 0 WARN");
+            + " keys 1, 2\n").contains("10 checks, 0 FAIL, 0 WARN");
     }
 
     @Test
@@ -172,7 +213,7 @@ class CheckHostCommandTest {
         assertThat(text()).contains("FAIL  transport 'local': " + refusal + "\n"
                 + "      fix: chmod 600 " + keys + "\n")
             .contains("OK    transport 'local': interface lo MTU 65536 fits datagram-size 1408")
-            .contains("9 checks, 1 FAIL, 0 WARN");
+            .contains("10 checks, 1 FAIL, 0 WARN");
     }
 
     @Test
