@@ -9,6 +9,7 @@ import java.nio.ByteOrder;
 
 import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MulticastAddress;
 
 /**
@@ -108,8 +109,8 @@ final class UdpSocket implements AutoCloseable {
      * @throws TransportException naming group, port and interface, and the call the kernel refused
      */
     static UdpSocket listening(MulticastAddress address, int port) {
-        return opened(address, port, "cannot listen on ", " (is the port taken by a socket without SO_REUSEADDR,"
-            + " or the interface down?)", socket -> socket.listen(address, port));
+        return opened(address, port, "cannot listen on ", Media.LISTEN_REFUSED_HINT,
+            socket -> socket.listen(address, port));
     }
 
     /**

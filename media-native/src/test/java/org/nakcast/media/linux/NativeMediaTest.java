@@ -18,6 +18,7 @@ import org.nakcast.transport.TransportException;
 import org.nakcast.transport.media.DatagramReceiver;
 import org.nakcast.transport.media.DatagramSender;
 import org.nakcast.transport.media.DatagramSource;
+import org.nakcast.transport.media.Media;
 import org.nakcast.transport.media.MediaChoice;
 import org.nakcast.transport.media.MulticastAddress;
 import org.nakcast.transport.media.NioMedia;
@@ -318,7 +319,8 @@ class NativeMediaTest {
             assertThatThrownBy(() -> media.openReceiver(address, 41_130, counters))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("239.255.10.1:41130 on lo")
-                .hasMessageContaining("Address already in use");
+                .hasMessageContaining("Address already in use")
+                .hasMessageEndingWith(Media.LISTEN_REFUSED_HINT);
         }
     }
 

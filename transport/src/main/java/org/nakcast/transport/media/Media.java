@@ -10,6 +10,15 @@ import org.nakcast.transport.status.SystemCounters;
  * {@link MediaChoice}.
  */
 public interface Media {
+    /**
+     * What every media adds to the error of a receiving socket it could not open: the likely causes,
+     * a socket that holds the port without sharing it (any process's socket may be given one of the
+     * kernel's ephemeral ports when it sends without binding) or an interface that is down.
+     */
+    String LISTEN_REFUSED_HINT = " (is the port held by a socket without SO_REUSEADDR? The kernel gives ports of"
+        + " net.ipv4.ip_local_port_range to sockets that send without binding, unless net.ipv4.ip_local_reserved_ports"
+        + " holds them: ops/check-host names the ports at risk. Or is the interface down?)";
+
     /** The name a configuration chooses this media by: {@code nio}, {@code native}. */
     String name();
 

@@ -53,7 +53,7 @@ public final class MulticastReceiver implements DatagramReceiver {
         } catch (IOException | RuntimeException ex) {
             CloseHelper.quietClose(opened);
             throw new TransportException("cannot listen on " + address.describe(port) + ": " + ex.getMessage()
-                + " (is the port taken by a socket without SO_REUSEADDR, or the interface down?)", ex);
+                + Media.LISTEN_REFUSED_HINT, ex);
         }
     }
 

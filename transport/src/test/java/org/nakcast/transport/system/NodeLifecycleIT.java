@@ -33,6 +33,7 @@ import org.nakcast.transport.NodeContext;
 import org.nakcast.transport.BytePublication;
 import org.nakcast.transport.StreamEventListener;
 import org.nakcast.transport.TransportException;
+import org.nakcast.transport.media.Media;
 
 /** Starting and stopping nodes, and the mistakes a user can make that must fail with a name. */
 class NodeLifecycleIT {
@@ -191,7 +192,7 @@ class NodeLifecycleIT {
                 StreamEventListener.NONE, Delivery.ON_RECEIVING_THREAD))
                 .isInstanceOf(TransportException.class)
                 .hasMessageContaining("cannot listen on").hasMessageContaining(String.valueOf(port))
-                .hasMessageContaining("lo");
+                .hasMessageContaining("lo").hasMessageEndingWith(Media.LISTEN_REFUSED_HINT);
         }
     }
 }
