@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  * the order both sides go through them: the {@code raw-udp} baseline first when asked for, then the
  * peers in the order named, then nakcast once per media (nio first), each without and then with
  * authenticated datagrams when {@code --auth} asks for them; with {@code --rounds} that order, then
- * its reverse, and so on ({@link #schedule()}).
+ * its reverse, and so on ({@link #schedule}).
  */
 final class LinkOptions {
     /** The classpath resource of the embedded default config. */
@@ -228,17 +228,17 @@ final class LinkOptions {
     }
 
     /**
-     * The turns of a run, in the order both sides take them: the {@link #phases() paths} in order in
+     * The turns of a run, in the order both sides take them: {@code phases} (this run's
+     * {@link #phases()}, the very instances: a peer's path found again is another object) in order in
      * the first round, in reverse order in the second, and so on for {@code --rounds}, so that a drift
      * of the host over the run weighs on every path alike.
      */
-    List<RttPath> schedule() {
-        final List<RttPath> forward = phases();
-        final List<RttPath> backward = new ArrayList<>(forward);
+    List<RttPath> schedule(List<RttPath> phases) {
+        final List<RttPath> backward = new ArrayList<>(phases);
         Collections.reverse(backward);
         final List<RttPath> turns = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
-            turns.addAll(round % 2 == 0 ? forward : backward);
+            turns.addAll(round % 2 == 0 ? phases : backward);
         }
         return turns;
     }

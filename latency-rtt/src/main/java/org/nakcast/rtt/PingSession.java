@@ -36,7 +36,7 @@ final class PingSession {
         createDirectories(options.output);
         LatencyLog.warmIntervalCode();
         final List<RttPath> phases = links.phases();
-        final List<RttPath> schedule = links.schedule();
+        final List<RttPath> schedule = links.schedule(phases);
         final Map<RttPath, PathTurns> turns = new HashMap<>();
         try {
             for (int index = 0; index < schedule.size(); index++) {

@@ -31,11 +31,11 @@ final class PongSession implements Runnable {
     /** Serves every phase; returns when the last one ended or on {@link #stop()}. */
     @Override
     public void run() {
-        final int paths = links.phases().size();
-        final List<RttPath> schedule = links.schedule();
+        final List<RttPath> phases = links.phases();
+        final List<RttPath> schedule = links.schedule(phases);
         for (int index = 0; index < schedule.size(); index++) {
             final RttPath path = schedule.get(index);
-            final String name = links.turnName(path, index / paths);
+            final String name = links.turnName(path, index / phases.size());
             final EchoBuffer echo = new EchoBuffer();
             try (RttLink link = links.open(path, false, echo, config)) {
                 final Ponger ponger = new Ponger(link, echo, links.newIdleStrategy());
