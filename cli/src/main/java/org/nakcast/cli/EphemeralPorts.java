@@ -69,7 +69,7 @@ final class EphemeralPorts {
     }
 
     /** Whether {@code port} is in {@code reserved}: ports and ranges, comma-separated ({@code 40456-40457,50000}). */
-    static boolean isReserved(String reserved, int port) {
+    private static boolean isReserved(String reserved, int port) {
         for (String entry : reserved.split(",")) {
             final String[] bounds = entry.strip().split("-");
             try {
@@ -86,7 +86,7 @@ final class EphemeralPorts {
     }
 
     /** Sorted ports as the kernel writes them: runs as {@code a-b}, comma-separated. */
-    static String ranges(List<Integer> sortedPorts) {
+    private static String ranges(List<Integer> sortedPorts) {
         final StringBuilder text = new StringBuilder();
         int index = 0;
         while (index < sortedPorts.size()) {
