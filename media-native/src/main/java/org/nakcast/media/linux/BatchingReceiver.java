@@ -27,6 +27,10 @@ import org.nakcast.transport.status.SystemCounters;
  * and a round trip's one datagram are cheapest that way; once GRO is on, with {@code recvmsg},
  * whose control message tells a train. A single call that finds one makes the next call a
  * {@code recvmmsg} again, so a stream that picks up is taken in batches from its second call on.
+ * That next call waits for the caller's next poll: once a quiet socket's datagram (or train) is
+ * handed out, {@link #receive()} answers 0 without asking the kernel, so the caller goes on with
+ * what the datagram asked for (a round trip's answer is sent) before a call that would most likely
+ * find nothing. A round trip saves that empty call on its path, about 4% of it on lo.
  *
  * <p><b>UDP GRO, once the socket is busy.</b> A socket that finds a full batch waiting (a call took
  * {@value #BATCH} datagrams) asks the kernel to coalesce from then on (UDP_GRO): datagrams of one
@@ -73,8 +77,10 @@ final class BatchingReceiver implements DatagramReceiver {
     private final AtomicCounter errors;
     private int batched;
     private int next;
-    /** Whether the next call to the kernel asks for one datagram ({@code recvmsg}): the socket looked quiet. */
+    /** Whether the next call to the kernel asks for one datagram (not {@code recvmmsg}): the socket looked quiet. */
     private boolean quiet = true;
+    /** Whether the slot being handed out came from a quiet socket's single call: once it is used up, the poll ends. */
+    private boolean endsPoll;
     /** The slot being handed out: its address, its bytes, how long each of its datagrams is, how far it is read. */
     private long slotAddress;
     private int slotLength;
@@ -106,6 +112,10 @@ final class BatchingReceiver implements DatagramReceiver {
     public int receive() {
         if (slotOffset >= slotLength) {
             if (next == batched) {
+                if (endsPoll) {
+                    endsPoll = false;
+                    return 0;
+                }
                 final int received = receiveBatch();
                 if (received <= 0) {
                     return received;
@@ -157,6 +167,7 @@ final class BatchingReceiver implements DatagramReceiver {
         if (quiet) {
             received = gro ? socket.receiveMessage(vector) : receiveAlone();
             quiet = received <= 0;
+            endsPoll = received > 0;
         } else {
             received = socket.receiveBatch(vector, BATCH);
             quiet = received <= 1;

@@ -78,6 +78,29 @@ class NativeMediaTest {
     }
 
     @Test
+    void aQuietSocketsDatagramEndsThePollAndTheNextPollReadsOn() throws Exception {
+        final MulticastAddress address = address(41_210);
+        try (DatagramReceiver receiver = media.openReceiver(address, 41_210, counters);
+            DatagramSender sender = media.openSender(address, 41_210, counters)) {
+            final UnsafeBuffer datagram = new UnsafeBuffer(ByteBuffer.allocateDirect(64));
+            for (int i = 1; i <= 2; i++) {
+                datagram.putInt(0, i);
+                assertThat(sender.send(datagram, 0, 64)).isTrue();
+                sender.flush();
+            }
+            Thread.sleep(20);
+
+            assertThat(receiver.receive()).isEqualTo(64);
+            assertThat(receiver.buffer().getInt(0)).isEqualTo(1);
+            assertThat(receiver.receive()).as("the poll ends after a quiet socket's datagram").isZero();
+            assertThat(receiver.receive()).as("though the next one waits").isEqualTo(64);
+            assertThat(receiver.buffer().getInt(0)).isEqualTo(2);
+            assertThat(receiver.receive()).isZero();
+            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED).get()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void aSendThatFillsTheBatchGoesAtOnce() throws Exception {
         final MulticastAddress address = address(41_110);
         try (DatagramReceiver receiver = media.openReceiver(address, 41_110, counters);

@@ -9,7 +9,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  */
 public interface DatagramReceiver extends AutoCloseable {
     /**
-     * Reads one datagram if one is waiting.
+     * Reads one datagram if one is waiting. The caller reads until it gets 0 or less, and comes back
+     * at its next poll.
      *
      * @return its length; 0 if none was waiting, or if the receiver ends the caller's poll here (one
      *     may wait: the next call reads it); -1 if the socket failed (counted as an error)

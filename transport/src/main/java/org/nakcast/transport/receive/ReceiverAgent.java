@@ -35,13 +35,6 @@ import org.nakcast.transport.status.SystemCounters;
  *
  * <p>The sockets come from the node's {@link Media}; NAKs and STATUS a media holds back to send
  * together go to the kernel at the end of each duty cycle.
- *
- * <p><b>A quiet transport's poll takes one datagram.</b> When a transport's last poll of its data
- * socket found nothing, the next one reads at most one datagram and ends there, so what that
- * datagram set going (a handler's answer on an invoked node, a NAK) goes out in this duty cycle
- * before the call that would most likely find nothing: a round trip saves an empty system call on
- * each side's path. A poll that found a datagram is followed by one that reads on, up to
- * {@value #POLL_LIMIT}, so a busy stream is read in runs as before.
  */
 public final class ReceiverAgent implements Agent {
     private static final int POLL_LIMIT = 64;
@@ -125,9 +118,8 @@ public final class ReceiverAgent implements Agent {
 
     private int pollData(ReceivingTransport transport, long nowNs) {
         final DatagramReceiver data = transport.data;
-        final int limit = transport.dataQuiet ? 1 : POLL_LIMIT;
         int work = 0;
-        for (int i = 0; i < limit; i++) {
+        for (int i = 0; i < POLL_LIMIT; i++) {
             final int length = data.receive();
             if (length <= 0) {
                 break;
@@ -137,7 +129,6 @@ public final class ReceiverAgent implements Agent {
                 dispatcher.onDataDatagram(transport.address, data.source(), data.buffer(), 0, length, nowNs);
             }
         }
-        transport.dataQuiet = work == 0;
         return work;
     }
 
@@ -188,8 +179,6 @@ public final class ReceiverAgent implements Agent {
         private final DatagramSink nakSink;
         private final UnsafeBuffer nakBuffer;
         private final LossGenerator receiveLoss;
-        /** Whether the last poll of the data socket found nothing: the next one reads one datagram at most. */
-        private boolean dataQuiet = true;
 
         private ReceivingTransport(Line line) {
             final MulticastAddress address = line.address();

@@ -123,32 +123,6 @@ class ReceiverAgentSocketsIT {
         }
     }
 
-    @Test
-    void aPollAfterAQuietOneTakesOneDatagramAndThePollAfterReadsOn() throws Exception {
-        final MulticastAddress address = onLo("239.255.10.4", PORT + 4);
-        final ReceiverAgent agent = newAgent();
-        try (DatagramChannel sender = senderTo(address)) {
-            agent.addSubscription(new SubscriptionSettings(
-                "topic-1", 1, List.of(new Line("md", address)), 0, InboundStreamSettings.DEFAULTS,
-                1_000_000_000L, LateJoinPolicy.NOW, 100_000_000L, 0, 64, 0, List.of(), Map.of()),
-                DeliveryTarget.onReceivingThread((buffer, offset, length, header) -> { }, StreamEventListener.NONE));
-            agent.doWork();
-            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED)).as("nothing sent yet").isZero();
-            final InetSocketAddress group = new InetSocketAddress(address.group(), PORT + 4);
-            for (int i = 0; i < 3; i++) {
-                sender.send(heartbeat(5, 1), group);
-            }
-            Thread.sleep(50);
-
-            agent.doWork();
-            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED)).as("read after a quiet poll").isEqualTo(1);
-            agent.doWork();
-            assertThat(counters.get(SystemCounter.DATAGRAMS_RECEIVED)).as("read by the poll after").isEqualTo(3);
-        } finally {
-            agent.onClose();
-        }
-    }
-
     /** A group on lo: data on {@code dataPort}, control on the port after it, TTL 0, 1 MiB buffers. */
     private static MulticastAddress onLo(String group, int dataPort) throws Exception {
         return new MulticastAddress(NetworkInterface.getByName("lo"), InetAddress.getByName(group), dataPort,
