@@ -30,7 +30,7 @@ import org.nakcast.transport.status.SystemCounters;
  * That next call waits for the caller's next poll: once a quiet socket's datagram (or train) is
  * handed out, {@link #receive()} answers 0 without asking the kernel, so the caller goes on with
  * what the datagram asked for (a round trip's answer is sent) before a call that would most likely
- * find nothing. A round trip saves that empty call on its path (3 to 4% of it on lo, the module's
+ * find nothing. A round trip saves that empty call on its path (about 5% of it on lo, the module's
  * README says how measured); on a control socket, what follows the first datagram of a burst waits
  * for the agent's next control poll.
  *
