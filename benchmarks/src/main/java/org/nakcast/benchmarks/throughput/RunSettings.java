@@ -65,6 +65,13 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     static final String TOPIC = "prices";
     /** The history of a topic held to its slowest receiver. */
     static final String HELD_HISTORY = "2m";
+    /**
+     * The topic's offer buffer, for every run: Aeron's term length in its runs ({@code AeronPeer}), about
+     * 15 ms of the fastest run's messages. With the topic's default 2 MiB (under 2 ms of them) the
+     * buffer now and then ran near empty, and the run went on at about half its rate (benchmarks README:
+     * "The offer buffer").
+     */
+    static final String OFFER_BUFFER = "16m";
 
     public RunSettings {
         if (seconds < 1) {
@@ -162,8 +169,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
     /**
      * The embedded default configuration (interface {@code lo}, TTL 0) with every transport capped
      * at this run's send rate and sending datagrams of this run's size, and the topic {@value #TOPIC}
-     * as the payload needs it, with the run's flow control; on two lines, the topic also on a
-     * copy of its transport ({@link SecondLines}).
+     * as the payload needs it, with the run's flow control and a {@value #OFFER_BUFFER} offer buffer; on
+     * two lines, the topic also on a copy of its transport ({@link SecondLines}).
      *
      * @throws org.nakcast.config.ConfigException if nakcast refuses the config, naming the key
      */
@@ -175,7 +182,8 @@ public record RunSettings(Contender system, int seconds, int warmupSeconds, int 
             .toList();
         final Payload payload = payload();
         final List<TopicConfig> topics = base.topics().stream()
-            .map(topic -> TOPIC.equals(topic.name()) ? withFlowControl(payload.topic(topic)) : topic)
+            .map(topic -> TOPIC.equals(topic.name())
+                ? withFlowControl(payload.topic(topic)).withOfferBuffer(ByteSize.parse(OFFER_BUFFER)) : topic)
             .toList();
         final NodeConfig config = new NodeConfig(base.node().withMedia(media), transports, topics).conclude();
         return lines == 1 ? config : SecondLines.add(config, List.of(TOPIC));

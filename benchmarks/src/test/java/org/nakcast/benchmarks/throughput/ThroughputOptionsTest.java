@@ -72,6 +72,9 @@ class ThroughputOptionsTest {
         assertThat(plan("--codec", "kryo").get(0).flowControl()).isEqualTo(FlowControlMode.MIN);
         assertThat(held.nodeConfig().topic(RunSettings.TOPIC).flowControl()).isEqualTo(FlowControlMode.MIN);
         assertThat(held.nodeConfig().topic(RunSettings.TOPIC).history()).isEqualTo(ByteSize.parse("2m"));
+        assertThat(held.nodeConfig().topic(RunSettings.TOPIC).offerBuffer()).isEqualTo(ByteSize.parse("16m"));
+        assertThat(plan("--codec", "kryo").get(0).nodeConfig().topic(RunSettings.TOPIC).offerBuffer())
+            .isEqualTo(ByteSize.parse("16m"));
         assertThat(plan("--codec", "kryo", "--flow-control", "max").get(0).nodeConfig().topic(RunSettings.TOPIC)
             .flowControl()).isEqualTo(FlowControlMode.MAX);
         assertThat(plan("--rate", "128m").get(0).sendRate()).isEqualTo(ByteSize.parse("128m"));
