@@ -38,13 +38,15 @@ import org.openjdk.jmh.annotations.State;
  *
  * <p>{@code handOver}'s {@code offer} is the writer's time per message taken (it tries again while
  * the ring is full, which near empty it seldom is); {@code sameThread} is one message's offer and
- * read ({@code offerAndRead}). The gap between the two is what the other core's reading costs the writer: on two cores,
- * {@code ops/throughput} saw the application's thread spend about three times as much per offer
- * while its offer buffer was near empty as while it was full (benchmarks README, "The offer
- * buffer"). The ring's length is the topic's {@code offer-buffer}.
+ * read ({@code offerAndRead}). The gap between the two is what the other core's reading costs the
+ * writer: on two cores, {@code ops/throughput} saw the application's thread spend about three times
+ * as much per offer while its offer buffer was near empty as while it was full (benchmarks README,
+ * "The offer buffer"). The ring's length is the topic's {@code offer-buffer}. Agrona needs the
+ * flags of {@code ops/jvm.options}; JMH's forks inherit them:
  *
  * <pre>
- *   java -jar benchmarks/target/nakcast-benchmarks.jar OfferBufferHandOverBenchmark -f 1 -wi 3 -i 5
+ *   java @ops/jvm.options -jar benchmarks/target/nakcast-benchmarks.jar OfferBufferHandOverBenchmark \
+ *       -f 2 -wi 3 -i 6 -w 1s -r 2s -prof gc
  * </pre>
  */
 @State(Scope.Group)
@@ -61,7 +63,7 @@ public class OfferBufferHandOverBenchmark {
     public String capacity;
 
     private final UnsafeBuffer message = new UnsafeBuffer(new byte[MESSAGE_LENGTH]);
-    private final MessageCount reader = new MessageCount();
+    private final SequenceReader reader = new SequenceReader();
     private OneToOneRingBuffer ring;
     private long sequence;
 
@@ -121,7 +123,7 @@ public class OfferBufferHandOverBenchmark {
     }
 
     /** Reads each message's sequence number, as the sender reads what it packs. */
-    private static final class MessageCount implements ControlledMessageHandler {
+    private static final class SequenceReader implements ControlledMessageHandler {
         private long lastSequence;
 
         @Override
